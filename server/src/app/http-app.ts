@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import { installErrorHandling, requestIdFrom } from '../core/http/error-handler.ts';
+import { ErrorResponse } from '../core/http/schemas.ts';
+import { createValidatorCompiler } from '../core/http/validation.ts';
+import type { AppInstance } from './types.ts';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  publicUrl: string;
+  openapi: { title: string; version: string; description: string; serverPath: string };
+  bodyLimitBytes?: number;
+}
+
+/**
+ * A Fastify instance with what both services share: request ids, the error model, strict JSON
+ * schemas (unknown fields are refused, not silently dropped) and an OpenAPI document built from
+ * the route schemas.
+ */
+export async function createHttpApp(
+  options: HttpAppOptions,
+): Promise<{ app: AppInstance; notFound: ReturnType<typeof installErrorHandling> }> {
+  const app = Fastify({
+    loggerInstance: options.logger as unknown as FastifyBaseLogger,
+    genReqId: (request) => requestIdFrom(request, () => `req_${randomBytes(12).toString('hex')}`),
+    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    return503OnClosing: true,
+    // Memory tags (up to 128 characters) arrive URL-encoded in paths: room for the longest.
+    routerOptions: { maxParamLength: 512 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  const notFound = installErrorHandling(app, options.publicUrl);
+  app.addSchema({ ...ErrorResponse, $id: 'Error' });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: options.openapi.title,
+        version: options.openapi.version,
+        description: options.openapi.description,
+      },
+      servers: [{ url: options.openapi.serverPath }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (svc_…) or a user token (JWT).',
+          },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  return { app: app as unknown as AppInstance, notFound };
+}

@@ -1,0 +1,50 @@
+import websocket from '@fastify/websocket';
+import { installOperations } from '../core/http/ops.ts';
+import { installRateLimits } from '../core/http/rate-limit.ts';
+import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
+import { registerMailboxRoutes } from '../mailbox/routes.ts';
+import { createHttpApp } from './http-app.ts';
+import type { MailboxDeps } from './mailbox-deps.ts';
+import type { AppInstance } from './types.ts';
+
+export const MAILBOX_API_VERSION = '0.1.0';
+/** Spec limit: 300 requests per 60 s per key, 429 with Retry-After: 60. */
+export const MAILBOX_RATE_LIMIT = { points: 300, durationSeconds: 60 };
+
+/** The /v0 mailbox API (not yet listening). The SMTP listener is started beside it by `serve`. */
+export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
+  const { app, notFound } = await createHttpApp({
+    logger: deps.logger,
+    publicUrl: deps.config.publicUrl,
+    openapi: {
+      title: 'Understudy Mailbox API',
+      version: MAILBOX_API_VERSION,
+      description:
+        'Inboxes for agents: real SMTP in and out, threading, scoped keys, webhooks and WebSocket events.',
+      serverPath: '/v0',
+    },
+    // Attachments travel base64 in JSON: room for the largest message plus the encoding overhead.
+    bodyLimitBytes: Math.ceil(deps.config.mailMaxMessageBytes * 1.4) + 64 * 1024,
+  });
+  installOperations(app, { database: deps.database, service: 'mailbox' });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  await app.register(
+    async (v0) => {
+      installMailboxAuth(v0, deps.resolver);
+      installRateLimits(v0, {
+        rules: [{ name: 'all', ...MAILBOX_RATE_LIMIT }],
+        redis: deps.redis,
+        keyPrefix: 'rl:mailbox',
+        keyOf: (request) => request.mailbox.subject,
+        fixedRetryAfterSeconds: 60,
+      });
+      v0.setNotFoundHandler(notFound);
+      await registerMailboxRoutes(v0 as AppInstance, deps);
+    },
+    { prefix: '/v0' },
+  );
+
+  app.get('/v0/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

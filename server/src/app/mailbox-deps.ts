@@ -1,0 +1,171 @@
+import { DeliveryQueue } from '../core/delivery/queue.ts';
+import { DeliveryWorker } from '../core/delivery/worker.ts';
+import { OutboundClient, parseCidrList } from '../core/outbound/index.ts';
+import { createStorage, type ObjectStorage } from '../core/storage/index.ts';
+import { MailboxCredentialResolver, type PlatformKeyVerifier } from '../mailbox/auth/resolver.ts';
+import { type DomainDns, ResolverDns } from '../mailbox/domains/dns.ts';
+import { DomainService } from '../mailbox/domains/service.ts';
+import { type EventBus, PostgresEventBus, RedisEventBus } from '../mailbox/events/bus.ts';
+import { EventRecorder } from '../mailbox/events/recorder.ts';
+import { InboxService } from '../mailbox/inboxes/service.ts';
+import { InboundMail } from '../mailbox/messages/ingest.ts';
+import { OutboundMail } from '../mailbox/messages/outbound.ts';
+import { type MailRelay, NoRelay, SmtpRelay } from '../mailbox/messages/transport.ts';
+import { PageTokens } from '../mailbox/pagination.ts';
+import { loadTls, SmtpListener } from '../mailbox/smtp/listener.ts';
+import { mailboxDeliveryProfile } from '../mailbox/webhooks/profile.ts';
+import { WebhookService } from '../mailbox/webhooks/service.ts';
+import { LiveHub } from '../mailbox/ws/hub.ts';
+import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
+import type { CoreDeps } from './core-deps.ts';
+import type { BackgroundWorker } from './workers.ts';
+
+/** The mailbox service's collaborators, built once per process. */
+export interface MailboxDeps extends CoreDeps {
+  mailDomain: string;
+  storage: ObjectStorage;
+  pageTokens: PageTokens;
+  bus: EventBus;
+  queue: DeliveryQueue;
+  recorder: EventRecorder;
+  inbound: InboundMail;
+  outbound: OutboundMail;
+  relay: MailRelay;
+  resolver: MailboxCredentialResolver;
+  inboxes: InboxService;
+  domains: DomainService;
+  webhooks: WebhookService;
+  hub: LiveHub;
+  smtp: SmtpListener;
+  deliveryClient: { request: OutboundClient['request'] };
+}
+
+export interface MailboxOverrides {
+  bus?: EventBus;
+  relay?: MailRelay;
+  dns?: DomainDns;
+  storage?: ObjectStorage;
+  platformKeys?: PlatformKeyVerifier | null;
+  /** Channel of the event bus; tests sharing one PostgreSQL or Redis use their own. */
+  eventChannel?: string;
+  deliveryClient?: { request: OutboundClient['request'] };
+}
+
+/** Revocations reach this verifier by NOTIFY; the cache TTL bounds the lag otherwise (spec: at most 60 s). */
+const PLATFORM_IDENTITY_TTL_MS = 60_000;
+
+export async function createMailboxDeps(
+  core: CoreDeps,
+  overrides: MailboxOverrides = {},
+): Promise<MailboxDeps> {
+  const { config, db, clock, secretBox, database } = core;
+  const storage = overrides.storage ?? createStorage(config, secretBox.deriveKey('storage-url'), clock);
+  const bus =
+    overrides.bus ??
+    (core.redis
+      ? new RedisEventBus(core.redis, database, overrides.eventChannel)
+      : new PostgresEventBus(database, overrides.eventChannel));
+  const queue = new DeliveryQueue(clock);
+  const recorder = new EventRecorder(database, clock, queue, bus);
+  const mailDomain = config.mailDomain.toLowerCase();
+  const inbound = new InboundMail({ db, clock, storage, recorder, mailDomain });
+  const relay = overrides.relay ?? (config.mailRelayUrl ? new SmtpRelay(config.mailRelayUrl) : new NoRelay());
+  const outbound = new OutboundMail({
+    db,
+    clock,
+    storage,
+    recorder,
+    relay,
+    inbound,
+    secretBox,
+    mailDomain,
+    maxMessageBytes: config.mailMaxMessageBytes,
+  });
+
+  let platformKeys: PlatformKeyVerifier | null | undefined = overrides.platformKeys;
+  if (platformKeys === undefined) {
+    const verifier = new ApiKeyVerifier(db, clock, PLATFORM_IDENTITY_TTL_MS);
+    const unlisten = await database.listen(API_SECRET_CHANGED_CHANNEL, (hash) => verifier.evict(hash));
+    const flush = setInterval(() => void verifier.flushUsage().catch(() => {}), 10_000);
+    flush.unref();
+    core.disposers.push(unlisten, async () => {
+      clearInterval(flush);
+      await verifier.flushUsage().catch(() => {});
+    });
+    platformKeys = {
+      async verify(secret) {
+        const principal = await verifier.verify(secret);
+        return principal ? { accountId: principal.accountId, subject: principal.subject } : null;
+      },
+    };
+  }
+
+  const pageTokens = new PageTokens(secretBox.deriveKey('mailbox-page-token'));
+  const hub = new LiveHub(bus);
+  await hub.start();
+  core.disposers.push(() => hub.stop());
+  const smtp = new SmtpListener({
+    db,
+    inbound,
+    mailDomain,
+    maxMessageBytes: config.mailMaxMessageBytes,
+    tls: loadTls(config.smtpTls),
+    logger: core.logger,
+  });
+  core.disposers.push(() => relay.close());
+
+  return {
+    ...core,
+    mailDomain,
+    storage,
+    pageTokens,
+    bus,
+    queue,
+    recorder,
+    inbound,
+    outbound,
+    relay,
+    resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
+    inboxes: new InboxService({ db, clock, storage, mailDomain }),
+    domains: new DomainService({
+      db,
+      clock,
+      secretBox,
+      recorder,
+      dns: overrides.dns ?? new ResolverDns(config.mailboxDnsServers),
+      mailDomain,
+    }),
+    webhooks: new WebhookService({
+      db,
+      clock,
+      secretBox,
+      queue,
+      pageTokens,
+      requireHttps: config.appEnv === 'production',
+    }),
+    hub,
+    smtp,
+    deliveryClient:
+      overrides.deliveryClient ??
+      new OutboundClient({
+        allowCidrs: parseCidrList(config.outboundAllowCidrs),
+        requireHttps: config.appEnv === 'production',
+      }),
+  };
+}
+
+/** The mailbox webhook delivery worker (its own channel of the shared delivery engine). */
+export function mailboxWorkers(deps: MailboxDeps): BackgroundWorker[] {
+  const worker = new DeliveryWorker({
+    database: deps.database,
+    clock: deps.clock,
+    client: deps.deliveryClient,
+    profiles: [mailboxDeliveryProfile(deps.secretBox)],
+    logger: {
+      info: (details, message) => deps.logger.info(details, message),
+      warn: (details, message) => deps.logger.warn(details, message),
+      error: (details, message) => deps.logger.error(details, message),
+    },
+  });
+  return [{ name: 'mailbox-webhook-deliveries', start: () => worker.start(), stop: () => worker.stop() }];
+}

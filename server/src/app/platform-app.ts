@@ -1,0 +1,94 @@
+import type { FastifyRequest } from 'fastify';
+import { installAuthentication } from '../core/http/auth.ts';
+import { installIdempotency } from '../core/http/idempotency.ts';
+import { installOperations } from '../core/http/ops.ts';
+import type { Principal } from '../core/http/principal.ts';
+import { installRateLimits } from '../core/http/rate-limit.ts';
+import { identityRoutes } from '../platform/identity/routes.ts';
+import { registerLiveRoutes } from '../platform/live/wiring.ts';
+import { registerAvatarAssets } from '../platform/personas/assets.ts';
+import { registerPlatformRoomPages } from '../platform/room/wiring.ts';
+import { registerPlatformRoutes } from '../platform/routes.ts';
+import { createHttpApp } from './http-app.ts';
+import type { PlatformDeps } from './platform-deps.ts';
+import type { AppInstance } from './types.ts';
+
+export const PLATFORM_API_VERSION = '1.0.0';
+
+/** Resolves a bearer token: `svc_` API keys, then our own user tokens, then an external OIDC issuer's. */
+export function platformCredentialResolver(deps: PlatformDeps) {
+  return async (token: string, _request: FastifyRequest): Promise<Principal | null> => {
+    if (token.startsWith('svc_')) return deps.apiKeys.verify(token);
+    const claims = await deps.tokens.verify(token);
+    if (claims) {
+      return {
+        kind: 'user',
+        accountId: claims.accountId,
+        membershipId: claims.membershipId,
+        userId: claims.userId,
+        apiKeyId: null,
+        scopes: null,
+        subject: `user:${claims.membershipId}`,
+      };
+    }
+    if (!deps.oidc) return null;
+    const external = await deps.oidc.verify(token);
+    return external ? deps.identity.principalForExternal(external) : null;
+  };
+}
+
+/** The /v1 platform API (not yet listening). */
+export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance> {
+  const { app, notFound } = await createHttpApp({
+    logger: deps.logger,
+    publicUrl: deps.config.publicUrl,
+    openapi: {
+      title: 'Understudy Platform API',
+      version: PLATFORM_API_VERSION,
+      description: 'Meeting simulation: scenarios, personas, goals, meetings, analyses, webhooks.',
+      serverPath: '/',
+    },
+  });
+  installOperations(app, { database: deps.database, service: 'platform' });
+  registerAvatarAssets(app);
+  await registerPlatformRoomPages(app, deps);
+  await registerLiveRoutes(app, deps);
+
+  await app.register(async (auth) => {
+    // Sign-up and log-in are unauthenticated: a per-address budget keeps password guessing slow.
+    installRateLimits(auth, {
+      rules: [{ name: 'auth', points: deps.config.rateLimit.authPerMinute, durationSeconds: 60 }],
+      redis: deps.redis,
+      keyPrefix: 'rl:platform-auth',
+      keyOf: (request) => request.ip,
+    });
+    identityRoutes(auth as AppInstance, { ...deps, signupEnabled: deps.config.signupEnabled });
+  });
+
+  await app.register(
+    async (v1) => {
+      installAuthentication(v1, platformCredentialResolver(deps));
+      installRateLimits(v1, {
+        rules: [
+          { name: 'all', points: deps.config.rateLimit.perMinute, durationSeconds: 60 },
+          {
+            name: 'writes',
+            points: deps.config.rateLimit.writesPerMinute,
+            durationSeconds: 60,
+            writesOnly: true,
+          },
+        ],
+        redis: deps.redis,
+        keyPrefix: 'rl:platform',
+        keyOf: (request) => request.principal.subject,
+      });
+      installIdempotency(v1, deps);
+      v1.setNotFoundHandler(notFound);
+      await registerPlatformRoutes(v1 as AppInstance, deps);
+    },
+    { prefix: '/v1' },
+  );
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'understudy-config-'));
+
+test('defaults: port 8080, embedded database, development, sign-up on', () => {
+  const dir = dataDir();
+  const config = loadConfig({ DATA_DIR: dir });
+  assert.equal(config.port, 8080);
+  assert.equal(config.databaseUrl, null);
+  assert.equal(config.redisUrl, null);
+  assert.equal(config.appEnv, 'development');
+  assert.equal(config.signupEnabled, true);
+  assert.equal(config.publicUrl, 'http://localhost:8080');
+  assert.equal(config.rateLimit.perMinute, 600);
+  assert.equal(config.rateLimit.writesPerMinute, 120);
+  assert.ok(Object.isFrozen(config));
+});
+
+test('an encryption key is generated once into DATA_DIR and reused', () => {
+  const dir = dataDir();
+  const first = loadConfig({ DATA_DIR: dir }).encryptionKey;
+  const second = loadConfig({ DATA_DIR: dir }).encryptionKey;
+  assert.equal(first.length, 32);
+  assert.deepEqual(first, second);
+  assert.equal(readFileSync(join(dir, 'encryption.key'), 'utf8').trim(), first.toString('hex'));
+});
+
+test('production: sign-up off unless enabled, https PUBLIC_URL required', () => {
+  const dir = dataDir();
+  const base = { DATA_DIR: dir, APP_ENV: 'production', PUBLIC_URL: 'https://api.example.com' };
+  assert.equal(loadConfig(base).signupEnabled, false);
+  assert.equal(loadConfig({ ...base, SIGNUP_ENABLED: 'true' }).signupEnabled, true);
+  assert.throws(
+    () => loadConfig({ ...base, PUBLIC_URL: 'http://api.example.com' }),
+    /PUBLIC_URL must be an https URL/,
+  );
+});
+
+test('invalid values fail with a message naming the variable', () => {
+  const dir = dataDir();
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT must be an integer/],
+    [{ PORT: '70000' }, /PORT must be an integer from 0 to 65535/],
+    [{ APP_ENV: 'staging' }, /APP_ENV must be development or production/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres:/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis:/],
+    [{ ENCRYPTION_KEY: 'short' }, /ENCRYPTION_KEY must be 32 bytes/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ SIGNUP_ENABLED: 'maybe' }, /SIGNUP_ENABLED must be true or false/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dir, ...env }),
+      (error: Error) => error instanceof ConfigError && message.test(error.message),
+    );
+  }
+});
+
+test('a postgres:// DATABASE_URL switches engines; a hex ENCRYPTION_KEY is used as given', () => {
+  const config = loadConfig({
+    DATA_DIR: dataDir(),
+    DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
+    ENCRYPTION_KEY: 'ab'.repeat(32),
+  });
+  assert.equal(config.databaseUrl, 'postgres://u@127.0.0.1:5432/db');
+  assert.equal(config.encryptionKey.toString('hex'), 'ab'.repeat(32));
+});

@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type AppEnv = 'development' | 'production';
+
+export interface Config {
+  port: number;
+  mailboxPort: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  encryptionKey: Buffer;
+  appEnv: AppEnv;
+  signupEnabled: boolean;
+  logLevel: string;
+  oidc: { issuer: string; audience: string } | null;
+  outboundAllowCidrs: string;
+  /** Roles this process runs: the HTTP API, the background workers, or both. */
+  runWorkers: boolean;
+  /** Legacy per-scenario webhooks stop after this instant. */
+  legacyWebhookSunset: Date;
+  llm: { baseUrl: string; apiKey: string | null; model: string } | null;
+  smtpUrl: string | null;
+  mailDomain: string;
+  mailboxAdminKey: string | null;
+  smtpPort: number;
+  mailRelayUrl: string | null;
+  /** STARTTLS on the SMTP listener when both are set (SMTP_TLS_KEY / SMTP_TLS_CERT, PEM files). */
+  smtpTls: { keyPath: string; certPath: string } | null;
+  /** Largest inbound or outbound message accepted, in bytes (MAIL_MAX_MESSAGE_BYTES). */
+  mailMaxMessageBytes: number;
+  /** DNS servers for custom-domain verification (MAILBOX_DNS_SERVERS, `host` or `host:port`, comma-separated); empty = system. */
+  mailboxDnsServers: string[];
+  /** S3-compatible object storage when S3_ENDPOINT, S3_BUCKET and both keys are set; else local disk. */
+  s3: {
+    endpoint: string;
+    bucket: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    prefix: string;
+  } | null;
+  mediaPublicUrl: string | null;
+  searchUrl: string | null;
+  /** Per-credential budgets; the spec's values by default, raised for load tests. */
+  rateLimit: { perMinute: number; writesPerMinute: number; authPerMinute: number };
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Reads ENCRYPTION_KEY (64 hex chars or base64 of 32 bytes), else a key generated once into DATA_DIR. */
+function encryptionKey(raw: string | undefined, dataDir: string): Buffer {
+  if (raw) {
+    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32)
+      throw new ConfigError('ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
+    return key;
+  }
+  const file = join(dataDir, 'encryption.key');
+  try {
+    return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32);
+    writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+    return key;
+  }
+}
+
+function smtpTls(env: NodeJS.ProcessEnv): Config['smtpTls'] {
+  const keyPath = env.SMTP_TLS_KEY || '';
+  const certPath = env.SMTP_TLS_CERT || '';
+  if (!keyPath && !certPath) return null;
+  if (!keyPath || !certPath) throw new ConfigError('SMTP_TLS_KEY and SMTP_TLS_CERT must be set together');
+  return { keyPath: resolve(keyPath), certPath: resolve(certPath) };
+}
+
+function dnsServers(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.MAILBOX_DNS_SERVERS || '';
+  const servers = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const server of servers) {
+    if (!/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(server)) {
+      throw new ConfigError(
+        `MAILBOX_DNS_SERVERS must list IP addresses (optionally with :port), got "${server}"`,
+      );
+    }
+  }
+  return servers;
+}
+
+function s3(env: NodeJS.ProcessEnv): Config['s3'] {
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const names = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  if (!endpoint && names.every((name) => !env[name])) return null;
+  const missing = [endpoint ? null : 'S3_ENDPOINT', ...names.filter((name) => !env[name])].filter(Boolean);
+  if (missing.length > 0) throw new ConfigError(`S3 storage needs ${missing.join(', ')} as well`);
+  return {
+    endpoint: endpoint!,
+    bucket: env.S3_BUCKET!,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+    prefix: env.S3_PREFIX || '',
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const appEnv = (env.APP_ENV || 'development') as AppEnv;
+  if (appEnv !== 'development' && appEnv !== 'production') {
+    throw new ConfigError(`APP_ENV must be development or production, got "${appEnv}"`);
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
+    /\/$/,
+    '',
+  );
+  if (appEnv === 'production' && !publicUrl.startsWith('https:')) {
+    throw new ConfigError('PUBLIC_URL must be an https URL when APP_ENV=production');
+  }
+  const oidcIssuer = url(env, 'OIDC_ISSUER', ['http:', 'https:']);
+  const sunsetRaw = env.LEGACY_WEBHOOK_SUNSET || '2026-09-25T00:00:00Z';
+  const legacyWebhookSunset = new Date(sunsetRaw);
+  if (Number.isNaN(legacyWebhookSunset.getTime())) {
+    throw new ConfigError(`LEGACY_WEBHOOK_SUNSET must be an ISO date, got "${sunsetRaw}"`);
+  }
+  const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
+  return Object.freeze({
+    port,
+    mailboxPort: integer(env, 'MAILBOX_PORT', 8081, 0, 65535),
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    encryptionKey: encryptionKey(env.ENCRYPTION_KEY, dataDir),
+    appEnv,
+    signupEnabled: bool(env, 'SIGNUP_ENABLED', appEnv === 'development'),
+    logLevel,
+    oidc: oidcIssuer ? { issuer: oidcIssuer, audience: env.OIDC_AUDIENCE || 'understudy' } : null,
+    outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || '',
+    runWorkers: bool(env, 'RUN_WORKERS', true),
+    legacyWebhookSunset,
+    llm: llmBaseUrl
+      ? {
+          baseUrl: llmBaseUrl.replace(/\/$/, ''),
+          apiKey: env.LLM_API_KEY || null,
+          model: env.LLM_MODEL || 'gpt-4o-mini',
+        }
+      : null,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailDomain: env.MAIL_DOMAIN || 'mail.localhost',
+    mailboxAdminKey: env.MAILBOX_ADMIN_KEY || null,
+    smtpPort: integer(env, 'SMTP_PORT', 2525, 0, 65535),
+    mailRelayUrl: url(env, 'MAIL_RELAY_URL', ['smtp:', 'smtps:']),
+    smtpTls: smtpTls(env),
+    mailMaxMessageBytes: integer(env, 'MAIL_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+    mailboxDnsServers: dnsServers(env),
+    s3: s3(env),
+    mediaPublicUrl: url(env, 'MEDIA_PUBLIC_URL', ['http:', 'https:']),
+    searchUrl: url(env, 'SEARCH_URL', ['http:', 'https:']),
+    rateLimit: {
+      perMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+      writesPerMinute: integer(env, 'WRITE_RATE_LIMIT_PER_MINUTE', 120, 1, 10_000_000),
+      authPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
+    },
+  });
+}

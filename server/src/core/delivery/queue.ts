@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { DB } from '../db/schema.ts';
+import { NOTIFY_COALESCE_MS, notifyDeliveryDue } from './repository.ts';
+import type { DeliveryTables } from './tables.ts';
+
+export type DeliveryRow = Selectable<DeliveryTables['deliveries']>;
+
+export interface NewDelivery {
+  channel: string;
+  tenantId: string;
+  /** The receiver, resolved by the channel's profile at every attempt. */
+  endpointId?: string | null;
+  /** For receivers without an endpoint row (the legacy per-scenario webhook). */
+  inlineTarget?: { url: string; sealedSecret: string } | null;
+  eventId: string;
+  eventType: string;
+  /** The exact body to send, identical on every attempt. */
+  payload: string;
+  /** The receiver is paused: keep the delivery (status `paused`) until it is enabled again. */
+  held?: boolean;
+}
+
+/**
+ * The write side of the engine, always called inside the caller's transaction so a state
+ * change and the deliveries it causes commit (or roll back) together: the transactional outbox.
+ */
+export class DeliveryQueue {
+  #lastNotifyAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly clock: Clock) {}
+
+  async enqueue(tx: Kysely<DB>, deliveries: readonly NewDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    const now = this.clock.now();
+    const rows = deliveries.map((delivery) => ({
+      id: randomUUID(),
+      channel: delivery.channel,
+      tenant_id: delivery.tenantId,
+      endpoint_id: delivery.endpointId ?? null,
+      target_url: delivery.inlineTarget?.url ?? null,
+      target_secret_sealed: delivery.inlineTarget?.sealedSecret ?? null,
+      event_id: delivery.eventId,
+      event_type: delivery.eventType,
+      payload: delivery.payload,
+      status: delivery.held ? ('paused' as const) : ('pending' as const),
+      next_attempt_at: delivery.held ? null : now,
+      created_at: now,
+      updated_at: now,
+    }));
+    await tx.insertInto('deliveries').values(rows).execute();
+    if (rows.some((row) => row.status === 'pending')) await this.#notify(tx, false);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * One event to every receiver a query finds, in a single statement: the event's fan-out costs
+   * one round trip however many endpoints subscribe. `receivers` selects `endpoint_id` (text) and
+   * `enabled`; disabled receivers get a held delivery. Delivery ids come from PostgreSQL's
+   * gen_random_uuid() (v4, like randomUUID()) because the rows are made by the database.
+   * Returns how many deliveries were queued.
+   */
+  async enqueueFanOut(
+    tx: Kysely<DB>,
+    fanOut: {
+      channel: string;
+      tenantId: string;
+      eventId: string;
+      eventType: string;
+      payload: string;
+      receivers: RawBuilder<{ endpoint_id: string; enabled: boolean }>;
+    },
+  ): Promise<number> {
+    const now = this.clock.now();
+    const { rows } = await sql<{ pending: boolean }>`
+      insert into deliveries (id, channel, tenant_id, endpoint_id, event_id, event_type, payload, status,
+        next_attempt_at, created_at, updated_at)
+      select gen_random_uuid(), ${fanOut.channel}, ${fanOut.tenantId}, r.endpoint_id, ${fanOut.eventId},
+        ${fanOut.eventType}, ${fanOut.payload}, case when r.enabled then 'pending' else 'paused' end,
+        case when r.enabled then ${now}::timestamptz end, ${now}, ${now}
+      from (${fanOut.receivers}) as r
+      returning status = 'pending' as pending`.execute(tx);
+    if (rows.some((row) => row.pending)) await this.#notify(tx, false);
+    return rows.length;
+  }
+
+  /**
+   * Releases everything held for a receiver that was enabled again. All become due at once and
+   * workers take them oldest first (by seq), so they arrive in the order the events happened,
+   * give or take the worker's concurrency.
+   */
+  async releaseHeld(tx: Kysely<DB>, target: { channel: string; endpointId: string }): Promise<number> {
+    const now = this.clock.now();
+    const result = await tx
+      .updateTable('deliveries')
+      .set({ status: 'pending', next_attempt_at: now, updated_at: now })
+      .where('channel', '=', target.channel)
+      .where('endpoint_id', '=', target.endpointId)
+      .where('status', '=', 'paused')
+      .executeTakeFirst();
+    const released = Number(result.numUpdatedRows);
+    if (released > 0) await this.#notify(tx, true);
+    return released;
+  }
+
+  /** Cancels everything not yet delivered to a receiver that is being removed. */
+  async cancelPending(tx: Kysely<DB>, target: { channel: string; endpointId: string }): Promise<number> {
+    const now = this.clock.now();
+    const result = await tx
+      .updateTable('deliveries')
+      .set({
+        status: 'cancelled',
+        next_attempt_at: null,
+        locked_until: null,
+        claim_token: null,
+        last_error: 'receiver_removed',
+        updated_at: now,
+      })
+      .where('channel', '=', target.channel)
+      .where('endpoint_id', '=', target.endpointId)
+      .where('status', 'in', ['pending', 'paused'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Sends the same delivery (same event id, same body) once more, now. A finished delivery gets
+   * one manual attempt that is not followed by automatic retries; a delivery waiting for a retry
+   * is simply brought forward; one being attempted right now, or held, is left as it is.
+   */
+  async redeliver(tx: Kysely<DB>, deliveryId: string): Promise<DeliveryRow | undefined> {
+    const now = this.clock.now();
+    const current = await tx
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', deliveryId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) return undefined;
+    const inFlight = current.locked_until !== null && current.locked_until > now;
+    if (current.status === 'paused' || inFlight) return current;
+    const manual = current.status !== 'pending';
+    const updated = await tx
+      .updateTable('deliveries')
+      .set({
+        status: 'pending',
+        next_attempt_at: now,
+        manual_attempt: manual,
+        locked_until: null,
+        claim_token: null,
+        updated_at: now,
+      })
+      .where('id', '=', deliveryId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.#notify(tx, true);
+    return updated;
+  }
+
+  /** Wakes workers on commit; routine enqueues notify at most once per NOTIFY_COALESCE_MS. */
+  async #notify(tx: Kysely<DB>, always: boolean): Promise<void> {
+    const now = performance.now();
+    if (!always && now - this.#lastNotifyAt < NOTIFY_COALESCE_MS) return;
+    this.#lastNotifyAt = now;
+    await notifyDeliveryDue(tx);
+  }
+}

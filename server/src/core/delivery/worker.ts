@@ -1,0 +1,387 @@
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/database.ts';
+import { type DeliveryHttpClient, nextStateAfter, sendAttempt } from './attempt.ts';
+import type { ChannelProfile, DeliveryTarget } from './profile.ts';
+import {
+  type ClaimedDelivery,
+  type Completion,
+  claimDueDeliveries,
+  completeAttempts,
+  DELIVERY_NOTIFY_CHANNEL,
+  NOTIFY_COALESCE_MS,
+  releaseClaim,
+  settleWithoutAttempt,
+} from './repository.ts';
+import { WriteBatcher } from './write-batcher.ts';
+
+/**
+ * After a NOTIFY the worker looks again every NOTIFY_COALESCE_MS for this long: producers notify
+ * at most once per window, so work committed just after a NOTIFY comes without one of its own.
+ */
+const ALERT_AFTER_NOTIFY_MS = 250;
+const PARALLEL_CLAIMS = 2;
+
+export interface WorkerLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface DeliveryWorkerOptions {
+  database: Database;
+  clock: Clock;
+  client: DeliveryHttpClient;
+  profiles: readonly ChannelProfile[];
+  /** Most deliveries claimed by one query. */
+  batchSize?: number;
+  /** Most attempts in flight at once in this process. */
+  concurrency?: number;
+  /** How often an idle worker looks for due retries when no NOTIFY arrives. */
+  pollIntervalMs?: number;
+  /** How long a claim is held; default: the longest attempt timeout plus 30 s. */
+  leaseMs?: number;
+  logger?: WorkerLogger;
+}
+
+const consoleLogger: WorkerLogger = {
+  info: () => {},
+  warn: (details, message) => console.warn(message, details),
+  error: (details, message) => console.error(message, details),
+};
+
+/**
+ * Claims due deliveries and attempts them through the outbound client. Any number of workers
+ * (in one process or many) can run against the same database: claims use SKIP LOCKED and a
+ * lease, and every write after an attempt is fenced by the claim token.
+ */
+export class DeliveryWorker {
+  readonly #database: Database;
+  readonly #clock: Clock;
+  readonly #client: DeliveryHttpClient;
+  readonly #profiles: Map<string, ChannelProfile>;
+  readonly #batchSize: number;
+  readonly #concurrency: number;
+  readonly #pollIntervalMs: number;
+  readonly #leaseMs: number;
+  readonly #logger: WorkerLogger;
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Attempts whose results are still being written. */
+  readonly #unrecorded = new Set<Promise<void>>();
+  /** Claimed, waiting for a free slot. */
+  readonly #queued: Array<{
+    delivery: ClaimedDelivery;
+    targets: Map<string, Promise<DeliveryTarget | null>>;
+  }> = [];
+  #running = false;
+  #loop: Promise<void> | null = null;
+  #unlisten: (() => Promise<void>) | null = null;
+  /** false once a claim came back short (nothing due); set again by NOTIFY or the timer. */
+  #lookForWork = true;
+  #nextLookAt = 0;
+  /** Counts NOTIFYs, so a claim can tell whether one arrived while it ran. */
+  #notifies = 0;
+  #alertUntil = 0;
+  readonly #claims = new Set<Promise<void>>();
+  #claimingRows = 0;
+  #signal: (() => void) | null = null;
+  readonly #completions: WriteBatcher<Completion, boolean>;
+
+  constructor(options: DeliveryWorkerOptions) {
+    this.#database = options.database;
+    this.#clock = options.clock;
+    this.#client = options.client;
+    this.#profiles = new Map(options.profiles.map((profile) => [profile.name, profile]));
+    this.#batchSize = options.batchSize ?? 50;
+    this.#concurrency = options.concurrency ?? 32;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    const longestTimeout = Math.max(0, ...options.profiles.map((profile) => profile.attemptTimeoutMs));
+    this.#leaseMs = options.leaseMs ?? longestTimeout + 30_000;
+    this.#logger = options.logger ?? consoleLogger;
+    if (this.#profiles.size !== options.profiles.length)
+      throw new Error('two delivery profiles share a name');
+    this.#completions = new WriteBatcher(
+      async (completions) => {
+        const recorded = await completeAttempts(this.#database.db, completions);
+        return (completion) => recorded.has(completion.delivery.id);
+      },
+      { maxBatch: 200, parallel: 2 },
+    );
+  }
+
+  /** What the worker holds right now, for metrics and tests. */
+  get load(): { inFlight: number; queued: number; unrecorded: number } {
+    return { inFlight: this.#inFlight.size, queued: this.#queued.length, unrecorded: this.#unrecorded.size };
+  }
+
+  /** Claims one batch, attempts it (up to `concurrency` at once) and returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.#claim(this.#batchSize);
+    const targets = new Map<string, Promise<DeliveryTarget | null>>();
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) await this.#deliverSafely(claimed[next++], targets);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, claimed.length) }, lane));
+    await Promise.allSettled([...this.#unrecorded]);
+    return claimed.length;
+  }
+
+  /** Runs until stop(): woken by NOTIFY on new work, and by the poll interval for due retries. */
+  async start(): Promise<void> {
+    if (this.#loop) return;
+    this.#running = true;
+    try {
+      this.#unlisten = await this.#database.listen(DELIVERY_NOTIFY_CHANNEL, () => {
+        this.#notifies += 1;
+        this.#lookForWork = true;
+        this.#alertUntil = performance.now() + ALERT_AFTER_NOTIFY_MS;
+        this.#wake();
+      });
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'delivery worker could not LISTEN; falling back to polling only');
+    }
+    this.#loop = this.#run();
+    this.#logger.info({ host: hostname(), profiles: [...this.#profiles.keys()] }, 'delivery worker started');
+  }
+
+  /**
+   * Stops claiming, lets attempts in flight finish and record their outcome, hands back claims
+   * not yet started (so another worker can take them at once), then returns.
+   */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#wake();
+    await this.#loop;
+    this.#loop = null;
+    await Promise.allSettled([...this.#claims]);
+    const unstarted = this.#queued.splice(0);
+    await Promise.allSettled([
+      ...this.#inFlight,
+      ...unstarted.map(({ delivery }) => releaseClaim(this.#database.db, delivery)),
+    ]);
+    await Promise.allSettled([...this.#unrecorded]);
+    await this.#unlisten?.().catch(() => {});
+    this.#unlisten = null;
+  }
+
+  /**
+   * Claims stay about one batch ahead of the attempts, so the next batch is already claimed
+   * when slots free up: claiming and sending overlap instead of taking turns. Under a backlog two
+   * claims run at once (SKIP LOCKED keeps them apart), so a claim's round trip is not the ceiling.
+   */
+  async #run(): Promise<void> {
+    const lowWater = Math.ceil(this.#batchSize / 2);
+    while (this.#running) {
+      if (!this.#lookForWork) {
+        // Idle until NOTIFY or the next look (a deadline, so a stream of other wake-ups, e.g.
+        // finishing attempts, cannot keep postponing the poll for due retries).
+        const untilNextLook = this.#nextLookAt - performance.now();
+        if (untilNextLook <= 0) this.#lookForWork = true;
+        else await this.#waitForSignal(untilNextLook);
+        continue;
+      }
+      // Results waiting to be written are normal (a write takes a few ms); beyond two batches'
+      // worth they mean the database is falling behind, and claiming slows down to match.
+      const backlogOfResults = Math.max(0, this.#unrecorded.size - 2 * this.#batchSize);
+      const room =
+        this.#concurrency +
+        this.#batchSize -
+        this.#inFlight.size -
+        this.#queued.length -
+        this.#claimingRows -
+        backlogOfResults;
+      if (room < lowWater || this.#claims.size >= PARALLEL_CLAIMS) {
+        await this.#waitForSignal(this.#pollIntervalMs);
+        continue;
+      }
+      this.#startClaim(Math.min(this.#batchSize, room));
+    }
+  }
+
+  #startClaim(want: number): void {
+    const notifiesBefore = this.#notifies;
+    this.#claimingRows += want;
+    const claim = this.#claim(want)
+      .then(
+        (claimed) => {
+          const targets = new Map<string, Promise<DeliveryTarget | null>>();
+          for (const delivery of claimed) this.#queued.push({ delivery, targets });
+          this.#pump();
+          // A short claim means nothing else is due, unless a NOTIFY came in meanwhile.
+          if (claimed.length === want) this.#lookForWork = true;
+          else if (this.#notifies === notifiesBefore) this.#idleUntilNextLook();
+        },
+        (error) => {
+          this.#logger.error(
+            { err: error },
+            'delivery worker failed to claim; retrying after the poll interval',
+          );
+          this.#idleUntilNextLook(this.#pollIntervalMs);
+        },
+      )
+      .finally(() => {
+        this.#claimingRows -= want;
+        this.#claims.delete(claim);
+        this.#wake();
+      });
+    this.#claims.add(claim);
+  }
+
+  /** Right after a NOTIFY, look again soon (see ALERT_AFTER_NOTIFY_MS); otherwise at the poll. */
+  #idleUntilNextLook(delayMs?: number): void {
+    const now = performance.now();
+    this.#lookForWork = false;
+    this.#nextLookAt =
+      now + (delayMs ?? (now < this.#alertUntil ? NOTIFY_COALESCE_MS : this.#pollIntervalMs));
+  }
+
+  /** Starts queued attempts while slots are free. */
+  #pump(): void {
+    while (this.#running && this.#inFlight.size < this.#concurrency && this.#queued.length > 0) {
+      const { delivery, targets } = this.#queued.shift()!;
+      this.#track(this.#deliverSafely(delivery, targets));
+    }
+  }
+
+  #claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.#clock.now();
+    return claimDueDeliveries(this.#database.db, {
+      channels: [...this.#profiles.keys()],
+      now,
+      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      limit,
+    });
+  }
+
+  #track(work: Promise<void>): void {
+    this.#inFlight.add(work);
+    void work.finally(() => {
+      this.#inFlight.delete(work);
+      this.#pump();
+      this.#wake();
+    });
+  }
+
+  #wake(): void {
+    const signal = this.#signal;
+    this.#signal = null;
+    signal?.();
+  }
+
+  /** Resolves on the next wake-up; true when it was the timer that fired. */
+  #waitForSignal(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#signal = null;
+        resolve(true);
+      }, timeoutMs);
+      this.#signal = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+  }
+
+  async #deliverSafely(delivery: ClaimedDelivery, targets: Map<string, Promise<DeliveryTarget | null>>) {
+    try {
+      await this.#deliver(delivery, targets);
+    } catch (error) {
+      // The claim stays leased; once the lease passes the delivery is attempted again.
+      this.#logger.error({ err: error, delivery_id: delivery.id }, 'delivery attempt could not be processed');
+    }
+  }
+
+  async #deliver(
+    delivery: ClaimedDelivery,
+    targets: Map<string, Promise<DeliveryTarget | null>>,
+  ): Promise<void> {
+    const profile = this.#profiles.get(delivery.channel);
+    if (!profile) throw new Error(`no delivery profile for channel ${delivery.channel}`);
+    const db = this.#database.db;
+    const target = await this.#resolveOnce(profile, delivery, targets);
+    if (!target) {
+      await settleWithoutAttempt(db, {
+        delivery,
+        status: 'cancelled',
+        reason: 'receiver_removed',
+        now: this.#clock.now(),
+      });
+      return;
+    }
+    if (!target.enabled) {
+      await settleWithoutAttempt(db, { delivery, status: 'paused', reason: null, now: this.#clock.now() });
+      return;
+    }
+    const attemptNumber = delivery.attempt_count + 1;
+    const headers = profile.buildHeaders({
+      delivery,
+      target,
+      body: delivery.payload,
+      attemptNumber,
+      now: this.#clock.now(),
+    });
+    const outcome = await sendAttempt(this.#client, {
+      url: target.url,
+      headers,
+      body: delivery.payload,
+      timeoutMs: profile.attemptTimeoutMs,
+    });
+    const now = this.#clock.now();
+    const next = nextStateAfter(profile, delivery, attemptNumber, outcome.result, now);
+    // The slot frees as soon as the answer is in; the result is written with others in a batch.
+    const recording = this.#completions
+      .submit({
+        delivery,
+        status: next.status,
+        nextAttemptAt: next.nextAttemptAt,
+        now,
+        attempt: {
+          attemptNumber,
+          manual: delivery.manual_attempt,
+          url: target.url,
+          statusCode: outcome.statusCode,
+          durationMs: outcome.durationMs,
+          error: outcome.error,
+          responseExcerpt: outcome.responseExcerpt,
+          outcome: next.outcome,
+        },
+      })
+      .then(
+        (recorded) => {
+          if (!recorded)
+            this.#logger.warn(
+              { delivery_id: delivery.id },
+              'delivery claim was lost before the attempt was recorded',
+            );
+        },
+        (error) => {
+          // Unrecorded, the delivery stays leased and is attempted again once the lease passes.
+          this.#logger.error({ err: error, delivery_id: delivery.id }, 'could not record a delivery attempt');
+        },
+      )
+      .finally(() => {
+        this.#unrecorded.delete(recording);
+        this.#wake();
+      });
+    this.#unrecorded.add(recording);
+  }
+
+  /** Endpoints are looked up once per claimed batch, not once per delivery. */
+  #resolveOnce(
+    profile: ChannelProfile,
+    delivery: ClaimedDelivery,
+    targets: Map<string, Promise<DeliveryTarget | null>>,
+  ): Promise<DeliveryTarget | null> {
+    const resolve = () => profile.resolveTarget({ db: this.#database.db, delivery, now: this.#clock.now() });
+    if (!delivery.endpoint_id) return resolve();
+    const key = `${delivery.channel}:${delivery.endpoint_id}`;
+    let target = targets.get(key);
+    if (!target) {
+      target = resolve();
+      targets.set(key, target);
+    }
+    return target;
+  }
+}

@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { AnyFastify } from './any-fastify.ts';
+import { AppError } from './errors.ts';
+import type { Principal } from './principal.ts';
+
+/** Turns a bearer token into a principal, or null when the token is unknown. */
+export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Principal | null>;
+
+const FORBIDDEN_BODY_FIELDS = ['membership_id', 'org_id'];
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Authentication for every route of the scope it is installed in: a bearer API key or user JWT,
+ * the workspace taken from it, route-level `userTokenOnly` and `scope` rules, and the refusal of
+ * bodies that try to name a workspace or membership.
+ */
+export function installAuthentication(app: AnyFastify, resolve: CredentialResolver): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request);
+    if (!token) {
+      throw new AppError(
+        'unauthorized',
+        'Missing credentials: send Authorization: Bearer <API key or user token>.',
+      );
+    }
+    const principal = await resolve(token, request);
+    if (!principal) throw new AppError('invalid_api_key', 'Invalid API key or token.');
+    request.principal = principal;
+    const config = request.routeOptions.config;
+    if (config.userTokenOnly && principal.kind !== 'user') {
+      throw new AppError(
+        'user_token_required',
+        'This endpoint requires a logged-in user token, not an API key.',
+      );
+    }
+    if (config.scope && principal.scopes && !principal.scopes.includes(config.scope)) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${config.scope} scope.`, {
+        param: 'scope',
+      });
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const body = request.body;
+    if (body && typeof body === 'object' && !Array.isArray(body)) {
+      for (const field of FORBIDDEN_BODY_FIELDS) {
+        if (field in body) {
+          throw new AppError(
+            'parameter_not_allowed',
+            `${field} is set from your credentials and must not be sent.`,
+            {
+              param: field,
+            },
+          );
+        }
+      }
+    }
+  });
+}

@@ -1,0 +1,198 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPVersion } from 'find-my-way';
+import type { AnyFastify } from './any-fastify.ts';
+import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.ts';
+import { PAGE_PARAMS } from './pagination.ts';
+
+export interface ErrorBody {
+  status: 'error';
+  message: string;
+  error: { type: string; code: ErrorCode; message: string; param: string | null; doc_url: string };
+  request_id: string;
+  errors?: FieldError[];
+}
+
+/** Renders any error in the spec's shape; never leaks internals of unexpected failures. */
+export function renderError(error: AppError, requestId: string, docsBaseUrl: string): ErrorBody {
+  const body: ErrorBody = {
+    status: 'error',
+    message: error.message,
+    error: {
+      type: ERROR_CODES[error.code].type,
+      code: error.code,
+      message: error.message,
+      param: error.param ?? null,
+      doc_url: `${docsBaseUrl}/docs/errors#${error.code}`,
+    },
+    request_id: requestId,
+  };
+  if (error.errors) body.errors = error.errors;
+  return body;
+}
+
+export function sendError(reply: FastifyReply, error: AppError, docsBaseUrl: string): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.status(error.status).send(renderError(error, reply.request.id, docsBaseUrl));
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** `/goals/0/name` → `goals[0].name`: the offending parameter as an integrator writes it. */
+function paramFromPath(path: string): string {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+export function validationToFieldErrors(validation: AjvError[], context?: string): FieldError[] {
+  return validation.map((issue) => {
+    let param = paramFromPath(issue.instancePath);
+    if (issue.keyword === 'required') param = [param, issue.params.missingProperty].filter(Boolean).join('.');
+    if (issue.keyword === 'additionalProperties') {
+      param = [param, issue.params.additionalProperty].filter(Boolean).join('.');
+      return { param, code: 'parameter_unknown', message: `Received unknown parameter: ${param}.` };
+    }
+    if (!param && context === 'body') param = 'body';
+    const code = issue.keyword === 'required' ? 'parameter_missing' : 'parameter_invalid';
+    const message =
+      issue.keyword === 'required'
+        ? `Missing required parameter: ${param}.`
+        : `Invalid ${param}: ${issue.message ?? 'invalid value'}.`;
+    return { param, code, message };
+  });
+}
+
+/** Maps framework, validation and database errors to AppError; anything else is an internal error. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const err = error as FastifyError & { validation?: AjvError[]; validationContext?: string; code?: string };
+  if (err.validation) {
+    const errors = validationToFieldErrors(err.validation, err.validationContext);
+    const first = errors[0]!;
+    if (err.validationContext === 'querystring' && PAGE_PARAMS.includes(first.param)) {
+      return new AppError(
+        'invalid_pagination',
+        `Invalid ${first.param}: limit must be an integer from 1 to 100.`,
+        {
+          param: first.param,
+          cause: error,
+        },
+      );
+    }
+    const code: ErrorCode = first.code === 'parameter_missing' ? 'parameter_missing' : 'parameter_invalid';
+    return new AppError(code, first.message, { param: first.param, errors, cause: error });
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'Content-Type must be application/json.', {
+        cause: error,
+      });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is too large.', { cause: error });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', 'The request body is not valid JSON.', {
+        param: 'body',
+        cause: error,
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_request', 'Content-Length does not match the body.', { cause: error });
+    case '23505':
+      return new AppError('duplicate', 'A resource with these values already exists.', { cause: error });
+    case '23503':
+      return new AppError('parameter_invalid', 'A referenced resource does not exist.', { cause: error });
+    case '22P02':
+      // Malformed identifiers reach the database only from path parameters: such an id names nothing.
+      return new AppError('resource_not_found', 'No such resource.', { param: 'id', cause: error });
+  }
+  if (err instanceof SyntaxError && (err as { statusCode?: number }).statusCode === 400) {
+    return new AppError('invalid_json', 'The request body is not valid JSON.', {
+      param: 'body',
+      cause: error,
+    });
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode === 413) {
+    return new AppError('payload_too_large', 'The request body is too large.', { cause: error });
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError('invalid_request', err.message, { cause: error });
+  }
+  return new AppError(
+    'internal_error',
+    'An unexpected error occurred. Quote the request_id if you contact support.',
+    {
+      cause: error,
+    },
+  );
+}
+
+const REQUEST_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** Keeps a well-formed incoming X-Request-Id (so traces join up), else mints one. */
+export function requestIdFrom(request: { headers: Record<string, unknown> }, mint: () => string): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : mint();
+}
+
+/**
+ * Error rendering, X-Request-Id on every response, and 404/405 for unknown routes.
+ * Registered on the root instance so it covers every route and every failure.
+ */
+export function installErrorHandling(
+  app: AnyFastify,
+  docsBaseUrl: string,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  const knownRoutes = FindMyWay<HTTPVersion.V1>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || route.url.includes('*')) continue;
+      try {
+        knownRoutes.on(method as 'GET', route.url, () => {});
+      } catch {
+        // The same path registered twice (e.g. by two encapsulated scopes) needs no second entry.
+      }
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code, param: appError.param }, 'request refused');
+    return sendError(reply, appError, docsBaseUrl);
+  });
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) =>
+      knownRoutes.find(method as 'GET', path),
+    );
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(
+        reply,
+        new AppError('method_not_allowed', `${request.method} is not allowed on ${path}.`),
+        docsBaseUrl,
+      );
+    }
+    return sendError(
+      reply,
+      new AppError('route_not_found', `Unrecognized request URL (${request.method}: ${path}).`),
+      docsBaseUrl,
+    );
+  };
+  app.setNotFoundHandler(notFound);
+  // Scopes that authenticate install it again, so unknown paths there answer 401 before 404.
+  return notFound;
+}

@@ -1,0 +1,22 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import type { PageRequest } from './pagination.ts';
+
+/**
+ * Newest-first keyset paging on (created_at, id): rows strictly after the cursor's position,
+ * `limit + 1` of them so the caller can tell whether more follow. `created_at` columns are
+ * timestamptz(3), so a millisecond cursor position matches the stored value exactly.
+ */
+export function newestFirst<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: PageRequest | null,
+  table: string,
+): SelectQueryBuilder<DB, TB, O> {
+  let q = query.orderBy(sql.ref(`${table}.created_at`), 'desc').orderBy(sql.ref(`${table}.id`), 'desc');
+  if (page?.after) {
+    const { createdAt, id } = page.after;
+    q = q.where(
+      sql<boolean>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (${createdAt}::timestamptz, ${id})`,
+    );
+  }
+  return page ? q.limit(page.limit + 1) : q;
+}

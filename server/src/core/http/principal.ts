@@ -1,0 +1,24 @@
+/** Who is calling, derived from the credential alone: callers never name their workspace. */
+export interface Principal {
+  kind: 'api_key' | 'user';
+  accountId: string;
+  membershipId: string;
+  userId: string | null;
+  apiKeyId: number | null;
+  /** null means full access; otherwise the scopes the key was created with. */
+  scopes: string[] | null;
+  /** Stable identity for rate-limit budgets and idempotency records, e.g. `key:12` or `user:<uuid>`. */
+  subject: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** The route accepts a user JWT only (API keys get 403 user_token_required). */
+    userTokenOnly?: boolean;
+    /** A scoped key needs this scope; unscoped keys and user tokens always pass. */
+    scope?: string;
+  }
+}

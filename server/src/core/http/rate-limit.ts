@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import {
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { AnyFastify } from './any-fastify.ts';
+import { AppError } from './errors.ts';
+
+export interface RateLimitRule {
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /** Applies only to POST, PUT, PATCH and DELETE. */
+  writesOnly?: boolean;
+}
+
+export interface RateLimitOptions {
+  rules: RateLimitRule[];
+  /** Shared budgets across instances when set; in-process memory otherwise. */
+  redis: Redis | null;
+  keyPrefix: string;
+  /** Who a budget belongs to. */
+  keyOf: (request: FastifyRequest) => string;
+  /** A fixed Retry-After (the mailbox promises 60); otherwise the seconds until the window resets. */
+  fixedRetryAfterSeconds?: number;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const isWrite = (method: string) => WRITE_METHODS.has(method);
+
+function limiterFor(rule: RateLimitRule, options: RateLimitOptions): RateLimiterAbstract {
+  const base: IRateLimiterOptions = {
+    points: rule.points,
+    duration: rule.durationSeconds,
+    keyPrefix: `${options.keyPrefix}:${rule.name}`,
+  };
+  if (!options.redis) return new RateLimiterMemory(base);
+  // If Redis is briefly unreachable, limits fall back to this process rather than failing requests.
+  return new RateLimiterRedis({
+    ...base,
+    storeClient: options.redis,
+    insuranceLimiter: new RateLimiterMemory(base),
+  });
+}
+
+function setHeaders(reply: FastifyReply, rule: RateLimitRule, result: RateLimiterRes) {
+  reply.header('RateLimit-Limit', rule.points);
+  reply.header('RateLimit-Remaining', Math.max(0, result.remainingPoints));
+  reply.header('RateLimit-Reset', Math.ceil(result.msBeforeNext / 1000));
+}
+
+/**
+ * Per-credential budgets (e.g. 600 requests and 120 writes a minute). Every response carries the
+ * RateLimit-* headers of the tightest budget that applies; an exhausted one answers 429 with Retry-After.
+ * Must be installed after authentication so the budget's owner is known.
+ */
+export function installRateLimits(app: AnyFastify, options: RateLimitOptions): void {
+  const limiters = options.rules.map((rule) => ({ rule, limiter: limiterFor(rule, options) }));
+  app.addHook('onRequest', async (request, reply) => {
+    const key = options.keyOf(request);
+    const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
+    let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;
+    for (const { rule, limiter } of applicable) {
+      let result: RateLimiterRes;
+      try {
+        result = await limiter.consume(key);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        setHeaders(reply, rule, rejection);
+        const retryAfter =
+          options.fixedRetryAfterSeconds ?? Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw new AppError(
+          'rate_limited',
+          `Too many requests: the limit is ${rule.points} per ${rule.durationSeconds} s.`,
+          {
+            headers: { 'Retry-After': String(retryAfter) },
+          },
+        );
+      }
+      if (!tightest || result.remainingPoints < tightest.result.remainingPoints) tightest = { rule, result };
+    }
+    if (tightest) setHeaders(reply, tightest.rule, tightest.result);
+  });
+}

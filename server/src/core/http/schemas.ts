@@ -1,0 +1,31 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Shared pieces of route schemas: the error body, timestamps, nullable values. */
+export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-01T12:00:00.000Z'] });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ErrorResponse = Type.Object(
+  {
+    status: Type.Literal('error'),
+    message: Type.String(),
+    error: Type.Object({
+      type: Type.String({ examples: ['invalid_request_error'] }),
+      code: Type.String({ examples: ['parameter_invalid'] }),
+      message: Type.String(),
+      param: Nullable(Type.String()),
+      doc_url: Type.String(),
+    }),
+    request_id: Type.String(),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ param: Type.String(), code: Type.String(), message: Type.String() })),
+    ),
+  },
+  { title: 'Error' },
+);
+
+/** Adds the error body to a route's responses for every 4xx and 5xx status. */
+export function withErrors<T extends Record<number, TSchema>>(responses: T) {
+  return { ...responses, '4xx': ErrorResponse, '5xx': ErrorResponse };
+}
+
+export const UuidParam = Type.Object({ id: Type.String({ description: 'Resource id (UUID).' }) });

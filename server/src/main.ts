@@ -1,0 +1,169 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createCoreDeps, disposeAll } from './app/core-deps.ts';
+import { buildMailboxApp } from './app/mailbox-app.ts';
+import { createMailboxDeps, mailboxWorkers } from './app/mailbox-deps.ts';
+import { generateOpenApiDocuments } from './app/openapi.ts';
+import { buildPlatformApp } from './app/platform-app.ts';
+import { createPlatformDeps } from './app/platform-deps.ts';
+import { platformWorkers, startWorkers } from './app/workers.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './core/db/database.ts';
+import { migrate } from './core/db/migrator.ts';
+
+const USAGE = `usage: understudy <command>
+  serve     start the platform API and the mailbox service (API + SMTP), with background workers
+            unless RUN_WORKERS=false; --only=platform or --only=mailbox runs one of them
+  worker    run only the background workers
+  migrate   apply database migrations and exit
+  openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)`;
+
+/** The mailbox service: /v0 on MAILBOX_PORT and the SMTP listener on SMTP_PORT. */
+async function serveMailbox(core: Awaited<ReturnType<typeof createCoreDeps>>, runWorkers: boolean) {
+  const config = core.config;
+  const deps = await createMailboxDeps(core);
+  const app = await buildMailboxApp(deps);
+  const stopWorkers = runWorkers ? await startWorkers(mailboxWorkers(deps)) : async () => {};
+  await app.listen({ port: config.mailboxPort, host: config.host });
+  const smtpPort = await deps.smtp.listen(config.smtpPort, config.host);
+  const base = `${config.publicUrl.replace(/:\d+$/, '')}:${config.mailboxPort}/v0`;
+  deps.logger.info(`mailbox API listening: ${base}; SMTP on port ${smtpPort}`);
+  process.stdout.write(
+    [
+      '',
+      `  Understudy mailbox API   ${base}`,
+      `  SMTP (inbound)           port ${smtpPort}, domain ${deps.mailDomain}${config.smtpTls ? ', STARTTLS' : ''}`,
+      `  Outbound relay           ${config.mailRelayUrl ? 'MAIL_RELAY_URL' : 'none (only inboxes of this service are reachable)'}`,
+      `  Keys: MAILBOX_ADMIN_KEY ${config.mailboxAdminKey ? 'is set' : 'is not set'}; platform svc_ keys work too.`,
+      '',
+    ].join('\n'),
+  );
+  return async () => {
+    await deps.smtp.close();
+    await app.close();
+    await stopWorkers();
+  };
+}
+
+async function serve(only: string | null) {
+  const config = loadConfig();
+  if (only === 'mailbox') {
+    const core = await createCoreDeps(config);
+    const stop = await serveMailbox(core, config.runWorkers);
+    onShutdown(async () => {
+      await stop();
+      await disposeAll(core);
+    });
+    return;
+  }
+  const deps = await createPlatformDeps(await createCoreDeps(config));
+  const stopMailbox = only === 'platform' ? async () => {} : await serveMailbox(deps, config.runWorkers);
+  const app = await buildPlatformApp(deps);
+  const stopWorkers = config.runWorkers ? await startWorkers(platformWorkers(deps)) : async () => {};
+  await app.listen({ port: config.port, host: config.host });
+  const base = `${config.publicUrl}/v1`;
+  deps.logger.info(`platform API listening: ${base}`);
+  process.stdout.write(
+    [
+      '',
+      `  Understudy platform API  ${base}`,
+      `  Database: ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      '  Get an API key:',
+      `    curl -s -X POST ${config.publicUrl}/auth/signup -H 'content-type: application/json' \\`,
+      `      -d '{"email":"you@example.com","password":"choose-a-password","name":"You"}'`,
+      `    curl -s -X POST ${base}/api-secrets -H "authorization: Bearer <token from signup>" \\`,
+      `      -H 'content-type: application/json' -d '{"name":"my key"}'`,
+      '',
+    ].join('\n'),
+  );
+  onShutdown(async () => {
+    await stopMailbox();
+    await app.close();
+    await stopWorkers();
+    await disposeAll(deps);
+  });
+}
+
+async function worker() {
+  const config = loadConfig();
+  const deps = await createPlatformDeps(await createCoreDeps(config));
+  const mailbox = await createMailboxDeps(deps);
+  const stopWorkers = await startWorkers([...platformWorkers(deps), ...mailboxWorkers(mailbox)]);
+  deps.logger.info('workers running');
+  onShutdown(async () => {
+    await stopWorkers();
+    await disposeAll(deps);
+  });
+}
+
+async function migrateCommand() {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const applied = await migrate(database);
+  console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+  await database.close();
+}
+
+async function openapi(check: boolean) {
+  let stale = false;
+  for (const [file, text] of Object.entries(await generateOpenApiDocuments())) {
+    if (!check) {
+      writeFileSync(file, text);
+      console.log(`wrote ${file}`);
+      continue;
+    }
+    let committed = '';
+    try {
+      committed = readFileSync(file, 'utf8');
+    } catch {}
+    if (committed !== text) {
+      console.error(`${file} differs from what the code generates: run npm run openapi and commit it`);
+      stale = true;
+    }
+  }
+  if (stale) process.exit(1);
+}
+
+function onShutdown(close: () => Promise<void>) {
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      close().then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function main() {
+  const [command, ...args] = process.argv.slice(2);
+  switch (command) {
+    case 'serve': {
+      const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? null;
+      if (only !== null && only !== 'platform' && only !== 'mailbox') {
+        console.error('--only must be platform or mailbox');
+        process.exit(2);
+      }
+      return serve(only);
+    }
+    case 'worker':
+      return worker();
+    case 'migrate':
+      return migrateCommand();
+    case 'openapi':
+      return openapi(args.includes('--check'));
+    default:
+      console.error(USAGE);
+      process.exit(2);
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+  process.exit(1);
+});
