@@ -1,0 +1,86 @@
+import bcrypt from 'bcryptjs';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import { sha256Hex } from '../../core/crypto/hashing.ts';
+import type { DB } from '../../core/db/schema.ts';
+import type { Principal } from '../../core/http/principal.ts';
+
+export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
+/** Peers learn of a revocation through this NOTIFY channel; the payload is the key's SHA-256. */
+export const API_SECRET_CHANGED_CHANNEL = 'api_secret_changed';
+/** The longest a revoked key can keep working on an instance that missed the notification. */
+export const KEY_CACHE_TTL_MS = 30_000;
+
+interface CachedKey {
+  principal: Principal;
+  expiresAt: number;
+}
+
+/**
+ * Verifies `svc_` keys. bcrypt runs once per key per cache lifetime, not per request: verified keys
+ * are cached under the SHA-256 of the key (never the key itself). Revocation evicts at once on the
+ * revoking instance and, through PostgreSQL NOTIFY, on the others; the TTL bounds it otherwise.
+ * `last_used_at` is collected in memory and written in batches.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly pendingUsage = new Map<number, Date>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly ttlMs = KEY_CACHE_TTL_MS,
+  ) {}
+
+  async verify(secret: string): Promise<Principal | null> {
+    if (!API_KEY_PATTERN.test(secret)) return null;
+    const lookupHash = sha256Hex(secret);
+    const now = this.clock.now();
+    const cached = this.cache.get(lookupHash);
+    if (cached && cached.expiresAt > now.getTime()) {
+      this.pendingUsage.set(cached.principal.apiKeyId!, now);
+      return cached.principal;
+    }
+    this.cache.delete(lookupHash);
+    const row = await this.db
+      .selectFrom('api_secrets')
+      .select(['id', 'account_id', 'membership_id', 'secret_hash', 'scopes', 'is_active'])
+      .where('lookup_hash', '=', lookupHash)
+      .executeTakeFirst();
+    if (!row?.is_active || !(await bcrypt.compare(secret, row.secret_hash))) return null;
+    const principal: Principal = {
+      kind: 'api_key',
+      accountId: row.account_id,
+      membershipId: row.membership_id,
+      userId: null,
+      apiKeyId: row.id,
+      scopes: row.scopes && row.scopes.length > 0 ? row.scopes : null,
+      subject: `key:${lookupHash.slice(0, 16)}`,
+    };
+    this.cache.set(lookupHash, { principal, expiresAt: now.getTime() + this.ttlMs });
+    this.pendingUsage.set(row.id, now);
+    return principal;
+  }
+
+  evict(lookupHash: string): void {
+    this.cache.delete(lookupHash);
+  }
+
+  /** Last use not yet written, so reads on this instance are current without a write per request. */
+  pendingLastUsed(keyId: number): Date | undefined {
+    return this.pendingUsage.get(keyId);
+  }
+
+  async flushUsage(): Promise<void> {
+    const batch = [...this.pendingUsage.entries()];
+    this.pendingUsage.clear();
+    for (const [id, usedAt] of batch) {
+      await this.db
+        .updateTable('api_secrets')
+        .set({ last_used_at: usedAt })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
+        .execute();
+    }
+  }
+}

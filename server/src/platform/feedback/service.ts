@@ -1,0 +1,112 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import type { DB } from '../../core/db/schema.ts';
+import { AppError } from '../../core/http/errors.ts';
+import type { Principal } from '../../core/http/principal.ts';
+import { isUuid } from '../scenario-ref.ts';
+import {
+  AGENT_ISSUES,
+  type AgentIssue,
+  RATINGS,
+  type Rating,
+  VIDEO_ISSUES,
+  type VideoIssue,
+} from './catalog.ts';
+
+export interface FeedbackDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  secretBox: SecretBox;
+}
+
+export interface FeedbackInput {
+  rating: Rating;
+  video_issues?: VideoIssue[];
+  agent_issues?: AgentIssue[];
+  comment?: string | null;
+}
+
+type FeedbackRow = Selectable<DB['meeting_feedback']>;
+
+const meetingNotFound = () => new AppError('resource_not_found', 'No such meeting.', { param: 'id' });
+const noFeedback = () =>
+  new AppError('resource_not_found', 'No feedback has been given for this meeting.', { param: 'id' });
+
+/** Keys in catalog order, each once, whatever order and repeats the client sent. */
+function canonical<T extends string>(keys: T[] | undefined, catalog: readonly { key: string }[]): T[] {
+  const chosen = new Set(keys ?? []);
+  return catalog.map((entry) => entry.key as T).filter((key) => chosen.has(key));
+}
+
+export class FeedbackService {
+  constructor(private readonly deps: FeedbackDeps) {}
+
+  catalog() {
+    const plain = (entries: readonly { key: string; label: string }[]) =>
+      entries.map(({ key, label }) => ({ key, label }));
+    return { ratings: plain(RATINGS), video_issues: plain(VIDEO_ISSUES), agent_issues: plain(AGENT_ISSUES) };
+  }
+
+  render(row: FeedbackRow) {
+    return {
+      meeting_id: row.meeting_id,
+      membership_id: row.membership_id,
+      rating: row.rating,
+      video_issues: row.video_issues as VideoIssue[],
+      agent_issues: row.agent_issues as AgentIssue[],
+      comment: this.deps.secretBox.openNullable(row.comment_sealed),
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    };
+  }
+
+  /** One answer per meeting: the first is created, a later one replaces it whole. */
+  async submit(principal: Principal, meetingId: string, input: FeedbackInput) {
+    const { db, clock, secretBox } = this.deps;
+    await this.requireMeeting(principal, meetingId);
+    const now = clock.now();
+    const comment = input.comment?.trim() ? input.comment : null;
+    const values = {
+      membership_id: principal.membershipId,
+      rating: input.rating,
+      video_issues: JSON.stringify(canonical(input.video_issues, VIDEO_ISSUES)),
+      agent_issues: JSON.stringify(canonical(input.agent_issues, AGENT_ISSUES)),
+      comment_sealed: secretBox.sealNullable(comment),
+      updated_at: now,
+    };
+    const row = await db
+      .insertInto('meeting_feedback')
+      .values({ meeting_id: meetingId, account_id: principal.accountId, created_at: now, ...values })
+      .onConflict((oc) => oc.column('meeting_id').doUpdateSet(values))
+      .returningAll()
+      // xmax is 0 only for a row this statement inserted: tells a first answer from a replacement.
+      .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
+      .executeTakeFirstOrThrow();
+    return { created: row.inserted, feedback: this.render(row) };
+  }
+
+  async get(principal: Principal, meetingId: string) {
+    await this.requireMeeting(principal, meetingId);
+    const row = await this.deps.db
+      .selectFrom('meeting_feedback')
+      .selectAll()
+      .where('account_id', '=', principal.accountId)
+      .where('meeting_id', '=', meetingId)
+      .executeTakeFirst();
+    if (!row) throw noFeedback();
+    return this.render(row);
+  }
+
+  private async requireMeeting(principal: Principal, meetingId: string) {
+    const found = isUuid(meetingId)
+      ? await this.deps.db
+          .selectFrom('meetings')
+          .select('id')
+          .where('account_id', '=', principal.accountId)
+          .where('id', '=', meetingId)
+          .executeTakeFirst()
+      : undefined;
+    if (!found) throw meetingNotFound();
+  }
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import type { DB } from '../../core/db/schema.ts';
+import { AppError } from '../../core/http/errors.ts';
+import type { Principal } from '../../core/http/principal.ts';
+import { type AccountCreatedHook, createWorkspace, primaryMembership } from './accounts.ts';
+import type { ExternalIdentity } from './oidc.ts';
+import type { TokenService } from './tokens.ts';
+
+const PASSWORD_COST = 10;
+// Compared against when the e-mail is unknown, so both failures take the same time.
+const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', PASSWORD_COST);
+
+export interface IdentityDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  tokens: TokenService;
+  accountHooks: readonly AccountCreatedHook[];
+}
+
+export class IdentityService {
+  constructor(private readonly deps: IdentityDeps) {}
+
+  async signup(input: { email: string; password: string; name: string }) {
+    const { db, clock, tokens } = this.deps;
+    const email = input.email.trim().toLowerCase();
+    const existing = await db
+      .selectFrom('users')
+      .select('id')
+      .where(({ fn }) => fn('lower', ['email']), '=', email)
+      .where('external_issuer', 'is', null)
+      .executeTakeFirst();
+    if (existing)
+      throw new AppError('duplicate', 'An account with this email already exists.', { param: 'email' });
+    const passwordHash = await bcrypt.hash(input.password, PASSWORD_COST);
+    const now = clock.now();
+    const user = { id: randomUUID(), email, name: input.name.trim(), created_at: now, updated_at: now };
+    const workspace = await db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('users')
+        .values({ ...user, password_hash: passwordHash })
+        .execute();
+      return createWorkspace(
+        tx,
+        { clock, hooks: this.deps.accountHooks },
+        { userId: user.id, name: `${user.name}'s workspace` },
+      );
+    });
+    const token = await tokens.sign({ userId: user.id, ...workspace });
+    return {
+      token,
+      user: { id: user.id, email: user.email, name: user.name, created_at: now.toISOString() },
+      account: { id: workspace.accountId, name: `${user.name}'s workspace`, created_at: now.toISOString() },
+      membership_id: workspace.membershipId,
+    };
+  }
+
+  async login(input: { email: string; password: string }): Promise<{ token: string }> {
+    const { db, tokens } = this.deps;
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'password_hash'])
+      .where(({ fn }) => fn('lower', ['email']), '=', input.email.trim().toLowerCase())
+      .where('external_issuer', 'is', null)
+      .executeTakeFirst();
+    const matches = await bcrypt.compare(input.password, user?.password_hash ?? DUMMY_HASH);
+    const membership = user && matches ? await primaryMembership(db, user.id) : undefined;
+    if (!user || !matches || !membership)
+      throw new AppError('invalid_credentials', 'Invalid email or password.');
+    return {
+      token: await tokens.sign({
+        userId: user.id,
+        accountId: membership.account_id,
+        membershipId: membership.id,
+      }),
+    };
+  }
+
+  /** An external identity's principal; first sight provisions a user and a workspace for it. */
+  async principalForExternal(identity: ExternalIdentity): Promise<Principal> {
+    const { db, clock } = this.deps;
+    const find = () =>
+      db
+        .selectFrom('users')
+        .innerJoin('memberships', 'memberships.user_id', 'users.id')
+        .select([
+          'users.id as userId',
+          'memberships.id as membershipId',
+          'memberships.account_id as accountId',
+        ])
+        .where('users.external_issuer', '=', identity.issuer)
+        .where('users.external_subject', '=', identity.subject)
+        .orderBy('memberships.created_at', 'asc')
+        .executeTakeFirst();
+    let found = await find();
+    if (!found) {
+      const now = clock.now();
+      const userId = randomUUID();
+      const name = identity.name ?? identity.email ?? identity.subject;
+      try {
+        await db.transaction().execute(async (tx) => {
+          await tx
+            .insertInto('users')
+            .values({
+              id: userId,
+              email: identity.email ?? `${identity.subject}@external.invalid`,
+              name,
+              external_issuer: identity.issuer,
+              external_subject: identity.subject,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          await createWorkspace(
+            tx,
+            { clock, hooks: this.deps.accountHooks },
+            { userId, name: `${name}'s workspace` },
+          );
+        });
+      } catch (error) {
+        // A concurrent first request provisioned the same identity: use theirs.
+        if ((error as { code?: string }).code !== '23505') throw error;
+      }
+      found = await find();
+      if (!found) throw new AppError('invalid_token', 'Unknown identity.');
+    }
+    return {
+      kind: 'user',
+      accountId: found.accountId,
+      membershipId: found.membershipId,
+      userId: found.userId,
+      apiKeyId: null,
+      scopes: null,
+      subject: `user:${found.membershipId}`,
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { DB } from '../../core/db/schema.ts';
+import { newestFirst } from '../../core/http/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
+
+export type ScenarioRow = Selectable<DB['scenarios']>;
+
+/** Every read here skips soft-deleted scenarios: to the API a deleted scenario does not exist. */
+export const scenarioRepository = {
+  insert(db: Kysely<DB>, values: Insertable<DB['scenarios']>) {
+    return db.insertInto('scenarios').values(values).returningAll().executeTakeFirstOrThrow();
+  },
+  list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
+    return newestFirst(
+      db
+        .selectFrom('scenarios')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null),
+      page,
+      'scenarios',
+    ).execute();
+  },
+  find(db: Kysely<DB>, accountId: string, id: string, options: { forUpdate?: boolean } = {}) {
+    let query = db
+      .selectFrom('scenarios')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null);
+    if (options.forUpdate) query = query.forUpdate();
+    return query.executeTakeFirst();
+  },
+  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['scenarios']>) {
+    return db
+      .updateTable('scenarios')
+      .set(values)
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  },
+  async softDelete(db: Kysely<DB>, accountId: string, id: string, now: Date) {
+    const row = await db
+      .updateTable('scenarios')
+      .set({ deleted_at: now, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (row) {
+      // Goals keep scoring the deleted scenario's past meetings (the links stay), but no longer
+      // name it as their direct scenario.
+      await db
+        .updateTable('goals')
+        .set({ scenario_id: null, updated_at: now })
+        .where('account_id', '=', accountId)
+        .where('scenario_id', '=', id)
+        .execute();
+    }
+    return row;
+  },
+  meetings(db: Kysely<DB>, accountId: string, scenarioId: string, page: PageRequest | null) {
+    return newestFirst(
+      db
+        .selectFrom('meetings')
+        .select([
+          'id',
+          'scenario_id',
+          'person_name',
+          'status',
+          'analysis_status',
+          'created_at',
+          'ended_at',
+          'duration_seconds',
+        ])
+        .where('account_id', '=', accountId)
+        .where('scenario_id', '=', scenarioId),
+      page,
+      'meetings',
+    ).execute();
+  },
+};
