@@ -1,0 +1,130 @@
+// Everything an analysis reads about one meeting: the meeting, its scenario and persona, the
+// scenario's active goals, the participant and the sentenced transcript grouped into turns.
+import type { Kysely, Selectable } from 'kysely';
+import type { DB } from '../../core/db/schema.ts';
+import type { GoalDefinition, TranscriptTurn } from '../analysis/types.ts';
+import type { GoalSnapshot } from './tables.ts';
+
+export type MeetingRow = Selectable<DB['meetings']>;
+export type ScenarioRow = Selectable<DB['scenarios']>;
+type GoalRow = Selectable<DB['goals']>;
+
+export interface MeetingMaterial {
+  meeting: MeetingRow;
+  scenario: ScenarioRow;
+  persona: { name: string; job_title: string | null } | null;
+  /** Active goals linked to the scenario, in its order. */
+  goals: GoalRow[];
+  participant: { id: string; name: string | null } | null;
+  transcript: { id: number; status: 'in_progress' | 'completed' } | null;
+  turns: TranscriptTurn[];
+}
+
+export async function loadMeeting(db: Kysely<DB>, meetingId: string): Promise<MeetingRow | undefined> {
+  return db.selectFrom('meetings').selectAll().where('id', '=', meetingId).executeTakeFirst();
+}
+
+export async function loadMaterial(db: Kysely<DB>, meeting: MeetingRow): Promise<MeetingMaterial> {
+  const [scenario, goals, participant, transcript] = await Promise.all([
+    db.selectFrom('scenarios').selectAll().where('id', '=', meeting.scenario_id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('scenario_goals')
+      .innerJoin('goals', 'goals.id', 'scenario_goals.goal_id')
+      .selectAll('goals')
+      .where('scenario_goals.scenario_id', '=', meeting.scenario_id)
+      .where('goals.active', '=', true)
+      .orderBy('scenario_goals.position')
+      .orderBy('scenario_goals.created_at')
+      .orderBy('goals.id')
+      .execute(),
+    db
+      .selectFrom('meeting_participants')
+      .select(['id', 'name'])
+      .where('meeting_id', '=', meeting.id)
+      .orderBy('is_self', 'desc')
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('transcripts')
+      .select(['id', 'status'])
+      .where('meeting_id', '=', meeting.id)
+      .executeTakeFirst(),
+  ]);
+  const persona = scenario.persona_id
+    ? ((await db
+        .selectFrom('personas')
+        .select(['name', 'job_title'])
+        .where('id', '=', scenario.persona_id)
+        .executeTakeFirst()) ?? null)
+    : null;
+  const sentences = transcript
+    ? await db
+        .selectFrom('transcript_sentences')
+        .select(['speaker', 'message', 'start_ms'])
+        .where('transcript_id', '=', transcript.id)
+        .orderBy('sequence_number')
+        .execute()
+    : [];
+  return {
+    meeting,
+    scenario,
+    persona,
+    goals,
+    participant: participant ?? null,
+    transcript: transcript ? { id: Number(transcript.id), status: transcript.status } : null,
+    turns: toTurns(sentences),
+  };
+}
+
+/**
+ * Sentences become turns: consecutive sentences of one speaker are one turn, starting at its
+ * first sentence. The analysis rules count turns (answer length, substantive answers), not
+ * sentences.
+ */
+export function toTurns(
+  sentences: Array<{ speaker: 'user' | 'agent'; message: string; start_ms: number }>,
+): TranscriptTurn[] {
+  const turns: TranscriptTurn[] = [];
+  for (const sentence of sentences) {
+    const message = sentence.message.trim();
+    if (!message) continue;
+    const last = turns[turns.length - 1];
+    if (last && last.speaker === sentence.speaker) last.message = `${last.message} ${message}`;
+    else turns.push({ speaker: sentence.speaker, message, startSeconds: sentence.start_ms / 1000 });
+  }
+  return turns;
+}
+
+export function goalDefinition(row: GoalRow): GoalDefinition {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    active: row.active,
+  };
+}
+
+export function goalSnapshot(row: GoalRow): GoalSnapshot {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    metrics: row.metrics ?? null,
+    scenario_id: row.scenario_id,
+    active: row.active,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Seconds of conversation: the meeting's duration, else up to the last sentence. */
+export function conversationSeconds(material: MeetingMaterial): number {
+  if (material.meeting.duration_seconds && material.meeting.duration_seconds > 0) {
+    return material.meeting.duration_seconds;
+  }
+  const last = material.turns[material.turns.length - 1];
+  return last ? Math.round(last.startSeconds) : 0;
+}

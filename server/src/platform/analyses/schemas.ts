@@ -1,0 +1,139 @@
+import { Type } from 'typebox';
+import { PageQuery } from '../../core/http/pagination.ts';
+import { Nullable, Timestamp } from '../../core/http/schemas.ts';
+
+/** One speech metric: filler words, weak words, repetitions or sentence starters. */
+export const SpeechMetricSchema = Type.Object(
+  {
+    total: Type.Integer({ description: 'Occurrences counted (the sum of `items[].count`).' }),
+    per_minute: Type.Number({ description: '`total` per minute of the participant’s speaking time.' }),
+    items: Type.Array(Type.Object({ text: Type.String(), count: Type.Integer() }), {
+      description: 'What was counted, most frequent first.',
+    }),
+    examples: Type.Array(Type.String(), { description: 'Up to 3 verbatim snippets of the participant.' }),
+  },
+  { title: 'SpeechMetric' },
+);
+
+export const HighlightSchema = Type.Object(
+  {
+    title: Type.String(),
+    timestamp: Type.String({ description: 'Offset into the meeting, `MM:SS`.', examples: ['03:41'] }),
+  },
+  { title: 'AnalysisHighlight' },
+);
+
+export const GoalDefinitionSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    instructions: Nullable(Type.String()),
+    metrics: Nullable(Type.Object({}, { additionalProperties: true })),
+    scenario_id: Nullable(Type.String()),
+    active: Type.Boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'AnalysisGoalDefinition', description: 'The goal as it was defined when it was scored.' },
+);
+
+/** `GoalResults[]` of the standalone analysis (spec: id, goal_id, score, feedback). */
+export const StandaloneGoalResult = Type.Object(
+  {
+    id: Type.String(),
+    goal_id: Nullable(Type.String({ description: 'Null when the goal has been deleted since.' })),
+    score: Type.Number(),
+    feedback: Type.String(),
+  },
+  { title: 'GoalResult' },
+);
+
+/** `analysis.goal_results[]` of a meeting read (spec: short_description, long_description, score, goal). */
+export const EmbeddedGoalResult = Type.Object(
+  {
+    short_description: Type.String(),
+    long_description: Type.String(),
+    score: Type.Number(),
+    goal: GoalDefinitionSchema,
+  },
+  { title: 'MeetingAnalysisGoalResult' },
+);
+
+const analysisFields = {
+  id: Type.String(),
+  meeting_id: Type.String(),
+  scenario_id: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  call_summary: Type.String(),
+  average_score: Nullable(Type.Number({ description: 'Mean of the goal scores; null without goals.' })),
+  total_score: Nullable(Type.Number({ description: 'Sum of the goal scores; null without goals.' })),
+  strengths: Type.Array(Type.String()),
+  growth_areas: Type.Array(Type.String()),
+  recommendations: Type.Array(Type.String()),
+  highlights: Type.Array(HighlightSchema),
+  conversation_length: Type.Integer({ description: 'Length of the meeting in seconds.' }),
+  repetitions: SpeechMetricSchema,
+  filler_words: SpeechMetricSchema,
+  weak_words: SpeechMetricSchema,
+  sentence_starters: SpeechMetricSchema,
+  participant_word_count: Type.Integer(),
+  participant_speaking_minutes: Type.Number(),
+  evaluator: Type.Union([Type.Literal('llm'), Type.Literal('offline')], {
+    description:
+      '`llm`: goal results and texts from the platform model; `offline`: the rule-based evaluator.',
+  }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+/** The standalone analysis of the /analyses routes. */
+export const Analysis = Type.Object(
+  {
+    ...analysisFields,
+    Meeting: Type.Object(
+      { id: Type.String(), person_name: Nullable(Type.String()), created_at: Timestamp },
+      { title: 'AnalysisMeeting' },
+    ),
+    GoalResults: Type.Array(StandaloneGoalResult),
+  },
+  { title: 'Analysis' },
+);
+
+/** The `analysis` embedded in GET /meetings/{id} (present only when analysis_status is completed). */
+export const MeetingAnalysis = Type.Object(
+  { ...analysisFields, goal_results: Type.Array(EmbeddedGoalResult) },
+  { title: 'MeetingAnalysis', description: 'Present only when analysis_status is completed.' },
+);
+
+export const AnalysisList = Type.Union([
+  Type.Array(Analysis),
+  Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(Analysis),
+    has_more: Type.Boolean(),
+    next_cursor: Nullable(Type.String()),
+  }),
+]);
+
+export const AnalysisListQuery = PageQuery;
+
+export const AnalysisIdParams = Type.Object({ id: Type.String({ description: 'Analysis id (UUID).' }) });
+export const MeetingIdParams = Type.Object({ meetingId: Type.String({ description: 'Meeting id (UUID).' }) });
+export const ScenarioIdParams = Type.Object({
+  scenarioId: Type.String({ description: 'Scenario id (UUID).' }),
+});
+
+export const TriggerResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({
+      meeting_id: Type.String(),
+      analysis_status: Type.Literal('processing'),
+      job_id: Type.String({ description: 'The background job that runs the analysis.' }),
+    }),
+  },
+  { title: 'AnalysisTriggered' },
+);

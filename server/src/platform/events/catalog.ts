@@ -1,0 +1,63 @@
+/**
+ * The platform's event catalog. `meeting.started` is accepted in subscriptions (the spec lists
+ * it as planned) but nothing ever emits it, which the emitter's types enforce.
+ */
+export const FIRING_EVENT_TYPES = [
+  'meeting.created',
+  'meeting.ended',
+  'participant.joined',
+  'participant.left',
+  'transcript.ready',
+  'recording.ready',
+  'session.analysis_complete',
+  'analysis.failed',
+] as const;
+
+export const SUBSCRIBABLE_EVENT_TYPES = [...FIRING_EVENT_TYPES, 'meeting.started'] as const;
+export const ALL_EVENTS_WILDCARD = '*';
+
+export type PlatformEventType = (typeof FIRING_EVENT_TYPES)[number];
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
+const subscribable = new Set<string>([...SUBSCRIBABLE_EVENT_TYPES, ALL_EVENTS_WILDCARD]);
+
+export function isSubscribableEvent(name: string): boolean {
+  return subscribable.has(name);
+}
+
+/** Every event's data carries the meeting and its scenario. */
+export interface MeetingRef {
+  meeting_id: string;
+  scenario_id: string;
+}
+
+export interface ParticipantData {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface AnalysisData {
+  analysis_id: string;
+  average_score: number | null;
+  total_score: number | null;
+  summary: string | null;
+  call_summary: string | null;
+  strengths: unknown;
+  growth_areas: unknown;
+  recommendations: unknown;
+  goal_results: unknown;
+  highlights: unknown;
+  conversation_length: unknown;
+}
+
+/** data beyond meeting_id and scenario_id, per event (spec "Event types"). */
+export interface PlatformEventData {
+  'meeting.created': MeetingRef;
+  'meeting.ended': MeetingRef & { ended_at: string; duration_seconds: number };
+  'participant.joined': MeetingRef & { participant: ParticipantData };
+  'participant.left': MeetingRef & { participant: ParticipantData };
+  'transcript.ready': MeetingRef & { transcript_id: number; sentence_count: number };
+  'recording.ready': MeetingRef & { recording_id: string };
+  'session.analysis_complete': MeetingRef & { analysis: AnalysisData };
+  'analysis.failed': MeetingRef & { error: string };
+}

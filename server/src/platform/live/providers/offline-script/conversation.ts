@@ -1,0 +1,125 @@
+// Derives where the conversation stands from the messages alone, so the engine keeps no state.
+import type { ChatMessage } from '../types.ts';
+import { CLOSING_MARKERS, FOLLOW_UP_MARKERS } from './phrasing.ts';
+import type { ScriptStep } from './script.ts';
+import { countWords, hashString, normalize, sentences } from './text.ts';
+
+export interface ConversationState {
+  /** Index of the last step the persona asked; -1 before the first. */
+  cursor: number;
+  /** Whether the persona already followed up on the step at `cursor`. */
+  followUpAsked: boolean;
+  /** The persona closed the session (closing line or an end_call tool call). */
+  closed: boolean;
+  /** The persona has spoken at least once (the welcome message counts). */
+  spoke: boolean;
+  /** The participant's words since the persona last spoke; null when they have not spoken since. */
+  utterance: string | null;
+  /** Hash of the whole conversation: picks phrasing variants deterministically. */
+  seed: number;
+}
+
+function contains(text: string, phrase: string): boolean {
+  return phrase.length > 0 && ` ${text} `.includes(` ${phrase} `);
+}
+
+export function deriveState(
+  messages: readonly ChatMessage[],
+  steps: readonly ScriptStep[],
+): ConversationState {
+  const keys = steps.map((s) => normalize(s.question));
+  let cursor = -1;
+  let followUpAsked = false;
+  let closed = false;
+  let lastAssistant = -1;
+  messages.forEach((message, index) => {
+    if (message.role !== 'assistant') return;
+    lastAssistant = index;
+    if (message.tool_calls?.some((call) => call.function.name === 'end_call')) closed = true;
+    const text = normalize(message.content ?? '');
+    if (text.length === 0) return;
+    // The earliest not-yet-asked step wins, so a script that repeats itself still advances in order.
+    let asked = -1;
+    for (let j = cursor + 1; j < keys.length; j++) {
+      if (contains(text, keys[j])) {
+        asked = j;
+        break;
+      }
+    }
+    if (asked >= 0) {
+      cursor = asked;
+      followUpAsked = false;
+    } else if (cursor >= 0 && FOLLOW_UP_MARKERS.some((m) => contains(text, m))) {
+      followUpAsked = true;
+    }
+    if (CLOSING_MARKERS.some((m) => contains(text, m))) closed = true;
+  });
+  const spoken = messages.slice(lastAssistant + 1).filter((m) => m.role === 'user');
+  const utterance =
+    spoken.length > 0
+      ? spoken
+          .map((m) => (m.content ?? '').trim())
+          .join(' ')
+          .trim()
+      : null;
+  const seed = hashString(messages.map((m) => `${m.role}\u0000${m.content ?? ''}`).join('\u0001'));
+  return { cursor, followUpAsked, closed, spoke: lastAssistant >= 0, utterance, seed };
+}
+
+export type Utterance =
+  | { kind: 'silence' }
+  | { kind: 'goodbye' }
+  | { kind: 'repeat' }
+  | { kind: 'skip' }
+  | { kind: 'question'; question: string }
+  | { kind: 'answer'; text: string; vague: boolean; question: string | null };
+
+const SILENCE_MARKER =
+  /^[[(<*]*\s*(?:silence|silent|no response|no answer|inaudible|unintelligible|noise|pause|crosstalk|no speech)\s*[\])>*]*\.?$/i;
+const FILLER_ONLY = /^(?:(?:um+|uh+|erm+|er|hmm+|mm+|ah+|eh)[\s.,!?…]*)+$/i;
+const GOODBYE = [
+  /^(?:(?:ok(?:ay)?|well|alright|right|thanks|thank you|great|sorry),? )*(?:good ?bye|bye(?:[- ]bye)?|farewell|see you(?: later)?|see ya)\b/i,
+  /\b(?:good ?bye|bye(?:[- ]bye)?|bye for now)[.!]*$/i,
+  /^(?:sorry,? )?i (?:have|need|gotta|got|'ve got) to (?:go|leave|run|drop(?: off)?|hop off)(?: now| soon| sorry)?[.!]*$/i,
+  /^(?:ok(?:ay)?,? )?(?:let'?s|let us|can we|could we|i want to|i'd like to|i would like to|please|we can|i need to)(?: just)? (?:stop|end|finish|wrap up|wrap this up|call it a day|call it)(?: (?:here|now|there|the (?:call|session|meeting|interview|conversation)|this(?: call| session| meeting| interview| conversation)?|it here))?(?: please)?[.!?]*$/i,
+  /\b(?:end|stop|hang up|leave) (?:the|this) (?:call|session|meeting|interview)\b/i,
+  /^(?:that'?s all for (?:today|now)|i'?m done(?: here)?|i quit)[.!]*$/i,
+];
+const REPEAT =
+  /\b(?:(?:can|could|would) you (?:please )?(?:repeat|say (?:that|it) again|rephrase)|repeat (?:that|the question|please)|say (?:that|it) again|come again|pardon(?: me)?|i didn'?t (?:catch|hear|get|understand) (?:that|it|the question|you)|what was the question|one more time)\b|^(?:sorry|what|huh|excuse me|pardon)\??$/i;
+const SKIP =
+  /\b(?:skip (?:this|that|it|the question)|can we skip|pass on (?:this|that)|i'?ll pass|next question|move on|rather not (?:answer|say|talk about))\b/i;
+const VAGUE =
+  /\b(?:i don'?t know|not sure|no idea|it depends|maybe|i guess|hard to say|can'?t remember|don'?t remember|nothing really)\b/i;
+const INTERROGATIVE =
+  /^(?:what|how|why|who|whom|whose|when|where|which|is|are|am|was|were|do|does|did|can|could|would|will|should|shall|have|has|may|might)\b/i;
+
+/** Fewer words than this is a short answer that earns one follow-up. */
+export const VAGUE_WORD_LIMIT = 8;
+
+export function classifyUtterance(utterance: string | null): Utterance {
+  const text = (utterance ?? '').replace(/[’‘]/g, "'").trim();
+  if (
+    text.length === 0 ||
+    SILENCE_MARKER.test(text) ||
+    FILLER_ONLY.test(text) ||
+    /^[\s.…,!?-]*$/.test(text)
+  ) {
+    return { kind: 'silence' };
+  }
+  const parts = sentences(text);
+  if (parts.some((s) => GOODBYE.some((pattern) => pattern.test(s.replace(/^[\s,]+/, ''))))) {
+    return { kind: 'goodbye' };
+  }
+  const wordCount = countWords(text);
+  if (wordCount <= 15 && REPEAT.test(text)) return { kind: 'repeat' };
+  if (wordCount <= 15 && SKIP.test(text)) return { kind: 'skip' };
+  const last = parts[parts.length - 1] ?? '';
+  const asks = last.endsWith('?') && (countWords(last) >= 3 || INTERROGATIVE.test(last));
+  const answerPart = asks ? parts.slice(0, -1).join(' ') : text;
+  // A question with (almost) nothing else is a question to the persona; otherwise it rides on an answer.
+  if (asks && countWords(answerPart) < 3) return { kind: 'question', question: last };
+  const answerWords = countWords(answerPart);
+  const vague = answerWords < VAGUE_WORD_LIMIT || (answerWords < 15 && VAGUE.test(answerPart));
+  return { kind: 'answer', text: answerPart, vague, question: asks ? last : null };
+}

@@ -1,0 +1,276 @@
+// The room API (docs/realtime.md): `/v1/rooms/{meetingId}/…`, authenticated by the room token
+// (`?t=` or `X-Room-Token`), never by an API key, and open to any origin so the room can be
+// embedded. Registered outside the authenticated /v1 scope.
+import type { Readable } from 'node:stream';
+import websocket from '@fastify/websocket';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { WebSocket } from 'ws';
+import type { AppInstance } from '../../app/types.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { DB } from '../../core/db/schema.ts';
+import { AppError } from '../../core/http/errors.ts';
+import { withErrors } from '../../core/http/schemas.ts';
+import { renderSentence } from '../meetings/render.ts';
+import { findRoomMeeting, type RoomMeeting } from '../meetings/room-token.ts';
+import type { RecordingService, UploadKind } from '../recordings/service.ts';
+import { loadMeetingContext, renderWelcome } from './context.ts';
+import type { LiveHub } from './hub.ts';
+import { CLOSE, MAX_FRAME_BYTES, parseClientMessage, type ServerMessage } from './protocol.ts';
+import type { LiveSession, RoomSocket } from './session.ts';
+
+export interface RoomRouteDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  publicUrl: string;
+  hub: LiveHub;
+  recordings: RecordingService;
+}
+
+const JOIN_TIMEOUT_MS = 30_000;
+const Params = Type.Object({ meetingId: Type.String() });
+const TokenQuery = Type.Object({ t: Type.Optional(Type.String()) }, { additionalProperties: true });
+const UploadResult = Type.Object({
+  status: Type.Literal('uploaded'),
+  size: Type.Integer(),
+  content_type: Type.String(),
+});
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    room: RoomMeeting;
+  }
+}
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-room-token'];
+  if (typeof header === 'string' && header) return header;
+  return (request.query as { t?: string }).t;
+}
+
+export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps): Promise<void> {
+  await app.register(async (room) => {
+    await room.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+    room.decorateRequest('room', null as unknown as RoomMeeting);
+
+    room.addHook('onRequest', async (_request, reply) => {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Vary', 'Origin');
+    });
+    const authenticate = async (request: FastifyRequest) => {
+      const { meetingId } = request.params as { meetingId: string };
+      const meeting = await findRoomMeeting(deps.db, meetingId, tokenOf(request));
+      if (!meeting)
+        throw new AppError('resource_not_found', 'No such meeting, or the room token does not open it.');
+      request.room = meeting;
+    };
+    // Media bodies are streamed to storage by the handler, not parsed.
+    room.addContentTypeParser(/^(video|audio|image)\//, (_request, payload, done) => done(null, payload));
+
+    room.options('/v1/rooms/*', { schema: { hide: true } }, async (_request, reply: FastifyReply) =>
+      reply
+        .header('Access-Control-Allow-Methods', 'GET, PUT, OPTIONS')
+        .header('Access-Control-Allow-Headers', 'Content-Type, X-Room-Token')
+        .header('Access-Control-Max-Age', '600')
+        .status(204)
+        .send(),
+    );
+
+    room.get(
+      '/v1/rooms/:meetingId',
+      {
+        preHandler: authenticate,
+        schema: {
+          hide: true,
+          params: Params,
+          querystring: TokenQuery,
+          response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }),
+        },
+      },
+      async (request) => {
+        const context = await loadMeetingContext(deps.db, request.room.id);
+        return renderWelcome(context!, deps.publicUrl, deps.clock.now());
+      },
+    );
+
+    room.get(
+      '/v1/rooms/:meetingId/transcript',
+      {
+        preHandler: authenticate,
+        schema: {
+          hide: true,
+          params: Params,
+          querystring: TokenQuery,
+          response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }),
+        },
+      },
+      async (request) => {
+        const meeting = await deps.db
+          .selectFrom('meetings')
+          .select(['status', 'end_reason'])
+          .where('id', '=', request.room.id)
+          .executeTakeFirstOrThrow();
+        const sentences = await deps.db
+          .selectFrom('transcript_sentences')
+          .selectAll()
+          .where('meeting_id', '=', request.room.id)
+          .orderBy('sequence_number')
+          .execute();
+        return {
+          status: meeting.status,
+          end_reason: meeting.end_reason,
+          sentences: sentences.map(renderSentence),
+        };
+      },
+    );
+
+    const upload = (kind: UploadKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = request.body as Readable | undefined;
+      if (!body || typeof (body as Readable).pipe !== 'function') {
+        throw new AppError('unsupported_media_type', 'Send the raw media bytes with a media Content-Type.', {
+          param: 'Content-Type',
+        });
+      }
+      const result = await deps.recordings.upload(request.room, kind, {
+        contentType: request.headers['content-type'],
+        contentLength: request.headers['content-length'],
+        body,
+      });
+      return reply.status(201).send(result);
+    };
+    for (const [path, kind] of [
+      ['/v1/rooms/:meetingId/recording', 'media'],
+      ['/v1/rooms/:meetingId/recording/thumbnail', 'thumbnail'],
+    ] as const) {
+      room.put(
+        path,
+        {
+          preHandler: authenticate,
+          // Size limits are enforced while streaming (RecordingService), not by the body parser.
+          bodyLimit: Number.MAX_SAFE_INTEGER,
+          schema: {
+            hide: true,
+            params: Params,
+            querystring: TokenQuery,
+            response: withErrors({ 201: UploadResult }),
+          },
+        },
+        upload(kind),
+      );
+    }
+
+    room.get(
+      '/v1/rooms/:meetingId/live',
+      {
+        websocket: true,
+        preValidation: authenticate,
+        schema: { hide: true, params: Params, querystring: TokenQuery },
+      },
+      (socket: WebSocket, request: FastifyRequest) => attachSocket(deps, socket, request.room, request),
+    );
+  });
+}
+
+function attachSocket(
+  deps: RoomRouteDeps,
+  socket: WebSocket,
+  room: RoomMeeting,
+  request: FastifyRequest,
+): void {
+  const { hub, clock } = deps;
+  // Frames sent in one tick (a burst of deltas, the message, its sentence) leave in one write:
+  // the TCP socket is corked until the tick ends.
+  const raw = (socket as unknown as { _socket?: import('node:net').Socket })._socket;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    raw?.uncork();
+  };
+  const adapter: RoomSocket = {
+    send: (text) => {
+      if (raw && !corked) {
+        corked = true;
+        raw.cork();
+        process.nextTick(uncork);
+      }
+      socket.send(text);
+    },
+    close: (code, reason) => socket.close(code, reason),
+    get open() {
+      return socket.readyState === socket.OPEN;
+    },
+  };
+  const send = (message: ServerMessage) => adapter.open && socket.send(JSON.stringify(message));
+  let state: 'waiting' | 'joining' | 'joined' | 'gone' = 'waiting';
+  let session: LiveSession | null = null;
+  const joinTimer = setTimeout(() => {
+    if (state !== 'waiting') return;
+    send({
+      type: 'error',
+      code: 'join_timeout',
+      message: `Send join within ${JOIN_TIMEOUT_MS / 1000} s.`,
+      fatal: true,
+    });
+    socket.close(CLOSE.joinTimeout, 'join_timeout');
+  }, JOIN_TIMEOUT_MS);
+  joinTimer.unref();
+
+  let chain = Promise.resolve();
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) {
+      socket.close(CLOSE.unsupported, 'text frames only');
+      return;
+    }
+    const text = data.toString();
+    chain = chain
+      .then(async () => {
+        const parsed = parseClientMessage(text);
+        if ('error' in parsed)
+          return void send({ type: 'error', code: 'invalid_message', message: parsed.error, fatal: false });
+        const message = parsed.message;
+        if (message.type === 'ping') {
+          return void send({
+            type: 'pong',
+            ...(message.ts !== undefined ? { ts: message.ts } : {}),
+            server_time: clock.now().toISOString(),
+          });
+        }
+        if (message.type === 'join') {
+          if (state !== 'waiting')
+            return void send({
+              type: 'error',
+              code: 'already_joined',
+              message: 'Already joined.',
+              fatal: false,
+            });
+          state = 'joining';
+          clearTimeout(joinTimer);
+          session = await hub.join(room.id, adapter, message);
+          state = session ? 'joined' : 'gone';
+          if (session && !adapter.open) session.detach(adapter);
+          return;
+        }
+        if (state !== 'joined' || !session) {
+          return void send({ type: 'error', code: 'not_joined', message: 'Send join first.', fatal: false });
+        }
+        if (message.type === 'utterance') session.utterance(message);
+        else if (message.type === 'leave') await session.end('participant_left');
+      })
+      .catch((error) => {
+        request.log.error({ err: error, meeting_id: room.id }, 'room message failed');
+        send({
+          type: 'error',
+          code: 'internal_error',
+          message: 'The server failed to handle the message.',
+          fatal: true,
+        });
+        socket.close(CLOSE.internal, 'internal_error');
+      });
+  });
+  socket.on('close', () => {
+    clearTimeout(joinTimer);
+    state = 'gone';
+    session?.detach(adapter);
+  });
+}

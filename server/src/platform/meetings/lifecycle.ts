@@ -1,0 +1,374 @@
+// The meeting state machine (spec "Meeting status"): created → active on the first join; active
+// → ended by the participant leaving, the duration limit, PUT /end or the agent. Every change and
+// its events commit together; what follows the end runs as durable jobs (meeting.finalize).
+import { type Kysely, sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock.ts';
+import type { Database } from '../../core/db/database.ts';
+import type { DB } from '../../core/db/schema.ts';
+import type { JobQueue } from '../../core/jobs/index.ts';
+import type { EventEmitter } from '../events/emitter.ts';
+import { publishRecording } from '../recordings/publish.ts';
+import { type MeetingRow, type ParticipantRow, renderParticipant } from './render.ts';
+import type { EndReason } from './schemas.ts';
+
+/** Cross-instance control signals: the instance holding a meeting's socket acts on them. */
+export const MEETING_CONTROL_CHANNEL = 'meeting_control';
+
+export type ControlSignal =
+  | { action: 'ended'; meeting_id: string; reason: EndReason }
+  | { action: 'takeover'; meeting_id: string; instance: string };
+
+/** After this long without a refresh of live_seen_at, no process holds the meeting's socket. */
+export const LIVE_STALE_MS = 90_000;
+
+export const FINALIZE_JOB = 'meeting.finalize';
+/** The analysis module's job. Enqueued after transcript.ready; it waits until a handler exists. */
+export const ANALYSIS_JOB = 'analysis.run';
+
+export interface JoinDetails {
+  name?: string;
+  recordingConsent: boolean;
+  recordingExpected: boolean;
+  clientInfo: Record<string, unknown> | null;
+}
+
+export type Activation =
+  | { status: 'ended'; meeting: MeetingRow }
+  | { status: 'active'; meeting: MeetingRow; participant: ParticipantRow; firstJoin: boolean };
+
+export interface EndResult {
+  /** False when the meeting had already ended (nothing changed). */
+  ended: boolean;
+  meeting: MeetingRow;
+}
+
+export interface LifecycleDeps {
+  database: Database;
+  clock: Clock;
+  events: EventEmitter;
+  jobs: JobQueue;
+  logger: Logger;
+}
+
+export class MeetingLifecycle {
+  readonly #db: Kysely<DB>;
+  constructor(private readonly deps: LifecycleDeps) {
+    this.#db = deps.database.db;
+  }
+
+  /** The participant enters: the meeting becomes active (first time: started_at, deadline) and joined_at is set once. */
+  async activate(meetingId: string, join: JoinDetails): Promise<Activation> {
+    return this.#db.transaction().execute(async (tx) => {
+      const meeting = await lockMeeting(tx, meetingId);
+      if (meeting.status === 'ended') return { status: 'ended' as const, meeting };
+      const now = this.deps.clock.now();
+      let updated: MeetingRow;
+      if (meeting.status === 'created') {
+        const scenario = await tx
+          .selectFrom('scenarios')
+          .select('call_duration')
+          .where('id', '=', meeting.scenario_id)
+          .executeTakeFirstOrThrow();
+        updated = await tx
+          .updateTable('meetings')
+          .set({
+            status: 'active',
+            started_at: now,
+            deadline_at: new Date(now.getTime() + scenario.call_duration * 60_000),
+            live_seen_at: now,
+            recording_expected: join.recordingExpected,
+            updated_at: now,
+          })
+          .where('id', '=', meetingId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } else {
+        updated = await tx
+          .updateTable('meetings')
+          .set({
+            live_seen_at: now,
+            recording_expected: meeting.recording_expected || join.recordingExpected,
+            updated_at: now,
+          })
+          .where('id', '=', meetingId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      }
+      const existing = await tx
+        .selectFrom('meeting_participants')
+        .selectAll()
+        .where('meeting_id', '=', meetingId)
+        .orderBy('created_at')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst();
+      const firstJoin = !existing?.joined_at;
+      const clientInfo = join.clientInfo ? JSON.stringify(join.clientInfo) : null;
+      const name = join.name?.trim() || null;
+      let participant: ParticipantRow;
+      if (!existing) {
+        participant = await tx
+          .insertInto('meeting_participants')
+          .values({
+            id: crypto.randomUUID(),
+            meeting_id: meetingId,
+            account_id: meeting.account_id,
+            name: meeting.person_name ?? name,
+            email: null,
+            is_self: meeting.meeting_type === 'regular',
+            joined_at: now,
+            recording_consent: join.recordingConsent,
+            client_info: clientInfo,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } else {
+        participant = await tx
+          .updateTable('meeting_participants')
+          .set({
+            joined_at: existing.joined_at ?? now,
+            name: existing.name ?? name,
+            // Consent given once stays given for the meeting; a re-join cannot withdraw an upload already allowed.
+            recording_consent: Boolean(existing.recording_consent) || join.recordingConsent,
+            client_info: clientInfo,
+            updated_at: now,
+          })
+          .where('id', '=', existing.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      }
+      if (firstJoin) {
+        await this.deps.events.emit(tx, {
+          accountId: meeting.account_id,
+          event: 'participant.joined',
+          data: {
+            meeting_id: meeting.id,
+            scenario_id: meeting.scenario_id,
+            participant: renderParticipant(participant),
+          },
+        });
+      }
+      return { status: 'active' as const, meeting: updated, participant, firstJoin };
+    });
+  }
+
+  /**
+   * Ends the meeting (any state but ended), sets left_at of a participant still in, and queues
+   * the finalisation; then signals every instance so the one holding the socket closes it.
+   */
+  async end(meetingId: string, reason: EndReason): Promise<EndResult> {
+    const result = await this.#db.transaction().execute(async (tx) => {
+      const meeting = await lockMeeting(tx, meetingId);
+      if (meeting.status === 'ended') return { ended: false, meeting };
+      const now = this.deps.clock.now();
+      const duration = meeting.started_at
+        ? Math.max(0, Math.round((now.getTime() - new Date(meeting.started_at).getTime()) / 1000))
+        : 0;
+      const ended = await tx
+        .updateTable('meetings')
+        .set({
+          status: 'ended',
+          ended_at: now,
+          duration_seconds: duration,
+          end_reason: reason,
+          live_seen_at: null,
+          updated_at: now,
+        })
+        .where('id', '=', meetingId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const leaving = await tx
+        .updateTable('meeting_participants')
+        .set({ left_at: now, updated_at: now })
+        .where('meeting_id', '=', meetingId)
+        .where('joined_at', 'is not', null)
+        .where('left_at', 'is', null)
+        .returningAll()
+        .execute();
+      for (const participant of leaving) {
+        await this.deps.events.emit(tx, {
+          accountId: meeting.account_id,
+          event: 'participant.left',
+          data: {
+            meeting_id: meeting.id,
+            scenario_id: meeting.scenario_id,
+            participant: renderParticipant(participant),
+          },
+        });
+      }
+      await tx
+        .updateTable('meeting_usage')
+        .set({ session_seconds: duration, updated_at: now })
+        .where('meeting_id', '=', meetingId)
+        .execute();
+      await this.deps.jobs.enqueue(
+        tx,
+        FINALIZE_JOB,
+        { meeting_id: meetingId },
+        { dedupeKey: `${FINALIZE_JOB}:${meetingId}` },
+      );
+      await notifyControl(tx, { action: 'ended', meeting_id: meetingId, reason });
+      return { ended: true, meeting: ended };
+    });
+    if (result.ended) this.deps.logger.info({ meeting_id: meetingId, reason }, 'meeting ended');
+    return result;
+  }
+
+  /**
+   * The work that follows the end, in order and in one transaction (the job retries it whole):
+   * the recording when its upload is in, the transcript marked complete with its full text,
+   * `meeting.ended` then `transcript.ready`, and the analysis queued.
+   */
+  async finalize(meetingId: string): Promise<void> {
+    await this.#db.transaction().execute(async (tx) => {
+      const meeting = await lockMeeting(tx, meetingId);
+      if (meeting.status !== 'ended') throw new Error(`meeting ${meetingId} has not ended`);
+      await publishRecording(tx, this.deps, meetingId);
+      const transcript = await ensureTranscript(tx, meeting, this.deps.clock.now());
+      if (transcript.status === 'completed') return;
+      const sentences = await tx
+        .selectFrom('transcript_sentences')
+        .select(['speaker', 'message'])
+        .where('transcript_id', '=', transcript.id)
+        .orderBy('sequence_number')
+        .execute();
+      const names = await speakerNames(tx, meeting);
+      const content = sentences.map((s) => `${names[s.speaker]}: ${s.message}`).join('\n');
+      const now = this.deps.clock.now();
+      await tx
+        .updateTable('transcripts')
+        .set({
+          status: 'completed',
+          content,
+          sentence_count: sentences.length,
+          completed_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', transcript.id)
+        .execute();
+      const ref = { meeting_id: meeting.id, scenario_id: meeting.scenario_id };
+      await this.deps.events.emit(tx, {
+        accountId: meeting.account_id,
+        event: 'meeting.ended',
+        data: {
+          ...ref,
+          ended_at: new Date(meeting.ended_at!).toISOString(),
+          duration_seconds: meeting.duration_seconds ?? 0,
+        },
+      });
+      await this.deps.events.emit(tx, {
+        accountId: meeting.account_id,
+        event: 'transcript.ready',
+        data: { ...ref, transcript_id: Number(transcript.id), sentence_count: sentences.length },
+      });
+      await this.deps.jobs.enqueue(
+        tx,
+        ANALYSIS_JOB,
+        { meeting_id: meeting.id, account_id: meeting.account_id },
+        { dedupeKey: `${ANALYSIS_JOB}:${meeting.id}` },
+      );
+    });
+  }
+
+  /** Refreshes live_seen_at of the meetings whose sockets this process holds. */
+  async touch(meetingIds: string[]): Promise<void> {
+    if (meetingIds.length === 0) return;
+    await this.#db
+      .updateTable('meetings')
+      .set({ live_seen_at: this.deps.clock.now() })
+      .where('id', 'in', meetingIds)
+      .where('status', '=', 'active')
+      .execute();
+  }
+
+  /**
+   * Ends active meetings nobody ends otherwise: the duration limit passed (the socket's own timer
+   * lives in one process; this catches the rest) or no process has refreshed live_seen_at lately.
+   */
+  async sweep(
+    options: { limit?: number; accountId?: string } = {},
+  ): Promise<Array<{ meetingId: string; reason: EndReason }>> {
+    const now = this.deps.clock.now();
+    const stale = new Date(now.getTime() - LIVE_STALE_MS);
+    let query = this.#db.selectFrom('meetings');
+    // Scoping to one workspace is for tests and tools; the worker sweeps everything.
+    if (options.accountId) query = query.where('account_id', '=', options.accountId);
+    const due = await query
+      .select(['id', 'deadline_at'])
+      .where('status', '=', 'active')
+      .where((eb) =>
+        eb.or([eb('deadline_at', '<=', now), eb('live_seen_at', '<', stale), eb('live_seen_at', 'is', null)]),
+      )
+      .orderBy('deadline_at')
+      .limit(options.limit ?? 100)
+      .execute();
+    const ended: Array<{ meetingId: string; reason: EndReason }> = [];
+    for (const row of due) {
+      const reason: EndReason =
+        row.deadline_at && new Date(row.deadline_at).getTime() <= now.getTime()
+          ? 'duration_limit'
+          : 'participant_left';
+      try {
+        const result = await this.end(row.id, reason);
+        if (result.ended) ended.push({ meetingId: row.id, reason });
+      } catch (error) {
+        this.deps.logger.warn({ err: error, meeting_id: row.id }, 'sweeper could not end a meeting');
+      }
+    }
+    return ended;
+  }
+}
+
+async function lockMeeting(tx: Kysely<DB>, meetingId: string): Promise<MeetingRow> {
+  const meeting = await tx
+    .selectFrom('meetings')
+    .selectAll()
+    .where('id', '=', meetingId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!meeting) throw new Error(`meeting ${meetingId} does not exist`);
+  return meeting;
+}
+
+export async function notifyControl(db: Kysely<DB>, signal: ControlSignal): Promise<void> {
+  await sql`select pg_notify(${MEETING_CONTROL_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
+}
+
+/** The meeting's transcript row (one per meeting), created when missing. */
+export async function ensureTranscript(db: Kysely<DB>, meeting: MeetingRow, now: Date) {
+  const existing = await db
+    .selectFrom('transcripts')
+    .selectAll()
+    .where('meeting_id', '=', meeting.id)
+    .executeTakeFirst();
+  if (existing) return existing;
+  await db
+    .insertInto('transcripts')
+    .values({
+      meeting_id: meeting.id,
+      account_id: meeting.account_id,
+      scenario_id: meeting.scenario_id,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.column('meeting_id').doNothing())
+    .execute();
+  return db
+    .selectFrom('transcripts')
+    .selectAll()
+    .where('meeting_id', '=', meeting.id)
+    .executeTakeFirstOrThrow();
+}
+
+async function speakerNames(db: Kysely<DB>, meeting: MeetingRow): Promise<Record<'user' | 'agent', string>> {
+  const persona = await db
+    .selectFrom('scenarios')
+    .leftJoin('personas', 'personas.id', 'scenarios.persona_id')
+    .select('personas.name')
+    .where('scenarios.id', '=', meeting.scenario_id)
+    .executeTakeFirst();
+  return { user: meeting.person_name?.trim() || 'Participant', agent: persona?.name?.trim() || 'Agent' };
+}

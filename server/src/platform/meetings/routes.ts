@@ -1,0 +1,72 @@
+import type { RouteModule } from '../../app/types.ts';
+import { withErrors } from '../../core/http/schemas.ts';
+import type { ScenarioService } from '../scenarios/service.ts';
+import {
+  CreatedMeeting,
+  CreateMeetingBody,
+  EndedMeeting,
+  MeetingEnvelope,
+  MeetingIdParams,
+} from './schemas.ts';
+import type { MeetingService } from './service.ts';
+
+const tags = ['Meetings'];
+
+export const meetingRoutes: RouteModule<{
+  meetings: { service: MeetingService };
+  scenarios: Pick<ScenarioService, 'render'>;
+}> = (app, { meetings, scenarios }) => {
+  app.post(
+    '/meetings',
+    {
+      schema: {
+        tags,
+        operationId: 'createMeeting',
+        summary:
+          'Create a meeting from a scenario. Returns the room URL and its room token (shown once); fires meeting.created.',
+        body: CreateMeetingBody,
+        response: withErrors({ 201: CreatedMeeting }),
+      },
+    },
+    async (request, reply) => {
+      const data = await meetings.service.create(request.principal, request.body);
+      return reply.status(201).send({ success: true as const, data });
+    },
+  );
+
+  app.get(
+    '/meetings/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getMeeting',
+        summary:
+          'A meeting with its scenario (Persona, Goals), participants, sentenced transcript, and the analysis once completed.',
+        params: MeetingIdParams,
+        response: withErrors({ 200: MeetingEnvelope }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await meetings.service.get(request.principal, request.params.id, scenarios),
+    }),
+  );
+
+  app.put(
+    '/meetings/:id/end',
+    {
+      schema: {
+        tags,
+        operationId: 'endMeeting',
+        summary:
+          'End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true.',
+        params: MeetingIdParams,
+        response: withErrors({ 200: EndedMeeting }),
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await meetings.service.end(request.principal, request.params.id),
+    }),
+  );
+};

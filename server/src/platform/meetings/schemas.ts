@@ -1,0 +1,163 @@
+import { Type } from 'typebox';
+import { Nullable, Timestamp } from '../../core/http/schemas.ts';
+import { MeetingAnalysis } from '../analyses/schemas.ts';
+import { TAG_PATTERN } from '../memories/facts.ts';
+import { Scenario } from '../scenarios/schemas.ts';
+
+export const MEETING_TYPES = ['regular', 'end-user'] as const;
+export const END_REASONS = [
+  'participant_left',
+  'duration_limit',
+  'ended_by_api',
+  'agent_ended',
+  'script_complete',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+export const CreateMeetingBody = Type.Object(
+  {
+    scenario_id: Type.String({ description: 'A scenario of your workspace.' }),
+    person_name: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'The participant’s name; the persona addresses them by it.',
+      }),
+    ),
+    meeting_type: Type.Optional(
+      Type.Enum(MEETING_TYPES, {
+        description:
+          '`regular` (default): a member of your workspace practises. `end-user`: someone outside it (your customer’s user) takes part.',
+      }),
+    ),
+    note_context: Type.Optional(
+      Type.String({
+        maxLength: 10_000,
+        description:
+          'Per-session context given to the AI (appended to its instructions) without changing the scenario.',
+      }),
+    ),
+    user_memory_tag: Type.Optional(
+      Type.String({
+        pattern: TAG_PATTERN,
+        description:
+          'Memory container the call reads at the start (when the scenario’s memory is on) and the analysis adds to. Default: the participant’s own container (`membership:<id>` for regular meetings, `participant:<id>` for end-user meetings).',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        scenario_id: '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e',
+        person_name: 'Sam Lee',
+        meeting_type: 'regular',
+        note_context: 'Sam is applying for the senior role; focus on system design.',
+      },
+    ],
+  },
+);
+
+export const CreatedMeeting = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    id: Type.String(),
+    room_meeting_url: Type.String({
+      description: 'The embeddable video room. Load it with `?t=<room_token>`.',
+      examples: ['https://understudy.example.com/room/5b1f0c2e-…'],
+    }),
+    room_token: Type.String({
+      description: 'Opens the room. Returned only here; store it if you need it later.',
+    }),
+    meeting_url: Type.String({ description: 'A full browser page for the meeting (also takes `?t=`).' }),
+    status: Type.Literal('created'),
+  }),
+});
+
+export const Participant = Type.Object(
+  {
+    id: Type.String(),
+    email: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    role: Type.String({ examples: ['participant'] }),
+    source: Type.String({
+      examples: ['room'],
+      description: 'How they take part: `room` (the browser room or the realtime protocol).',
+    }),
+    joined_at: Nullable(Timestamp),
+    left_at: Nullable(Timestamp),
+    is_self: Type.Boolean({
+      description: 'True for regular meetings: the participant is a member of your workspace.',
+    }),
+  },
+  { title: 'Participant' },
+);
+
+export const Sentence = Type.Object(
+  {
+    id: Type.Integer(),
+    transcript_id: Type.Integer(),
+    speaker: Type.String({
+      description: '`user` (the participant) or `agent` (the persona).',
+      examples: ['user'],
+    }),
+    message: Type.String(),
+    start_duration: Type.String({
+      description: 'Offset from the meeting start, `MM:SS`.',
+      examples: ['02:05'],
+    }),
+    sequence_number: Type.Integer(),
+  },
+  { title: 'Sentence' },
+);
+
+export const Meeting = Type.Object(
+  {
+    id: Type.String(),
+    scenario_id: Type.String(),
+    membership_id: Nullable(Type.String()),
+    person_name: Nullable(Type.String()),
+    meeting_type: Type.String(),
+    note_context: Nullable(Type.String()),
+    user_memory_tag: Nullable(Type.String()),
+    status: Type.String({ description: '`created`, `active` or `ended`.', examples: ['ended'] }),
+    analysis_status: Type.String({
+      description:
+        '`not_started`, `processing` or `completed`; `failed` after a failed run (re-triggerable, see docs/analysis.md).',
+    }),
+    summary: Nullable(Type.String()),
+    agent_provider: Type.String({
+      description: '`custom_agent`, `llm` or `offline` (the embedded script engine).',
+    }),
+    started_at: Nullable(Timestamp),
+    ended_at: Nullable(Timestamp),
+    duration_seconds: Nullable(Type.Integer()),
+    end_reason: Nullable(Type.Enum(END_REASONS)),
+    room_meeting_url: Type.String(),
+    meeting_url: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    Scenario: Nullable(Scenario),
+    sentenced_transcripts: Type.Array(Sentence),
+    participants: Type.Array(Participant),
+    analysis: Type.Optional(MeetingAnalysis),
+  },
+  { title: 'Meeting' },
+);
+
+export const MeetingEnvelope = Type.Object({ success: Type.Literal(true), data: Meeting });
+
+export const EndedMeeting = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    id: Type.String(),
+    status: Type.Literal('ended'),
+    ended_at: Timestamp,
+    duration_seconds: Type.Integer(),
+    end_reason: Type.Enum(END_REASONS),
+    already_ended: Type.Boolean({
+      description: 'True when the meeting had ended before this call (nothing changed).',
+    }),
+  }),
+});
+
+export const MeetingIdParams = Type.Object({ id: Type.String({ description: 'Meeting id (UUID).' }) });

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import type { DB } from '../../core/db/schema.ts';
+import { AppError, notFound } from '../../core/http/errors.ts';
+import type { Principal } from '../../core/http/principal.ts';
+import { type LookupFn, OutboundError, type OutboundPolicy, vetUrl } from '../../core/outbound/index.ts';
+import { loadMeetingAnalysis } from '../analyses/service.ts';
+import type { EventEmitter } from '../events/emitter.ts';
+import { isUuid } from '../scenario-ref.ts';
+import type { ScenarioService } from '../scenarios/service.ts';
+import type { MeetingLifecycle } from './lifecycle.ts';
+import { renderParticipant, renderSentence, roomUrls } from './render.ts';
+import { meetingRepository as repo } from './repository.ts';
+import { newRoomToken } from './room-token.ts';
+import type { EndReason } from './schemas.ts';
+import type { AgentProviderKind } from './tables.ts';
+
+export interface CreateMeetingInput {
+  scenario_id: string;
+  person_name?: string;
+  meeting_type?: 'regular' | 'end-user';
+  note_context?: string;
+  user_memory_tag?: string;
+}
+
+export interface MeetingServiceDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  events: EventEmitter;
+  lifecycle: MeetingLifecycle;
+  publicUrl: string;
+  /** The platform LLM's model when LLM_BASE_URL is configured. */
+  llmModel: string | null;
+  outboundPolicy: OutboundPolicy;
+  lookup?: LookupFn;
+}
+
+export class MeetingService {
+  constructor(private readonly deps: MeetingServiceDeps) {}
+
+  async create(principal: Principal, input: CreateMeetingInput) {
+    const { db, clock } = this.deps;
+    const scenario = isUuid(input.scenario_id)
+      ? await repo.liveScenario(db, principal.accountId, input.scenario_id)
+      : undefined;
+    if (!scenario) throw notFound('scenario', 'scenario_id');
+    const provider = await this.providerFor(scenario);
+    const { token, hash } = newRoomToken();
+    const id = randomUUID();
+    const participantId = randomUUID();
+    const meetingType = input.meeting_type ?? 'regular';
+    const memoryTag =
+      input.user_memory_tag ??
+      (meetingType === 'regular' && principal.membershipId
+        ? `membership:${principal.membershipId}`
+        : `participant:${participantId}`);
+    const now = clock.now();
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('meetings')
+        .values({
+          id,
+          account_id: principal.accountId,
+          membership_id: principal.membershipId,
+          scenario_id: scenario.id,
+          person_name: input.person_name?.trim() || null,
+          meeting_type: meetingType,
+          note_context: input.note_context ?? null,
+          user_memory_tag: input.user_memory_tag ?? null,
+          memory_tag: memoryTag,
+          agent_provider: provider,
+          status: 'created',
+          analysis_status: 'not_started',
+          room_token_hash: hash,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await tx
+        .insertInto('meeting_participants')
+        .values({
+          id: participantId,
+          meeting_id: id,
+          account_id: principal.accountId,
+          name: input.person_name?.trim() || null,
+          email: null,
+          is_self: meetingType === 'regular',
+          client_info: null,
+          recording_consent: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await tx
+        .insertInto('transcripts')
+        .values({
+          meeting_id: id,
+          account_id: principal.accountId,
+          scenario_id: scenario.id,
+          language: scenario.language,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await tx
+        .insertInto('meeting_usage')
+        .values({
+          meeting_id: id,
+          account_id: principal.accountId,
+          provider,
+          model:
+            provider === 'llm'
+              ? this.deps.llmModel
+              : provider === 'custom_agent'
+                ? scenario.custom_agent_model
+                : null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await this.deps.events.emit(tx, {
+        accountId: principal.accountId,
+        event: 'meeting.created',
+        data: { meeting_id: id, scenario_id: scenario.id },
+      });
+    });
+    const urls = roomUrls(this.deps.publicUrl, id);
+    return { id, ...urls, room_token: token, status: 'created' as const };
+  }
+
+  /** Custom agent when the scenario turns it on (its base_url vetted now), else the platform LLM, else offline. */
+  private async providerFor(scenario: {
+    custom_agent_enabled: boolean;
+    custom_agent_base_url: string | null;
+  }): Promise<AgentProviderKind> {
+    if (scenario.custom_agent_enabled && scenario.custom_agent_base_url) {
+      try {
+        await vetUrl(scenario.custom_agent_base_url, this.deps.outboundPolicy, this.deps.lookup);
+      } catch (error) {
+        if (!(error instanceof OutboundError)) throw error;
+        throw new AppError(
+          'parameter_invalid',
+          `The scenario's custom_agent_config.base_url cannot be used: ${error.message}. It must be a public HTTPS address.`,
+          { param: 'custom_agent_config.base_url', cause: error },
+        );
+      }
+      return 'custom_agent';
+    }
+    return this.deps.llmModel ? 'llm' : 'offline';
+  }
+
+  /** The meeting read; the nested Scenario is rendered by the scenarios module. */
+  async get(principal: Principal, id: string, scenarios: Pick<ScenarioService, 'render'>) {
+    const { db } = this.deps;
+    const meeting = await this.find(principal, id);
+    const [scenarioRow, sentences, participants] = await Promise.all([
+      repo.scenarioRow(db, principal.accountId, meeting.scenario_id),
+      repo.sentences(db, meeting.id),
+      repo.participants(db, meeting.id),
+    ]);
+    const scenario = scenarioRow ? await scenarios.render(db, scenarioRow) : null;
+    const analysis =
+      meeting.analysis_status === 'completed'
+        ? await loadMeetingAnalysis(db, principal.accountId, meeting.id)
+        : null;
+    const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+    return {
+      id: meeting.id,
+      scenario_id: meeting.scenario_id,
+      membership_id: meeting.membership_id,
+      person_name: meeting.person_name,
+      meeting_type: meeting.meeting_type,
+      note_context: meeting.note_context,
+      user_memory_tag: meeting.user_memory_tag,
+      status: meeting.status,
+      analysis_status: meeting.analysis_status,
+      summary: meeting.summary,
+      agent_provider: meeting.agent_provider,
+      started_at: iso(meeting.started_at),
+      ended_at: iso(meeting.ended_at),
+      duration_seconds: meeting.duration_seconds,
+      end_reason: meeting.end_reason as EndReason | null,
+      ...roomUrls(this.deps.publicUrl, meeting.id),
+      created_at: new Date(meeting.created_at).toISOString(),
+      updated_at: new Date(meeting.updated_at).toISOString(),
+      Scenario: scenario,
+      sentenced_transcripts: sentences.map(renderSentence),
+      participants: participants.map(renderParticipant),
+      ...(analysis ? { analysis } : {}),
+    };
+  }
+
+  async end(principal: Principal, id: string) {
+    const meeting = await this.find(principal, id);
+    const result = await this.deps.lifecycle.end(meeting.id, 'ended_by_api');
+    const row = result.meeting;
+    return {
+      id: row.id,
+      status: 'ended' as const,
+      ended_at: new Date(row.ended_at!).toISOString(),
+      duration_seconds: row.duration_seconds ?? 0,
+      end_reason: (row.end_reason ?? 'ended_by_api') as EndReason,
+      already_ended: !result.ended,
+    };
+  }
+
+  private async find(principal: Principal, id: string) {
+    const meeting = isUuid(id) ? await repo.find(this.deps.db, principal.accountId, id) : undefined;
+    if (!meeting) throw notFound('meeting');
+    return meeting;
+  }
+}

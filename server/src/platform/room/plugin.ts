@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppInstance } from '../../app/types.ts';
+import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
+
+/** The browser room: plain ES modules, HTML and CSS under web/room (docs/decisions/0001). */
+const WEB_ROOT = new URL('../../../../web/room/', import.meta.url);
+export const ROOM_ASSET_PREFIX = '/room-assets/';
+
+/** What a valid room token grants the page. */
+export interface RoomPageGrant {
+  /** The scenario is public: other sites may frame the room. */
+  embeddable: boolean;
+}
+
+export interface RoomPagesOptions {
+  /** Resolves the grant when `token` is the room token of `meetingId`, else null. */
+  checkRoomToken(meetingId: string, token: string): Promise<RoomPageGrant | null>;
+  publicUrl: string;
+  mediaPublicUrl?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
+
+const NOT_FOUND = {
+  title: 'This link is not valid',
+  message: 'The meeting link is incomplete or no longer valid. Ask the person who sent it for a new link.',
+};
+const UNAVAILABLE = {
+  title: 'The meeting is unavailable',
+  message: 'Something went wrong on our side. Try again in a moment.',
+};
+
+function loadPage(name: string): string {
+  return readFileSync(fileURLToPath(new URL(`pages/${name}`, WEB_ROOT)), 'utf8');
+}
+
+/**
+ * Serves the meeting room outside /v1: `GET /room/:meetingId?t=` (embeddable), `GET
+ * /meetings/:meetingId?t=` (the full-page view of the same meeting) and the static files under
+ * `/room-assets/`. A page is served only for a valid room token; anything else gets the same
+ * 404 page, which says nothing about the meeting. The room then talks to `/v1/rooms/:id` with
+ * the token (docs/realtime.md).
+ */
+export async function registerRoomPages(app: AppInstance, options: RoomPagesOptions): Promise<void> {
+  const roomPage = loadPage('room.html');
+  const messageTemplate = loadPage('message.html');
+  const message = (text: { title: string; message: string }) =>
+    messageTemplate.replaceAll('{{title}}', text.title).replaceAll('{{message}}', text.message);
+  const notFoundPage = message(NOT_FOUND);
+  const unavailablePage = message(UNAVAILABLE);
+  const imageOrigins = [originOf(options.publicUrl), originOf(options.mediaPublicUrl)].filter(
+    (origin): origin is string => origin !== null,
+  );
+
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: PageKind,
+    status: number,
+    body: string,
+    embeddable = false,
+  ) =>
+    reply
+      .status(status)
+      .headers(pageHeaders({ kind, host: safeHost(request.host), embeddable, imageOrigins }))
+      .send(body);
+
+  const page = (kind: 'room' | 'meeting') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const { meetingId } = request.params as { meetingId: string };
+    const token = (request.query as { t?: unknown }).t;
+    if (!UUID.test(meetingId) || typeof token !== 'string' || !TOKEN.test(token)) {
+      return send(request, reply, 'message', 404, notFoundPage);
+    }
+    let grant: RoomPageGrant | null;
+    try {
+      grant = await options.checkRoomToken(meetingId.toLowerCase(), token);
+    } catch (error) {
+      request.log.error({ err: error }, 'room token check failed');
+      return send(request, reply, 'message', 503, unavailablePage);
+    }
+    if (!grant) return send(request, reply, 'message', 404, notFoundPage);
+    return send(request, reply, kind, 200, roomPage, grant.embeddable);
+  };
+
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: fileURLToPath(new URL('assets/', WEB_ROOT)),
+      prefix: ROOM_ASSET_PREFIX,
+      decorateReply: false,
+      index: false,
+      wildcard: true,
+      serveDotFiles: false,
+      // No content hashes in the file names: a short cache, revalidated by ETag.
+      maxAge: '5m',
+      setHeaders: (response) => {
+        response.setHeader('X-Content-Type-Options', 'nosniff');
+        response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      },
+    });
+    // The address carries the room token: keep these requests out of the access log (`logLevel`),
+    // and their schema out of the OpenAPI document (pages, not API).
+    const routeOptions = { schema: { hide: true }, logLevel: 'warn' as const };
+    scope.get('/room/:meetingId', routeOptions, page('room'));
+    scope.get('/meetings/:meetingId', routeOptions, page('meeting'));
+  });
+}
