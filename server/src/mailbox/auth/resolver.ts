@@ -1,0 +1,95 @@
+import type { Clock } from '../../core/clock.ts';
+import { safeEqual, sha256Hex } from '../../core/crypto/hashing.ts';
+import type { Executor } from '../db.ts';
+import { namespacesRepository } from '../namespaces/repository.ts';
+import { DEFAULT_NAMESPACE, type MailboxPrincipal } from './principal.ts';
+
+/** The platform's `svc_` key check; identities it returns may be cached up to 60 s. */
+export interface PlatformKeyVerifier {
+  verify(secret: string): Promise<{ accountId: string; subject: string } | null>;
+}
+
+export const SCOPED_KEY_PREFIX = 'aik_';
+
+/**
+ * Turns a bearer token into a principal. Scoped keys are looked up on every request (by the
+ * SHA-256 of the key), so a revocation applies to the very next request; platform keys go
+ * through the platform's verifier, whose cache bounds revocation lag to at most a minute.
+ */
+export class MailboxCredentialResolver {
+  private readonly namespaceByAccount = new Map<string, string>();
+
+  constructor(
+    private readonly deps: {
+      db: Executor;
+      clock: Clock;
+      adminKey: string | null;
+      platformKeys: PlatformKeyVerifier | null;
+    },
+  ) {}
+
+  async resolve(token: string): Promise<MailboxPrincipal | null> {
+    const { adminKey } = this.deps;
+    if (adminKey && safeEqual(token, adminKey)) {
+      return {
+        kind: 'admin',
+        subject: `admin:${sha256Hex(token).slice(0, 16)}`,
+        homeNamespaceId: DEFAULT_NAMESPACE,
+        reach: { namespaceId: null, podId: null, inboxIds: null },
+        keyId: null,
+        accountId: null,
+        scopes: [],
+      };
+    }
+    if (token.startsWith(SCOPED_KEY_PREFIX)) return this.scoped(token);
+    if (token.startsWith('svc_') && this.deps.platformKeys) return this.platform(token);
+    return null;
+  }
+
+  private async scoped(token: string): Promise<MailboxPrincipal | null> {
+    const lookupHash = sha256Hex(token);
+    const row = await this.deps.db
+      .selectFrom('mailbox_api_keys')
+      .select(['id', 'namespace_id', 'inbox_ids', 'pod_id', 'scopes'])
+      .where('lookup_hash', '=', lookupHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      kind: 'scoped',
+      subject: `aik:${row.id}`,
+      homeNamespaceId: row.namespace_id,
+      reach: {
+        namespaceId: row.namespace_id,
+        podId: row.pod_id,
+        inboxIds: row.inbox_ids.length > 0 ? row.inbox_ids : null,
+      },
+      keyId: row.id,
+      accountId: null,
+      scopes: row.scopes,
+    };
+  }
+
+  private async platform(token: string): Promise<MailboxPrincipal | null> {
+    const identity = await this.deps.platformKeys!.verify(token);
+    if (!identity) return null;
+    let namespaceId = this.namespaceByAccount.get(identity.accountId);
+    if (!namespaceId) {
+      namespaceId = await namespacesRepository.ensureForAccount(
+        this.deps.db,
+        identity.accountId,
+        this.deps.clock.now(),
+      );
+      this.namespaceByAccount.set(identity.accountId, namespaceId);
+    }
+    return {
+      kind: 'platform',
+      subject: `svc:${identity.subject}`,
+      homeNamespaceId: namespaceId,
+      reach: { namespaceId, podId: null, inboxIds: null },
+      keyId: null,
+      accountId: identity.accountId,
+      scopes: [],
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../db.ts';
+import type { MailboxTables } from '../tables.ts';
+
+export type BlockEntryRow = Selectable<MailboxTables['mailbox_block_entries']>;
+
+/** The sender's address and every domain that covers it: `a.b.example.com` → b.example.com, example.com… */
+function senderKeys(sender: string): { address: string; domains: string[] } {
+  const address = sender.toLowerCase();
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  const parts = domain.split('.');
+  const domains = parts.slice(0, -1).map((_, index) => parts.slice(index).join('.'));
+  return { address, domains: domains.length ? domains : [domain] };
+}
+
+export const blockListRepository = {
+  async insert(db: Executor, row: BlockEntryRow): Promise<void> {
+    await db.insertInto('mailbox_block_entries').values(row).execute();
+  },
+
+  /** Entries of a namespace (inboxId null) or of one inbox. */
+  async list(
+    db: Executor,
+    namespaceId: string,
+    inboxId: string | null,
+    options: { limit: number; after?: { created_at: Date; id: string } },
+  ) {
+    let query = db.selectFrom('mailbox_block_entries').selectAll().where('namespace_id', '=', namespaceId);
+    query = inboxId ? query.where('inbox_id', '=', inboxId) : query.where('inbox_id', 'is', null);
+    if (options.after) {
+      const { created_at, id } = options.after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', created_at),
+          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  },
+
+  async get(db: Executor, namespaceId: string, inboxId: string | null, id: string) {
+    let query = db
+      .selectFrom('mailbox_block_entries')
+      .selectAll()
+      .where('namespace_id', '=', namespaceId)
+      .where('id', '=', id);
+    query = inboxId ? query.where('inbox_id', '=', inboxId) : query.where('inbox_id', 'is', null);
+    return query.executeTakeFirst();
+  },
+
+  async delete(db: Executor, id: string): Promise<void> {
+    await db.deleteFrom('mailbox_block_entries').where('id', '=', id).execute();
+  },
+
+  /** Like match(), for an inbox known by id only (its namespace is joined in the same query). */
+  async matchByInboxId(db: Executor, inboxId: string, sender: string): Promise<BlockEntryRow | undefined> {
+    const { address, domains } = senderKeys(sender);
+    return db
+      .selectFrom('mailbox_block_entries as b')
+      .innerJoin('mailbox_inboxes as i', 'i.namespace_id', 'b.namespace_id')
+      .selectAll('b')
+      .where('i.id', '=', inboxId)
+      .where((eb) => eb.or([eb('b.inbox_id', 'is', null), eb('b.inbox_id', '=', inboxId)]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('b.kind', '=', 'address'), eb('b.value', '=', address)]),
+          eb.and([eb('b.kind', '=', 'domain'), eb('b.value', 'in', domains)]),
+        ]),
+      )
+      .orderBy(({ eb }) => eb('b.inbox_id', 'is', null))
+      .limit(1)
+      .executeTakeFirst();
+  },
+};

@@ -1,0 +1,1 @@
+export type { MailboxDeps } from '../app/mailbox-deps.ts';

@@ -1,0 +1,143 @@
+import { Type } from 'typebox';
+import type { AppInstance } from '../../app/types.ts';
+import { withErrors } from '../../core/http/schemas.ts';
+import type { MailboxDeps } from '../deps.ts';
+import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { Nullable, Timestamp } from '../schemas.ts';
+
+const tags = ['Domains'];
+
+const DnsRecord = Type.Object({
+  type: Type.Union([Type.Literal('TXT'), Type.Literal('MX')]),
+  name: Type.String(),
+  value: Type.String(),
+  priority: Nullable(Type.Integer()),
+  purpose: Type.Union([
+    Type.Literal('verification'),
+    Type.Literal('inbound'),
+    Type.Literal('spf'),
+    Type.Literal('dkim'),
+  ]),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('verified'),
+    Type.Literal('missing'),
+    Type.Literal('invalid'),
+  ]),
+});
+
+export const Domain = Type.Object(
+  {
+    domain_id: Type.String({ description: 'The domain name; also its id.' }),
+    domain: Type.String(),
+    pod_id: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('verified'), Type.Literal('failed')]),
+    records: Type.Array(DnsRecord, { description: 'Publish these, then call verify.' }),
+    last_checked_at: Nullable(Timestamp),
+    last_error: Nullable(Type.String()),
+    verified_at: Nullable(Timestamp),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Domain' },
+);
+
+const DomainParams = Type.Object({ domain_id: Type.String({ maxLength: 253 }) });
+
+export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
+  app.post(
+    '/domains',
+    {
+      schema: {
+        tags,
+        operationId: 'createDomain',
+        summary: 'Add a custom domain; answers the DNS records to publish',
+        body: Type.Object(
+          { domain: Type.String({ minLength: 4, maxLength: 253 }), pod_id: Type.Optional(Type.String()) },
+          { additionalProperties: false, examples: [{ domain: 'agents.example.com' }] },
+        ),
+        response: withErrors({ 201: Domain }),
+      },
+    },
+    async (request, reply) => {
+      const row = await deps.domains.create(request.mailbox, request.body);
+      return reply.status(201).send(deps.domains.present(row));
+    },
+  );
+
+  app.get(
+    '/domains',
+    {
+      schema: {
+        tags,
+        operationId: 'listDomains',
+        summary: 'List domains',
+        querystring: ListQuery,
+        response: withErrors({ 200: listEnvelope('domains', Domain) }),
+      },
+    },
+    async (request) => {
+      const principal = request.mailbox;
+      const page = deps.pageTokens.parse(request.query, 'domains', principal.subject);
+      let query = deps.db.selectFrom('mailbox_domains').selectAll();
+      if (principal.reach.namespaceId !== null)
+        query = query.where('namespace_id', '=', principal.reach.namespaceId);
+      if (principal.reach.podId !== null) query = query.where('pod_id', '=', principal.reach.podId);
+      const after = afterCreated(page.after);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.created_at),
+            eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .execute();
+      const { items, ...rest } = deps.pageTokens.page(
+        rows,
+        page.limit,
+        'domains',
+        principal.subject,
+        (r) => ({ t: r.created_at.toISOString(), i: r.id }),
+        (r) => deps.domains.present(r),
+      );
+      return { ...rest, domains: items };
+    },
+  );
+
+  app.get(
+    '/domains/:domain_id',
+    {
+      schema: {
+        tags,
+        operationId: 'getDomain',
+        summary: 'Get a domain',
+        params: DomainParams,
+        response: withErrors({ 200: Domain }),
+      },
+    },
+    async (request) =>
+      deps.domains.present(await deps.domains.get(request.mailbox, request.params.domain_id)),
+  );
+
+  app.post(
+    '/domains/:domain_id/verify',
+    {
+      schema: {
+        tags,
+        operationId: 'verifyDomain',
+        summary: 'Check the DNS records now (fires domain.verified on success)',
+        params: DomainParams,
+        response: withErrors({ 200: Domain }),
+      },
+    },
+    async (request) => {
+      const { row, records } = await deps.domains.verify(request.mailbox, request.params.domain_id);
+      return deps.domains.present(row, records);
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import type { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { Database } from '../../core/db/database.ts';
+import { eventsRepository } from './repository.ts';
+import type { MailboxEvent } from './types.ts';
+
+export type EventHandler = (event: MailboxEvent) => void;
+
+/**
+ * Carries committed events to every instance's live sockets. Redis pub/sub when REDIS_URL is
+ * set, else PostgreSQL LISTEN/NOTIFY (also on embedded PGlite). Live only: a subscriber that is
+ * not connected misses events and reads them from GET /v0/inboxes/{id}/events instead.
+ */
+export interface EventBus {
+  /** Called after the events' transaction committed. */
+  publish(events: MailboxEvent[]): Promise<void>;
+  subscribe(handler: EventHandler): Promise<() => Promise<void>>;
+}
+
+export const EVENT_CHANNEL = 'mailbox_events';
+/** NOTIFY payloads are limited to 8000 bytes; bigger events travel by id and are read back. */
+const NOTIFY_LIMIT = 7_500;
+
+interface Wire {
+  ref?: string;
+  event?: Omit<MailboxEvent, 'created_at'> & { created_at: string };
+  /** Several events in one notification. */
+  batch?: Wire[];
+}
+
+function encode(event: MailboxEvent): string {
+  return JSON.stringify({ event: { ...event, created_at: event.created_at.toISOString() } } satisfies Wire);
+}
+
+function decode(wire: Wire): MailboxEvent | null {
+  if (!wire.event) return null;
+  return { ...wire.event, created_at: new Date(wire.event.created_at) };
+}
+
+async function deliver(database: Database, raw: string, handler: EventHandler): Promise<void> {
+  const wire = JSON.parse(raw) as Wire;
+  for (const item of wire.batch ?? [wire]) {
+    const event = item.ref ? await eventsRepository.get(database.db, item.ref) : decode(item);
+    if (event) handler(event);
+  }
+}
+
+/**
+ * NOTIFY takes a database-wide lock at commit, so notifying transactions commit one at a time.
+ * Events are therefore not notified from the transactions that store mail: after commit they are
+ * queued here and one flusher per process sends whatever accumulated, packed into as few
+ * notifications as fit, in a single statement.
+ */
+export class PostgresEventBus implements EventBus {
+  private pending: Array<{ event: MailboxEvent; done: () => void }> = [];
+  private flushing = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly channel = EVENT_CHANNEL,
+  ) {}
+
+  publish(events: MailboxEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    const sent = Promise.all(
+      events.map((event) => new Promise<void>((done) => this.pending.push({ event, done }))),
+    );
+    if (!this.flushing) void this.flush();
+    return sent.then(() => {});
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, 200);
+        try {
+          const messages = pack(batch.map((item) => item.event));
+          await sql`select ${sql.join(messages.map((m) => sql`pg_notify(${this.channel}, ${m})`))}`.execute(
+            this.database.db,
+          );
+        } catch {
+          // Live delivery is best effort: clients catch up from GET /v0/inboxes/{id}/events.
+        }
+        for (const item of batch) item.done();
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+    return this.database.listen(this.channel, (payload) => {
+      void deliver(this.database, payload, handler).catch(() => {});
+    });
+  }
+}
+
+/** Packs events into notification payloads under the NOTIFY size limit (large ones by reference). */
+function pack(events: MailboxEvent[]): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const event of events) {
+    let item = encode(event);
+    if (Buffer.byteLength(item) > NOTIFY_LIMIT - 20)
+      item = JSON.stringify({ ref: event.event_id } satisfies Wire);
+    const length = Buffer.byteLength(item) + 1;
+    if (current.length > 0 && size + length > NOTIFY_LIMIT - 20) {
+      out.push(`{"batch":[${current.join(',')}]}`);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += length;
+  }
+  if (current.length > 0) out.push(`{"batch":[${current.join(',')}]}`);
+  return out;
+}
+
+export class RedisEventBus implements EventBus {
+  /** `publisher` is the shared connection; a subscribing connection is duplicated from it. */
+  constructor(
+    private readonly publisher: Redis,
+    private readonly database: Database,
+    private readonly channel = EVENT_CHANNEL,
+  ) {}
+
+  async publish(events: MailboxEvent[]): Promise<void> {
+    if (events.length === 1) {
+      await this.publisher.publish(this.channel, encode(events[0]!));
+      return;
+    }
+    const pipeline = this.publisher.pipeline();
+    for (const event of events) pipeline.publish(this.channel, encode(event));
+    await pipeline.exec();
+  }
+
+  async subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+    const subscriber = this.publisher.duplicate();
+    subscriber.on('error', () => {});
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) void deliver(this.database, message, handler).catch(() => {});
+    });
+    await subscriber.subscribe(this.channel);
+    return async () => {
+      await subscriber.unsubscribe(this.channel).catch(() => {});
+      subscriber.disconnect();
+    };
+  }
+}
+
+/** Within one process only: for tests and tools that run without a shared bus. */
+export class LocalEventBus implements EventBus {
+  private readonly handlers = new Set<EventHandler>();
+  async publish(events: MailboxEvent[]): Promise<void> {
+    for (const event of events) for (const handler of this.handlers) handler(event);
+  }
+  async subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+    this.handlers.add(handler);
+    return async () => {
+      this.handlers.delete(handler);
+    };
+  }
+}

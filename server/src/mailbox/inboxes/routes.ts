@@ -1,0 +1,116 @@
+import { Type } from 'typebox';
+import type { AppInstance } from '../../app/types.ts';
+import { withErrors } from '../../core/http/schemas.ts';
+import type { MailboxDeps } from '../deps.ts';
+import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { InboxIdParam } from '../schemas.ts';
+import { toInbox } from './present.ts';
+import { inboxesRepository } from './repository.ts';
+import { CreateInboxBody, Inbox, UpdateInboxBody } from './schemas.ts';
+import { loadInbox } from './service.ts';
+
+const tags = ['Inboxes'];
+
+export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
+  app.post(
+    '/inboxes',
+    {
+      schema: {
+        tags,
+        operationId: 'createInbox',
+        summary: 'Create an inbox',
+        body: CreateInboxBody,
+        response: withErrors({ 201: Inbox }),
+      },
+    },
+    async (request, reply) => {
+      const inbox = await deps.inboxes.create(request.mailbox, request.body ?? {});
+      return reply.status(201).send(toInbox(inbox));
+    },
+  );
+
+  app.get(
+    '/inboxes',
+    {
+      schema: {
+        tags,
+        operationId: 'listInboxes',
+        summary: 'List the inboxes visible to the key',
+        querystring: Type.Object({ ...ListQuery.properties, pod_id: Type.Optional(Type.String()) }),
+        response: withErrors({ 200: listEnvelope('inboxes', Inbox) }),
+      },
+    },
+    async (request) => {
+      const principal = request.mailbox;
+      const page = deps.pageTokens.parse(request.query, 'inboxes', principal.subject);
+      const rows = await inboxesRepository.list(deps.db, principal.reach, {
+        limit: page.limit + 1,
+        after: afterCreated(page.after),
+        podId: request.query.pod_id,
+      });
+      const { items, ...rest } = deps.pageTokens.page(
+        rows,
+        page.limit,
+        'inboxes',
+        principal.subject,
+        (row) => ({ t: row.created_at.toISOString(), i: row.id }),
+        toInbox,
+      );
+      return { ...rest, inboxes: items };
+    },
+  );
+
+  app.get(
+    '/inboxes/:inbox_id',
+    {
+      schema: {
+        tags,
+        operationId: 'getInbox',
+        summary: 'Get an inbox',
+        params: InboxIdParam,
+        response: withErrors({ 200: Inbox }),
+      },
+    },
+    async (request) => toInbox(await loadInbox(deps.db, request.mailbox, request.params.inbox_id)),
+  );
+
+  app.patch(
+    '/inboxes/:inbox_id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateInbox',
+        summary: 'Change the display name',
+        params: InboxIdParam,
+        body: UpdateInboxBody,
+        response: withErrors({ 200: Inbox }),
+      },
+    },
+    async (request) => {
+      const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
+      return toInbox(
+        await inboxesRepository.update(deps.db, inbox.id, {
+          display_name: request.body.display_name,
+          updated_at: deps.clock.now(),
+        }),
+      );
+    },
+  );
+
+  app.delete(
+    '/inboxes/:inbox_id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteInbox',
+        summary: 'Delete an inbox with its messages, threads and drafts',
+        params: InboxIdParam,
+        response: withErrors({ 204: Type.Null() }),
+      },
+    },
+    async (request, reply) => {
+      await deps.inboxes.delete(request.mailbox, request.params.inbox_id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,127 @@
+import type { ThreadRow } from '../threads/repository.ts';
+import type { AttachmentRow, MessageRow } from './repository.ts';
+
+export interface AttachmentObject {
+  attachment_id: string;
+  filename: string | null;
+  content_type: string;
+  size: number;
+  content_id: string | null;
+  inline: boolean;
+}
+
+export interface MessageObject {
+  inbox_id: string;
+  thread_id: string | null;
+  message_id: string;
+  labels: string[];
+  timestamp: string;
+  from: string;
+  reply_to: string[];
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  preview: string;
+  text: string | null;
+  html: string | null;
+  attachments: AttachmentObject[];
+  in_reply_to: string | null;
+  references: string[];
+  headers: Record<string, string>;
+  size: number;
+  status: MessageRow['status'];
+  matched_by: MessageRow['matched_by'];
+  auto_reply: boolean;
+  rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThreadObject {
+  inbox_id: string;
+  thread_id: string;
+  labels: string[];
+  timestamp: string;
+  senders: string[];
+  recipients: string[];
+  subject: string;
+  preview: string;
+  last_message_id: string | null;
+  message_count: number;
+  size: number;
+  created_at: string;
+  updated_at: string;
+  messages?: MessageObject[];
+}
+
+export function toAttachment(row: AttachmentRow): AttachmentObject {
+  return {
+    attachment_id: row.id,
+    filename: row.filename,
+    content_type: row.content_type,
+    size: row.size,
+    content_id: row.content_id,
+    inline: row.content_disposition === 'inline',
+  };
+}
+
+export function toMessage(row: MessageRow, attachments: AttachmentRow[] = []): MessageObject {
+  return {
+    inbox_id: row.inbox_id,
+    thread_id: row.thread_id,
+    message_id: row.message_id,
+    labels: row.labels,
+    timestamp: row.timestamp.toISOString(),
+    from: row.from,
+    reply_to: row.reply_to,
+    to: row.to,
+    cc: row.cc,
+    bcc: row.bcc,
+    subject: row.subject,
+    preview: row.preview,
+    text: row.text,
+    html: row.html,
+    attachments: attachments.map(toAttachment),
+    in_reply_to: row.in_reply_to,
+    references: row.references,
+    headers: row.headers,
+    size: row.size,
+    status: row.status,
+    matched_by: row.matched_by,
+    auto_reply: row.auto_reply,
+    rejection_reason: row.rejection_reason,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function toThread(row: ThreadRow, messages?: MessageObject[]): ThreadObject {
+  const thread: ThreadObject = {
+    inbox_id: row.inbox_id,
+    thread_id: row.id,
+    labels: row.labels,
+    timestamp: row.timestamp.toISOString(),
+    senders: row.senders,
+    recipients: row.recipients,
+    subject: row.subject,
+    preview: row.preview,
+    last_message_id: row.last_message_id,
+    message_count: row.message_count,
+    size: row.size,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+  if (messages) thread.messages = messages;
+  return thread;
+}
+
+/** The first characters of the text, on one line: what a list shows. */
+export function previewOf(text: string | null | undefined, html?: string | null): string {
+  const source =
+    text ||
+    (html
+      ? html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/gi, ' ').replace(/<[^>]+>/g, ' ')
+      : '');
+  return source.replace(/\s+/g, ' ').trim().slice(0, 200);
+}

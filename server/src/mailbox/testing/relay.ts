@@ -1,0 +1,48 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface RelayedMessage {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A local SMTP relay for tests: accepts (recording what it got) or refuses every message. */
+export async function startTestRelay(
+  mode: 'accept' | 'refuse',
+): Promise<{ url: string; received: RelayedMessage[]; close(): Promise<void> }> {
+  const received: RelayedMessage[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (mode === 'refuse') {
+        return callback(
+          Object.assign(new Error('5.7.1 Relay access denied for test'), { responseCode: 550 }),
+        );
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString(),
+        });
+        callback(null, 'queued as test');
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address() as AddressInfo)
+    .port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

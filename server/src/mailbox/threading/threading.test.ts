@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { mime, openTestKernel, type TestKernel } from '../testing/kernel.ts';
+import { detectAutoReply } from './auto-reply.ts';
+import { normalizeMessageId, parseMessageIdList, SUBJECT_WINDOW_DAYS } from './resolve.ts';
+import { normalizeSubject } from './subject.ts';
+
+describe('normalizeSubject', () => {
+  test('strips reply and forward prefixes in many languages, repeatedly', () => {
+    for (const subject of [
+      'Re: Project kickoff',
+      'RE: re: Project kickoff',
+      'Fwd: Project kickoff',
+      'FW: Project kickoff',
+      'AW: WG: Project kickoff',
+      'SV: VS: Project kickoff',
+      'Antw: Project kickoff',
+      'RE[2]: Project kickoff',
+      'Re(3): Project kickoff',
+      'Re : Project kickoff',
+      '[team] Re: Project  kickoff',
+      'Project kickoff (fwd)',
+      '回复: Project kickoff',
+      '  project KICKOFF ',
+    ]) {
+      assert.equal(normalizeSubject(subject), 'project kickoff', subject);
+    }
+  });
+
+  test('leaves words that merely start like a prefix', () => {
+    assert.equal(normalizeSubject('Review: Q3 plan'), 'review: q3 plan');
+    assert.equal(normalizeSubject('Fwdable things'), 'fwdable things');
+    assert.equal(normalizeSubject(''), '');
+    assert.equal(normalizeSubject(undefined), '');
+  });
+});
+
+describe('detectAutoReply', () => {
+  test('recognises RFC 3834 and de-facto responder headers', () => {
+    const yes: Array<Record<string, string>> = [
+      { 'auto-submitted': 'auto-replied' },
+      { 'auto-submitted': 'auto-generated; owner-email="x@y"' },
+      { 'x-autoreply': 'yes' },
+      { 'x-autorespond': 'Out of office' },
+      { precedence: 'auto_reply' },
+      { precedence: 'bulk' },
+      { precedence: 'junk' },
+      { 'x-auto-response-suppress': 'All' },
+      { 'x-auto-response-suppress': 'DR, OOF, AutoReply' },
+    ];
+    for (const headers of yes)
+      assert.equal(detectAutoReply(headers).auto_reply, true, JSON.stringify(headers));
+    assert.equal(
+      detectAutoReply({ 'auto-submitted': 'auto-replied' }).reason,
+      'auto-submitted: auto-replied',
+    );
+  });
+
+  test('ordinary mail and Auto-Submitted: no are not auto replies', () => {
+    for (const headers of [
+      {},
+      { 'auto-submitted': 'no' },
+      { 'auto-submitted': 'No ; comment' },
+      { precedence: 'list' },
+    ]) {
+      assert.deepEqual(detectAutoReply(headers), { auto_reply: false, reason: null });
+    }
+  });
+});
+
+test('Message-ID lists parse with or without brackets', () => {
+  assert.deepEqual(parseMessageIdList('<a@x> <b@y>\r\n <c@z>'), ['<a@x>', '<b@y>', '<c@z>']);
+  assert.deepEqual(parseMessageIdList(['<a@x>', '<b@y>']), ['<a@x>', '<b@y>']);
+  assert.deepEqual(parseMessageIdList('a@x'), ['<a@x>']);
+  assert.equal(normalizeMessageId(' <a@x> '), '<a@x>');
+  assert.equal(normalizeMessageId(''), null);
+});
+
+describe('threading of hand-made conversations', () => {
+  let kernel: TestKernel;
+  const inbox = 'agent@mail.test';
+  const thread = new Map<string, string>();
+
+  async function receive(name: string, raw: Buffer, to = inbox) {
+    const [outcome] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [to] });
+    assert.equal(outcome!.status, 'received', name);
+    const payload = outcome!.event!.payload as {
+      matched_by: string;
+      auto_reply: boolean;
+      thread: { thread_id: string };
+    };
+    thread.set(name, payload.thread.thread_id);
+    return payload;
+  }
+
+  before(async () => {
+    kernel = await openTestKernel();
+    await kernel.addInbox(inbox);
+    await kernel.addInbox('other@mail.test');
+  });
+  after(() => kernel.close());
+
+  test('the first message starts a thread', async () => {
+    const payload = await receive(
+      'first',
+      mime({
+        from: 'Alice <alice@example.com>',
+        to: inbox,
+        cc: 'carol@example.org',
+        subject: 'Project kickoff',
+        messageId: '<a1@example.com>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
+    assert.equal(payload.auto_reply, false);
+  });
+
+  test('a reply joins through In-Reply-To', async () => {
+    const payload = await receive(
+      'reply',
+      mime({
+        from: 'alice@example.com',
+        to: inbox,
+        subject: 'Re: Project kickoff',
+        messageId: '<a2@example.com>',
+        inReplyTo: '<a1@example.com>',
+        references: '<a1@example.com>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'in_reply_to');
+    assert.equal(thread.get('reply'), thread.get('first'));
+  });
+
+  test('a reply whose In-Reply-To is unknown joins through the References chain', async () => {
+    const payload = await receive(
+      'broken-chain',
+      mime({
+        from: 'bob@example.net',
+        to: inbox,
+        subject: 'Re: Re: Project kickoff',
+        messageId: '<b1@example.net>',
+        inReplyTo: '<never-seen@elsewhere>',
+        references: '<a1@example.com> <a2@example.com> <never-seen@elsewhere>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'references');
+    assert.equal(thread.get('broken-chain'), thread.get('first'));
+  });
+
+  test('forwarded mail from a participant joins by subject', async () => {
+    const payload = await receive(
+      'forward',
+      mime({
+        from: 'carol@example.org',
+        to: inbox,
+        subject: 'Fwd: Project kickoff',
+        messageId: '<c1@example.org>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'subject');
+    assert.equal(thread.get('forward'), thread.get('first'));
+  });
+
+  test('a subject-only reply with a localised prefix joins by subject', async () => {
+    const payload = await receive(
+      'subject-only',
+      mime({
+        from: 'Alice <ALICE@example.com>',
+        to: inbox,
+        subject: 'AW: WG: Project kickoff',
+        messageId: '<a3@example.com>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'subject');
+    assert.equal(thread.get('subject-only'), thread.get('first'));
+  });
+
+  test('a stranger reusing the subject starts a new conversation', async () => {
+    const payload = await receive(
+      'stranger',
+      mime({
+        from: 'mallory@stranger.example',
+        to: inbox,
+        subject: 'Project kickoff',
+        messageId: '<m1@stranger.example>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
+    assert.notEqual(thread.get('stranger'), thread.get('first'));
+  });
+
+  test('an out-of-office reply is threaded and flagged auto_reply', async () => {
+    const payload = await receive(
+      'ooo',
+      mime({
+        from: 'alice@example.com',
+        to: inbox,
+        subject: 'Automatic reply: Project kickoff',
+        messageId: '<ooo1@example.com>',
+        inReplyTo: '<a1@example.com>',
+        headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' },
+      }),
+    );
+    assert.equal(payload.matched_by, 'in_reply_to');
+    assert.equal(payload.auto_reply, true);
+    assert.equal(thread.get('ooo'), thread.get('first'));
+  });
+
+  test(`a subject-only reply after the ${SUBJECT_WINDOW_DAYS}-day window starts a new thread`, async () => {
+    kernel.clock.advance((SUBJECT_WINDOW_DAYS + 1) * 24 * 60 * 60 * 1000);
+    const payload = await receive(
+      'late',
+      mime({
+        from: 'alice@example.com',
+        to: inbox,
+        subject: 'Re: Project kickoff',
+        messageId: '<a4@example.com>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
+    assert.notEqual(thread.get('late'), thread.get('first'));
+  });
+
+  test('threads are per inbox: the same Message-ID elsewhere does not join', async () => {
+    const payload = await receive(
+      'other-inbox',
+      mime({
+        from: 'alice@example.com',
+        to: 'other@mail.test',
+        subject: 'Re: x',
+        messageId: '<o1@example.com>',
+        inReplyTo: '<a1@example.com>',
+      }),
+      'other@mail.test',
+    );
+    assert.equal(payload.matched_by, 'new');
+  });
+
+  test('the thread aggregates senders, recipients and counts', async () => {
+    const row = await kernel.database.db
+      .selectFrom('mailbox_threads')
+      .selectAll()
+      .where('id', '=', thread.get('first')!)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.message_count, 6);
+    assert.deepEqual(row.senders.sort(), ['alice@example.com', 'bob@example.net', 'carol@example.org']);
+    assert.ok(row.recipients.includes(inbox));
+    assert.equal(row.last_message_id, '<ooo1@example.com>');
+    assert.equal(row.subject, 'Project kickoff');
+  });
+
+  test('the same message delivered twice is stored once', async () => {
+    const raw = mime({
+      from: 'alice@example.com',
+      to: inbox,
+      subject: 'dup',
+      messageId: '<dup@example.com>',
+    });
+    const [first] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] });
+    const [second] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] });
+    assert.equal(first!.status, 'received');
+    assert.equal(second!.status, 'duplicate');
+    const count = await kernel.database.db
+      .selectFrom('mailbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('message_id', '=', '<dup@example.com>')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 1);
+  });
+});

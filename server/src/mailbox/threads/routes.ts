@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import type { AppInstance } from '../../app/types.ts';
+import { withErrors } from '../../core/http/schemas.ts';
+import { notFound } from '../auth/principal.ts';
+import type { MailboxDeps } from '../deps.ts';
+import { loadInbox } from '../inboxes/service.ts';
+import { toMessage, toThread } from '../messages/present.ts';
+import { messagesRepository } from '../messages/repository.ts';
+import { Thread } from '../messages/schemas.ts';
+import { afterTime, listEnvelope } from '../pagination.ts';
+import { InboxIdParam } from '../schemas.ts';
+import { threadsRepository } from './repository.ts';
+
+const tags = ['Threads'];
+
+export function threadRoutes(app: AppInstance, deps: MailboxDeps): void {
+  app.get(
+    '/inboxes/:inbox_id/threads',
+    {
+      schema: {
+        tags,
+        operationId: 'listThreads',
+        summary: 'List threads, most recently active first',
+        params: InboxIdParam,
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          page_token: Type.Optional(Type.String()),
+          labels: Type.Optional(Type.Array(Type.String())),
+        }),
+        response: withErrors({ 200: listEnvelope('threads', Thread) }),
+      },
+    },
+    async (request) => {
+      const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
+      const list = `threads:${inbox.id}`;
+      const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
+      const rows = await threadsRepository.list(deps.db, inbox.id, {
+        limit: page.limit + 1,
+        after: afterTime(page.after),
+        labels: request.query.labels,
+      });
+      const { items, ...rest } = deps.pageTokens.page(
+        rows,
+        page.limit,
+        list,
+        request.mailbox.subject,
+        (r) => ({ t: r.timestamp.toISOString(), i: r.id }),
+        (r) => toThread(r),
+      );
+      return { ...rest, threads: items };
+    },
+  );
+
+  app.get(
+    '/inboxes/:inbox_id/threads/:thread_id',
+    {
+      schema: {
+        tags,
+        operationId: 'getThread',
+        summary: 'Get a thread with its messages, oldest first',
+        params: Type.Object({ ...InboxIdParam.properties, thread_id: Type.String() }),
+        response: withErrors({ 200: Thread }),
+      },
+    },
+    async (request) => {
+      const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
+      const thread = await threadsRepository.get(deps.db, [inbox.id], request.params.thread_id);
+      if (!thread) throw notFound('thread', 'thread_id');
+      const rows = await messagesRepository.inThread(deps.db, thread.id);
+      const attachments = await messagesRepository.attachmentsFor(
+        deps.db,
+        rows.map((r) => r.id),
+      );
+      return toThread(
+        thread,
+        rows.map((r) => toMessage(r, attachments.get(r.id))),
+      );
+    },
+  );
+}

@@ -1,0 +1,148 @@
+import { type InsertQueryBuilder, type Selectable, sql } from 'kysely';
+import type { DB } from '../../core/db/schema.ts';
+import type { Executor } from '../db.ts';
+import { json } from '../db.ts';
+import type { EventScope } from '../events/types.ts';
+import type { MailboxTables } from '../tables.ts';
+import { MAILBOX_CHANNEL } from './profile.ts';
+
+export type WebhookRow = Selectable<MailboxTables['mailbox_webhooks']>;
+
+/** Which webhooks a principal sees: null namespace = every webhook (admin). */
+export interface WebhookVisibility {
+  namespaceId: string | null;
+  /** Restricted keys see only webhooks whose reach is inside theirs. */
+  podId: string | null;
+  inboxIds: string[] | null;
+}
+
+export const webhooksRepository = {
+  async insert(
+    db: Executor,
+    row: Omit<WebhookRow, 'inbox_ids' | 'event_types'> & {
+      inbox_ids: string[] | null;
+      event_types: string[];
+    },
+  ) {
+    await db
+      .insertInto('mailbox_webhooks')
+      .values({
+        ...row,
+        inbox_ids: row.inbox_ids ? json(row.inbox_ids) : null,
+        event_types: json(row.event_types),
+      })
+      .execute();
+  },
+
+  async get(db: Executor, visibility: WebhookVisibility, id: string): Promise<WebhookRow | undefined> {
+    return visible(
+      db.selectFrom('mailbox_webhooks').selectAll().where('id', '=', id),
+      visibility,
+    ).executeTakeFirst();
+  },
+
+  async list(
+    db: Executor,
+    visibility: WebhookVisibility,
+    options: { limit: number; after?: { created_at: Date; id: string } },
+  ) {
+    let query = visible(db.selectFrom('mailbox_webhooks').selectAll(), visibility);
+    if (options.after) {
+      const { created_at, id } = options.after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', created_at),
+          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
+        ]),
+      );
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  },
+
+  async update(
+    db: Executor,
+    id: string,
+    values: { url?: string; event_types?: string[]; enabled?: boolean; updated_at: Date },
+  ) {
+    return db
+      .updateTable('mailbox_webhooks')
+      .set({ ...values, event_types: values.event_types ? json(values.event_types) : undefined })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async delete(db: Executor, id: string): Promise<void> {
+    await db.deleteFrom('mailbox_webhooks').where('id', '=', id).execute();
+  },
+
+  /** Webhooks (enabled or paused) subscribed to this event and reaching where it happened. */
+  async matching(
+    db: Executor,
+    event: EventScope & { event_type: string },
+    /** Runs in the same statement, e.g. the event's insert. */
+    alongside?: InsertQueryBuilder<DB, 'mailbox_events', { id: string }>,
+  ): Promise<WebhookRow[]> {
+    // A data-modifying CTE runs even though the select does not read it.
+    const base = (alongside ? db.with('recorded_event', () => alongside) : db) as Executor;
+    return base
+      .selectFrom('mailbox_webhooks')
+      .selectAll()
+      .where(sql<boolean>`event_types ? ${event.event_type}`)
+      .where((eb) => eb.or([eb('namespace_id', 'is', null), eb('namespace_id', '=', event.namespace_id)]))
+      .where((eb) =>
+        event.pod_id
+          ? eb.or([eb('pod_id', 'is', null), eb('pod_id', '=', event.pod_id)])
+          : eb('pod_id', 'is', null),
+      )
+      .where((eb) =>
+        event.inbox_id
+          ? eb.or([eb('inbox_ids', 'is', null), sql<boolean>`inbox_ids ? ${event.inbox_id}`])
+          : eb('inbox_ids', 'is', null),
+      )
+      .execute();
+  },
+
+  async deliveries(db: Executor, webhookId: string, options: { limit: number; after?: { seq: number } }) {
+    let query = db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('channel', '=', MAILBOX_CHANNEL)
+      .where('endpoint_id', '=', webhookId);
+    if (options.after) query = query.where('seq', '<', options.after.seq);
+    return query.orderBy('seq', 'desc').limit(options.limit).execute();
+  },
+
+  async attemptsFor(db: Executor, deliveryIds: string[]) {
+    if (deliveryIds.length === 0) return [];
+    return db
+      .selectFrom('delivery_attempts')
+      .selectAll()
+      .where('delivery_id', 'in', deliveryIds)
+      .orderBy('attempt_number')
+      .execute();
+  },
+
+  async delivery(db: Executor, deliveryId: string) {
+    if (!/^[0-9a-f-]{36}$/i.test(deliveryId)) return undefined;
+    return db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', deliveryId)
+      .where('channel', '=', MAILBOX_CHANNEL)
+      .executeTakeFirst();
+  },
+};
+
+function visible<Q extends { where: (...args: any[]) => any }>(query: Q, visibility: WebhookVisibility): Q {
+  let q: any = query;
+  if (visibility.namespaceId !== null) q = q.where('namespace_id', '=', visibility.namespaceId);
+  if (visibility.podId !== null) q = q.where('pod_id', '=', visibility.podId);
+  if (visibility.inboxIds !== null) {
+    // Only webhooks narrowed to a subset of the key's inboxes.
+    q = q
+      .where('inbox_ids', 'is not', null)
+      .where(sql<boolean>`inbox_ids <@ ${json(visibility.inboxIds)}::jsonb`);
+  }
+  return q;
+}

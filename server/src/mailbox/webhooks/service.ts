@@ -1,0 +1,253 @@
+import type { Clock } from '../../core/clock.ts';
+import { prefixedSecret } from '../../core/crypto/hashing.ts';
+import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import type { DeliveryQueue } from '../../core/delivery/queue.ts';
+import { invalidParam } from '../../core/http/errors.ts';
+import type { MailboxPrincipal } from '../auth/principal.ts';
+import { notFound } from '../auth/principal.ts';
+import type { Executor } from '../db.ts';
+import { newId } from '../ids.ts';
+import { inboxesRepository, reaches } from '../inboxes/repository.ts';
+import type { ListQuery, PageTokens } from '../pagination.ts';
+import { MAILBOX_CHANNEL } from './profile.ts';
+import { type WebhookRow, type WebhookVisibility, webhooksRepository } from './repository.ts';
+
+export const toWebhook = (row: WebhookRow) => ({
+  webhook_id: row.id,
+  url: row.url,
+  event_types: row.event_types,
+  inbox_ids: row.inbox_ids,
+  pod_id: row.pod_id,
+  enabled: row.enabled,
+  client_id: row.client_id,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
+const visibilityOf = (principal: MailboxPrincipal): WebhookVisibility => ({
+  namespaceId: principal.reach.namespaceId,
+  podId: principal.reach.podId,
+  inboxIds: principal.reach.inboxIds,
+});
+
+export class WebhookService {
+  constructor(
+    private readonly deps: {
+      db: Executor;
+      clock: Clock;
+      secretBox: SecretBox;
+      queue: DeliveryQueue;
+      pageTokens: PageTokens;
+      requireHttps: boolean;
+    },
+  ) {}
+
+  private checkUrl(url: string): void {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalidParam('url', 'url must be an absolute URL.');
+    }
+    const allowed = this.deps.requireHttps ? ['https:'] : ['https:', 'http:'];
+    if (!allowed.includes(parsed.protocol))
+      throw invalidParam('url', `url must use ${allowed.join(' or ')}.`);
+    if (parsed.username || parsed.password) throw invalidParam('url', 'url must not carry credentials.');
+  }
+
+  /** A webhook never reaches further than the key that creates it: inbox_ids are narrowed to the key's. */
+  async create(
+    principal: MailboxPrincipal,
+    body: { url: string; event_types: string[]; inbox_ids?: string[]; client_id?: string },
+  ) {
+    this.checkUrl(body.url);
+    const { db, clock } = this.deps;
+    let inboxIds: string[] | null = null;
+    if (body.inbox_ids && body.inbox_ids.length > 0) {
+      inboxIds = [...new Set(body.inbox_ids.map((id) => id.toLowerCase()))];
+      for (const [index, id] of inboxIds.entries()) {
+        const inbox = await inboxesRepository.byId(db, id);
+        // Out of reach looks exactly like absent: a key cannot learn which addresses exist.
+        if (!inbox || !reaches(principal.reach, inbox)) throw notFound('inbox', `inbox_ids[${index}]`);
+      }
+    } else if (principal.reach.inboxIds !== null) {
+      inboxIds = principal.reach.inboxIds;
+    }
+    if (body.client_id) {
+      const existing = await db
+        .selectFrom('mailbox_webhooks')
+        .selectAll()
+        .where('client_id', '=', body.client_id)
+        .where((eb) =>
+          principal.reach.namespaceId === null
+            ? eb('namespace_id', 'is', null)
+            : eb('namespace_id', '=', principal.reach.namespaceId),
+        )
+        .executeTakeFirst();
+      if (existing)
+        throw invalidParam(
+          'client_id',
+          'A webhook with this client_id exists; its secret was shown when it was created.',
+        );
+    }
+    const secret = prefixedSecret('whsec_', 24);
+    const now = clock.now();
+    const row = {
+      id: newId('whk'),
+      namespace_id: principal.reach.namespaceId,
+      pod_id: principal.reach.podId,
+      inbox_ids: inboxIds,
+      url: body.url,
+      event_types: [...new Set(body.event_types)],
+      secret_sealed: this.deps.secretBox.seal(secret),
+      enabled: true,
+      client_id: body.client_id ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await webhooksRepository.insert(db, row);
+    return { row: row as WebhookRow, secret };
+  }
+
+  async get(principal: MailboxPrincipal, id: string): Promise<WebhookRow> {
+    const row = await webhooksRepository.get(this.deps.db, visibilityOf(principal), id);
+    if (!row) throw notFound('webhook', 'webhook_id');
+    return row;
+  }
+
+  async list(principal: MailboxPrincipal, query: ListQuery) {
+    const page = this.deps.pageTokens.parse(query, 'webhooks', principal.subject);
+    const rows = await webhooksRepository.list(this.deps.db, visibilityOf(principal), {
+      limit: page.limit + 1,
+      after: page.after ? { created_at: new Date(page.after.t), id: page.after.i } : undefined,
+    });
+    const { items, ...rest } = this.deps.pageTokens.page(
+      rows,
+      page.limit,
+      'webhooks',
+      principal.subject,
+      (r) => ({ t: r.created_at.toISOString(), i: r.id }),
+      toWebhook,
+    );
+    return { ...rest, webhooks: items };
+  }
+
+  async update(
+    principal: MailboxPrincipal,
+    id: string,
+    body: { url?: string; event_types?: string[]; enabled?: boolean },
+  ) {
+    const current = await this.get(principal, id);
+    if (body.url !== undefined) this.checkUrl(body.url);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const updated = await webhooksRepository.update(trx, current.id, {
+        url: body.url,
+        event_types: body.event_types ? [...new Set(body.event_types)] : undefined,
+        enabled: body.enabled,
+        updated_at: this.deps.clock.now(),
+      });
+      if (!current.enabled && updated.enabled)
+        await this.deps.queue.releaseHeld(trx, { channel: MAILBOX_CHANNEL, endpointId: current.id });
+      return updated;
+    });
+  }
+
+  async delete(principal: MailboxPrincipal, id: string): Promise<void> {
+    const current = await this.get(principal, id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.queue.cancelPending(trx, { channel: MAILBOX_CHANNEL, endpointId: current.id });
+      await webhooksRepository.delete(trx, current.id);
+    });
+  }
+
+  async deliveries(principal: MailboxPrincipal, webhookId: string, query: ListQuery) {
+    const webhook = await this.get(principal, webhookId);
+    const list = `deliveries:${webhook.id}`;
+    const page = this.deps.pageTokens.parse(query, list, principal.subject);
+    const rows = await webhooksRepository.deliveries(this.deps.db, webhook.id, {
+      limit: page.limit + 1,
+      after: page.after ? { seq: Number(page.after.i) } : undefined,
+    });
+    const attempts = await webhooksRepository.attemptsFor(
+      this.deps.db,
+      rows.map((r) => r.id),
+    );
+    const { items, ...rest } = this.deps.pageTokens.page(
+      rows,
+      page.limit,
+      list,
+      principal.subject,
+      (r) => ({ t: r.created_at.toISOString(), i: String(r.seq) }),
+      (r) =>
+        presentDelivery(
+          r,
+          attempts.filter((a) => a.delivery_id === r.id),
+        ),
+    );
+    return { ...rest, deliveries: items };
+  }
+
+  async retry(principal: MailboxPrincipal, deliveryId: string) {
+    const delivery = await webhooksRepository.delivery(this.deps.db, deliveryId);
+    if (!delivery?.endpoint_id) throw notFound('delivery', 'delivery_id');
+    await this.get(principal, delivery.endpoint_id).catch(() => {
+      throw notFound('delivery', 'delivery_id');
+    });
+    const updated = await this.deps.db
+      .transaction()
+      .execute((trx) => this.deps.queue.redeliver(trx, delivery.id));
+    const attempts = await webhooksRepository.attemptsFor(this.deps.db, [delivery.id]);
+    return presentDelivery(updated ?? delivery, attempts);
+  }
+}
+
+type DeliveryRowLike = {
+  id: string;
+  endpoint_id: string | null;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+type AttemptRowLike = {
+  attempt_number: number;
+  manual: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: string;
+  next_retry_at: Date | null;
+  created_at: Date;
+};
+
+export function presentDelivery(row: DeliveryRowLike, attempts: AttemptRowLike[]) {
+  return {
+    delivery_id: row.id,
+    webhook_id: row.endpoint_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    attempts: attempts.map((a) => ({
+      attempt_number: a.attempt_number,
+      manual: a.manual,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+      outcome: a.outcome,
+      next_retry_at: a.next_retry_at?.toISOString() ?? null,
+      created_at: a.created_at.toISOString(),
+    })),
+  };
+}
