@@ -1,0 +1,81 @@
+// Records the participant's camera and microphone with MediaRecorder (only after consent), and
+// captures one still frame from the camera as the recording's thumbnail.
+
+const VIDEO_TYPES = ['video/webm;codecs=vp9,opus', 'video/webm;codecs=vp8,opus', 'video/webm', 'video/mp4'];
+const AUDIO_TYPES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/mp4', 'audio/ogg;codecs=opus'];
+const CHUNK_MS = 1000;
+/** Leave room under the server's limit for the container's final bytes. */
+const SIZE_MARGIN = 2 * 1024 * 1024;
+
+export function recordingSupported() {
+  return typeof MediaRecorder !== 'undefined';
+}
+
+function mimeTypeFor(stream) {
+  const candidates = stream.getVideoTracks().length ? VIDEO_TYPES : AUDIO_TYPES;
+  return candidates.find((type) => MediaRecorder.isTypeSupported(type)) ?? '';
+}
+
+export class Recording {
+  /**
+   * @param {MediaStream} stream camera and microphone
+   * @param {{ maxBytes?: number }} options
+   */
+  constructor(stream, { maxBytes = 500 * 1024 * 1024 } = {}) {
+    this.stream = stream;
+    this.maxBytes = maxBytes;
+    this.chunks = [];
+    this.bytes = 0;
+    this.truncated = false;
+    this.recorder = null;
+    this.stopped = null;
+  }
+
+  start() {
+    const mimeType = mimeTypeFor(this.stream);
+    this.recorder = new MediaRecorder(this.stream, mimeType ? { mimeType } : undefined);
+    this.stopped = new Promise((resolve) => {
+      this.recorder.addEventListener('stop', () => resolve(), { once: true });
+      this.recorder.addEventListener('error', () => resolve(), { once: true });
+    });
+    this.recorder.addEventListener('dataavailable', (event) => {
+      if (!event.data?.size) return;
+      if (this.bytes + event.data.size > this.maxBytes - SIZE_MARGIN) {
+        // Past the upload limit: keep what fits and stop recording.
+        this.truncated = true;
+        if (this.recorder.state !== 'inactive') this.recorder.stop();
+        return;
+      }
+      this.chunks.push(event.data);
+      this.bytes += event.data.size;
+    });
+    this.recorder.start(CHUNK_MS);
+  }
+
+  get recording() {
+    return this.recorder?.state === 'recording';
+  }
+
+  /** Stops and resolves the recorded media as one Blob (null when nothing was recorded). */
+  async stop() {
+    if (!this.recorder) return null;
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    await this.stopped;
+    if (!this.chunks.length) return null;
+    const type = (this.recorder.mimeType || this.chunks[0].type || 'video/webm').replace(/\s+/g, '');
+    return new Blob(this.chunks, { type });
+  }
+}
+
+/** A JPEG of the video's current frame, at most 640 px wide; null when there is no frame. */
+export function captureFrame(video, maxWidth = 640) {
+  if (!video || video.readyState < 2 || !video.videoWidth) return Promise.resolve(null);
+  const scale = Math.min(1, maxWidth / video.videoWidth);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(video.videoWidth * scale);
+  canvas.height = Math.round(video.videoHeight * scale);
+  const context = canvas.getContext('2d');
+  if (!context) return Promise.resolve(null);
+  context.drawImage(video, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob), 'image/jpeg', 0.85));
+}
