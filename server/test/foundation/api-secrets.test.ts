@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import bcrypt from 'bcryptjs';
+import { sha256Hex } from '../../src/core/crypto/hashing.ts';
+import { ApiKeyVerifier } from '../../src/platform/api-secrets/key-verifier.ts';
+import { bearer, startPlatform, type TestPlatform } from '../harness.ts';
+
+describe('API keys', () => {
+  let t: TestPlatform;
+  before(async () => {
+    t = await startPlatform();
+  });
+  after(() => t.close());
+
+  const get = (token: string, url = '/v1/api-secrets') =>
+    t.app.inject({ method: 'GET', url, headers: bearer(token) });
+
+  test('create returns the secret once, in the documented format, with a warning', async () => {
+    const ws = await t.signup();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: { name: 'backend' },
+    });
+    assert.equal(response.statusCode, 201);
+    const { status, message, data } = response.json();
+    assert.equal(status, 'success');
+    assert.equal(typeof message, 'string');
+    assert.match(data.secret, /^svc_[0-9a-f]{64}$/);
+    assert.equal(data.secret.length, 68);
+    assert.equal(data.secret_prefix, data.secret.slice(0, 12));
+    assert.equal(data.is_active, true);
+    assert.equal(data.last_used_at, null);
+    assert.equal(typeof data.warning, 'string');
+    assert.equal(Number.isInteger(data.id), true);
+
+    const listed = get(ws.token);
+    const one = get(ws.token, `/v1/api-secrets/${data.id}`);
+    for (const read of await Promise.all([listed, one])) {
+      assert.equal(read.statusCode, 200);
+      assert.ok(!read.body.includes(data.secret), 'the plain secret never appears again');
+      assert.ok(!read.body.includes('secret_hash'));
+    }
+    const row = await t.deps.db
+      .selectFrom('api_secrets')
+      .selectAll()
+      .where('id', '=', data.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(row.secret_hash.startsWith('$2'), 'bcrypt hash at rest');
+    assert.ok(await bcrypt.compare(data.secret, row.secret_hash));
+  });
+
+  test('the key authenticates, and last_used_at is kept without a write per request', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const before = await get(ws.token, `/v1/api-secrets/${key.id}`);
+    assert.equal(before.json().data.last_used_at, null);
+    // Any /v1 route other than /api-secrets accepts the key: the 404 (not 401) proves it authenticated.
+    const used = await t.app.inject({ method: 'GET', url: '/v1/nothing-here', headers: bearer(key.secret) });
+    assert.equal(used.statusCode, 404);
+    const afterUse = await get(ws.token, `/v1/api-secrets/${key.id}`);
+    assert.notEqual(afterUse.json().data.last_used_at, null, 'visible at once on this instance');
+    const row = await t.deps.db
+      .selectFrom('api_secrets')
+      .select('last_used_at')
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.last_used_at, null, 'not yet written');
+    await t.deps.apiKeys.flushUsage();
+    const flushed = await t.deps.db
+      .selectFrom('api_secrets')
+      .select('last_used_at')
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    assert.notEqual(flushed.last_used_at, null);
+  });
+
+  test('an API key on /api-secrets gets a clear 403', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const response = await get(key.secret);
+    assert.equal(response.statusCode, 403);
+    assert.equal(response.json().error.code, 'user_token_required');
+  });
+
+  test('revoke → 401, reactivate → the same secret works, delete → never again', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const probe = () => t.app.inject({ method: 'GET', url: '/v1/nothing-here', headers: bearer(key.secret) });
+    assert.equal((await probe()).statusCode, 404);
+
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: `/v1/api-secrets/${key.id}/revoke`,
+      headers: bearer(ws.token),
+    });
+    assert.equal(revoked.statusCode, 200);
+    assert.deepEqual(revoked.json().data, { id: key.id, name: 'test key', is_active: false });
+    assert.equal((await probe()).statusCode, 401, 'revocation is immediate on this instance');
+
+    const reactivated = await t.app.inject({
+      method: 'POST',
+      url: `/v1/api-secrets/${key.id}/reactivate`,
+      headers: bearer(ws.token),
+    });
+    assert.equal(reactivated.json().data.is_active, true);
+    assert.equal((await probe()).statusCode, 404);
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/api-secrets/${key.id}`,
+      headers: bearer(ws.token),
+    });
+    assert.equal(deleted.statusCode, 200);
+    assert.equal(deleted.json().status, 'success');
+    assert.equal((await probe()).statusCode, 401);
+    const gone = await t.app.inject({
+      method: 'POST',
+      url: `/v1/api-secrets/${key.id}/reactivate`,
+      headers: bearer(ws.token),
+    });
+    assert.equal(gone.statusCode, 404);
+  });
+
+  test('another workspace can neither see nor change a key (404)', async () => {
+    const owner = await t.signup();
+    const stranger = await t.signup();
+    const key = await t.createApiKey(owner);
+    for (const [method, url] of [
+      ['GET', `/v1/api-secrets/${key.id}`],
+      ['POST', `/v1/api-secrets/${key.id}/revoke`],
+      ['POST', `/v1/api-secrets/${key.id}/reactivate`],
+      ['DELETE', `/v1/api-secrets/${key.id}`],
+    ] as const) {
+      const response = await t.app.inject({ method, url, headers: bearer(stranger.token) });
+      assert.equal(response.statusCode, 404, `${method} ${url}`);
+      assert.equal(response.json().error.code, 'resource_not_found');
+    }
+    assert.deepEqual((await get(stranger.token)).json().data, []);
+    const stillThere = await get(owner.token, `/v1/api-secrets/${key.id}`);
+    assert.equal(stillThere.json().data.is_active, true);
+  });
+
+  test('scopes: a scoped key is recorded; invalid scopes name the param', async () => {
+    const ws = await t.signup();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: { name: 'memory reader', scopes: ['memories:read'] },
+    });
+    assert.deepEqual(created.json().data.scopes, ['memories:read']);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: { name: 'x', scopes: ['everything'] },
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error.param, 'scopes[0]');
+    const missingName = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: {},
+    });
+    assert.equal(missingName.statusCode, 400);
+    assert.equal(missingName.json().error.param, 'name');
+  });
+
+  test('verified keys are cached by SHA-256: no bcrypt or lookup per request, eviction on change', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const verifier = new ApiKeyVerifier(t.deps.db, t.clock);
+    assert.ok(await verifier.verify(key.secret));
+    // Change the row behind the cache's back: a cached key does not touch the database.
+    await t.deps.db.updateTable('api_secrets').set({ is_active: false }).where('id', '=', key.id).execute();
+    assert.ok(await verifier.verify(key.secret), 'served from cache');
+    verifier.evict(sha256Hex(key.secret));
+    assert.equal(await verifier.verify(key.secret), null);
+    await t.deps.db.updateTable('api_secrets').set({ is_active: true }).where('id', '=', key.id).execute();
+    assert.ok(await verifier.verify(key.secret));
+    await t.deps.db.updateTable('api_secrets').set({ is_active: false }).where('id', '=', key.id).execute();
+    t.clock.advance(31_000);
+    assert.equal(await verifier.verify(key.secret), null, 'the cache lifetime bounds staleness');
+  });
+
+  test('a revocation on one instance reaches another instance through NOTIFY', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const other = new ApiKeyVerifier(t.deps.db, t.clock);
+    const unlisten = await t.deps.database.listen('api_secret_changed', (hash) => other.evict(hash));
+    try {
+      assert.ok(await other.verify(key.secret));
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/api-secrets/${key.id}/revoke`,
+        headers: bearer(ws.token),
+      });
+      let verified = await other.verify(key.secret);
+      for (let i = 0; verified && i < 50; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        verified = await other.verify(key.secret);
+      }
+      assert.equal(verified, null);
+    } finally {
+      await unlisten();
+    }
+  });
+
+  test('malformed keys and unknown keys get 401 without touching bcrypt', async () => {
+    for (const token of ['svc_123', `svc_${'0'.repeat(64)}`, `SVC_${'a'.repeat(64)}`]) {
+      const response = await get(token, '/v1/nothing');
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json().error.type, 'authentication_error');
+    }
+  });
+});

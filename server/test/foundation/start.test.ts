@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('`serve` starts on embedded defaults, prints how to get a key, and shuts down on SIGTERM', async () => {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'understudy-start-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      MAILBOX_PORT: String(await freePort()),
+      SMTP_PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  try {
+    let healthy = false;
+    for (let i = 0; i < 480 && !healthy; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      healthy = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    }
+    assert.ok(healthy, `server did not become ready:\n${output}`);
+    assert.match(output, /\/v1/);
+    assert.match(output, /auth\/signup/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, output);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});

@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type CoreDeps, createCoreDeps, disposeAll } from '../src/app/core-deps.ts';
+import { buildPlatformApp } from '../src/app/platform-app.ts';
+import { createPlatformDeps, type PlatformDeps } from '../src/app/platform-deps.ts';
+import type { AppInstance } from '../src/app/types.ts';
+import { loadConfig } from '../src/config.ts';
+import { FakeClock } from '../src/core/clock.ts';
+import { type Database, openPGlite, openPostgres } from '../src/core/db/database.ts';
+
+/**
+ * Test databases: in-memory PGlite by default; the machine's PostgreSQL when DATABASE_URL is set
+ * (CI runs the suite both ways). Each test creates its own workspace, so tests share a database safely.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  return url ? openPostgres(url) : openPGlite(null);
+}
+
+export const TEST_ENCRYPTION_KEY = 'a1'.repeat(32);
+
+export function testConfig(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'understudy-test-'));
+  return {
+    dataDir,
+    config: loadConfig({
+      DATA_DIR: dataDir,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      LOG_LEVEL: 'silent',
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      // Test files share one Redis: sign-ups from every file would otherwise share one address budget.
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      REDIS_URL: process.env.REDIS_URL ?? '',
+      ...env,
+    }),
+  };
+}
+
+export interface TestCoreOptions {
+  env?: Record<string, string>;
+  clock?: FakeClock;
+  database?: Database;
+}
+
+export async function startCore(
+  options: TestCoreOptions = {},
+): Promise<CoreDeps & { close(): Promise<void> }> {
+  const { config, dataDir } = testConfig(options.env);
+  const database = options.database ?? (await openTestDatabase());
+  const core = await createCoreDeps(config, {
+    database,
+    clock: options.clock,
+    logger: pino({ level: 'silent' }),
+  });
+  return {
+    ...core,
+    async close() {
+      await disposeAll(core);
+      if (!options.database) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Workspace {
+  token: string;
+  accountId: string;
+  membershipId: string;
+  userId: string;
+  email: string;
+}
+
+export interface TestPlatform {
+  app: AppInstance;
+  deps: PlatformDeps;
+  clock: FakeClock;
+  /** Signs up a fresh user with their own workspace. */
+  signup(): Promise<Workspace>;
+  /** Creates an API key for the workspace and returns its plain secret and id. */
+  createApiKey(workspace: Workspace, body?: Record<string, unknown>): Promise<{ secret: string; id: number }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startPlatform(options: TestCoreOptions = {}): Promise<TestPlatform> {
+  const clock = options.clock ?? new FakeClock(new Date());
+  const core = await startCore({ ...options, clock });
+  const deps = await createPlatformDeps(core);
+  const app = await buildPlatformApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    async signup() {
+      counter += 1;
+      const email = `user${Date.now()}${process.pid}${counter}@example.com`;
+      const response = await app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email, password: 'correct horse battery', name: `Tester ${counter}` },
+      });
+      if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
+      const body = response.json();
+      return {
+        token: body.token,
+        accountId: body.account.id,
+        membershipId: body.membership_id,
+        userId: body.user.id,
+        email,
+      };
+    },
+    async createApiKey(workspace, body = { name: 'test key' }) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/api-secrets',
+        headers: { authorization: `Bearer ${workspace.token}` },
+        payload: body,
+      });
+      if (response.statusCode !== 201) throw new Error(`key creation failed: ${response.body}`);
+      const { data } = response.json();
+      return { secret: data.secret, id: data.id };
+    },
+    async close() {
+      await app.close();
+      await core.close();
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export interface ListeningPlatform extends TestPlatform {
+  /** `http://127.0.0.1:<port>`, also the platform's PUBLIC_URL (so the URLs it returns work). */
+  baseUrl: string;
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The platform listening on a real loopback port, for browser and WebSocket tests. PUBLIC_URL is
+ * that address, so room and avatar URLs in responses open as they are.
+ */
+export async function startListeningPlatform(options: TestCoreOptions = {}): Promise<ListeningPlatform> {
+  const port = await freeLoopbackPort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const platform = await startPlatform({ ...options, env: { PUBLIC_URL: baseUrl, ...options.env } });
+  await platform.app.listen({ port, host: '127.0.0.1' });
+  return { ...platform, baseUrl };
+}

@@ -1,0 +1,97 @@
+// Two platform instances on one database: control signals cross instances through PostgreSQL
+// NOTIFY. PUT /end answered by one instance closes the room socket held by the other; a participant
+// who reconnects to the other instance takes the meeting over (the first copy is dropped, not
+// ended); a meeting no instance holds any more is ended by the sweeper.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openTestDatabase, type TestDatabase } from '../../src/core/delivery/testing/test-database.ts';
+import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
+import { type Api, apiFor, createMeeting, createScenario, expectStatus, Participant } from './helpers.ts';
+
+let database: TestDatabase;
+let a: ListeningPlatform;
+let b: ListeningPlatform;
+let api: Api;
+
+before(async () => {
+  database = await openTestDatabase();
+  a = await startListeningPlatform({ database: database.database });
+  b = await startListeningPlatform({ database: database.database, clock: a.clock });
+  api = await apiFor(a);
+});
+after(async () => {
+  await a.close();
+  await b.close();
+  await database.close();
+});
+
+const bApi = (): Api => ({
+  ...api,
+  async call(method, url, payload) {
+    const response = await b.app.inject({
+      method: method as 'GET',
+      url: `/v1${url}`,
+      headers: { authorization: `Bearer ${api.key}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    return { status: response.statusCode, body: response.json(), text: response.body };
+  },
+});
+
+describe('several instances', () => {
+  test('PUT /end on one instance ends the socket held by the other', async () => {
+    const { scenario } = await createScenario(api);
+    const meeting = await createMeeting(api, scenario.id);
+    const p = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
+    await p.join();
+    await p.next('agent.message');
+    expectStatus(await bApi().call('PUT', `/meetings/${meeting.id}/end`), 200);
+    const ended = await p.next('ended');
+    assert.equal(ended.reason, 'ended_by_api');
+    assert.equal(a.deps.meetings.hub.size, 0);
+  });
+
+  test('reconnecting to another instance takes the meeting over and keeps the conversation', async () => {
+    const { scenario } = await createScenario(api);
+    const meeting = await createMeeting(api, scenario.id);
+    const first = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
+    await first.join();
+    await first.next('agent.message');
+    await first.say('Ready.');
+    const second = await Participant.connect(b.baseUrl, meeting.id, meeting.room_token);
+    const joined = await second.join();
+    assert.equal(joined.resumed, true);
+    assert.equal(joined.transcript.length, 3);
+    assert.equal((await first.next('error')).code, 'replaced');
+    assert.equal(await first.closed(), 4001);
+    const answer = await second.say('I build payment systems.');
+    assert.ok(answer.text.length > 0);
+    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    assert.equal(read.status, 'active', 'a hand-over does not end the meeting');
+    assert.deepEqual(
+      read.sentenced_transcripts.map((s: { sequence_number: number }) => s.sequence_number),
+      [1, 2, 3, 4, 5],
+    );
+    second.send({ type: 'leave' });
+    assert.equal((await second.next('ended')).reason, 'participant_left');
+  });
+
+  test('a meeting no instance holds any more is ended by the sweeper', async () => {
+    const { scenario } = await createScenario(api);
+    const meeting = await createMeeting(api, scenario.id);
+    const p = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
+    await p.join();
+    await p.next('agent.message');
+    p.close();
+    await p.closed();
+    a.clock.advance(60_000);
+    assert.deepEqual(await b.deps.meetings.lifecycle.sweep({ accountId: api.accountId }), []);
+    a.clock.advance(31_000);
+    assert.deepEqual(await b.deps.meetings.lifecycle.sweep({ accountId: api.accountId }), [
+      { meetingId: meeting.id, reason: 'participant_left' },
+    ]);
+    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    assert.equal(read.end_reason, 'participant_left');
+    assert.ok(read.participants[0].left_at);
+  });
+});
