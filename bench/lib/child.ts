@@ -1,0 +1,29 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/**
+ * Starts a benchmark server script in its own process (so the load generator does not share its
+ * event loop) and resolves with the first JSON line it prints on stdout.
+ */
+export async function startChild<T>(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ info: T; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const info = await new Promise<T>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    lines.once('line', (line) => resolve(JSON.parse(line) as T));
+  });
+  return { info, child };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}

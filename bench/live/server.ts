@@ -1,0 +1,95 @@
+// The platform under test for bench/live, in its own process (run with --expose-gc): HTTP and the
+// room WebSocket on 127.0.0.1, on PostgreSQL, no background workers (the measurements are about
+// live sessions, not what follows them). Prints one JSON line: the base URL, an API key, an offline
+// scenario and, when AGENT_URL is set, a custom-agent scenario pointing at it. GET /bench/memory
+// answers the process's memory after a full GC.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
+import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
+import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
+import { loadConfig } from '../../server/src/config.ts';
+
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-live-')),
+  LOG_LEVEL: 'warn',
+  LLM_BASE_URL: '',
+  SEARCH_URL: '',
+  OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+  RATE_LIMIT_PER_MINUTE: '10000000',
+  WRITE_RATE_LIMIT_PER_MINUTE: '10000000',
+});
+const deps = await createPlatformDeps(await createCoreDeps(config));
+const app = await buildPlatformApp(deps);
+app.get('/bench/memory', { schema: { hide: true } }, async () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i += 1) gc?.();
+  return { ...process.memoryUsage(), sessions: deps.meetings.hub.size, gc: Boolean(gc) };
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+async function call(method: string, path: string, token: string | null, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const signup = await call('POST', '/auth/signup', null, {
+  email: `bench-live-${Date.now()}@example.com`,
+  password: 'benchmark password',
+  name: 'Bench',
+});
+const key = (await call('POST', '/v1/api-secrets', signup.token, { name: 'bench key' })).data
+  .secret as string;
+const persona = await call('POST', '/v1/personas', key, {
+  name: 'Morgan Lee',
+  job_title: 'Engineering Manager',
+  demeanor: 'analytical',
+  gender: 'female',
+});
+const questions = Array.from({ length: 20 }, (_, i) => `${i + 1}. Ask about project number ${i + 1}.`).join(
+  '\n',
+);
+const offline = await call('POST', '/v1/scenarios', key, {
+  name: 'Long screen',
+  type: 'interview',
+  persona_id: persona.id,
+  prompt: `## Questions\n${questions}`,
+  welcome_message: 'Hello, I am Morgan. Shall we begin?',
+  call_duration: 240,
+  session_options: { recording_enabled: false },
+});
+const agent = process.env.AGENT_URL
+  ? await call('POST', '/v1/scenarios', key, {
+      name: 'Custom agent screen',
+      type: 'interview',
+      persona_id: persona.id,
+      prompt: 'Interview a backend engineer.',
+      welcome_message: 'Hello, I am Morgan.',
+      call_duration: 240,
+      custom_agent_enabled: true,
+      custom_agent_config: { base_url: process.env.AGENT_URL, timeout_s: 10 },
+      session_options: { recording_enabled: false },
+    })
+  : null;
+
+console.log(
+  JSON.stringify({ base, apiKey: key, offlineScenarioId: offline.id, agentScenarioId: agent?.id ?? null }),
+);
+
+process.on('SIGTERM', async () => {
+  await app.close();
+  await disposeAll(deps);
+  process.exit(0);
+});

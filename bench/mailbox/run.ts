@@ -1,0 +1,233 @@
+/**
+ * Mailbox benchmark: 2,000 messages over 20 concurrent SMTP connections into the real listener,
+ * parsed, threaded, stored (PostgreSQL when DATABASE_URL is set) and pushed to a WebSocket client.
+ *
+ * Prints messages/s stored and threaded, and the p50/p99 time from the end of DATA (the moment the
+ * client hands the message to its connection) to the matching WebSocket event. The baseline, run
+ * in the same process on the same machine, is a bare smtp-server that accepts and discards the
+ * same messages: the ratio says what parsing, threading, storing and eventing cost on top of SMTP.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/mailbox/run.ts
+ *   (MESSAGES, CONNECTIONS, INBOXES override the defaults)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
+import WebSocket from 'ws';
+import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
+import { buildMailboxApp } from '../../server/src/app/mailbox-app.ts';
+import { createMailboxDeps } from '../../server/src/app/mailbox-deps.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { openTestDatabase } from '../../server/src/mailbox/testing/db.ts';
+
+const MESSAGES = Number(process.env.MESSAGES ?? 2_000);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
+const INBOXES = Number(process.env.INBOXES ?? 20);
+const DOMAIN = 'bench.test';
+
+interface Planned {
+  to: string;
+  raw: Buffer;
+  messageId: string;
+}
+
+/** A realistic mix: new conversations, replies by In-Reply-To, broken chains (References), subject-only replies. */
+function plan(): Planned[] {
+  const out: Planned[] = [];
+  const history: Array<{ inbox: string; messageId: string; subject: string; from: string }> = [];
+  for (let i = 0; i < MESSAGES; i++) {
+    const inbox = `bench-${i % INBOXES}@${DOMAIN}`;
+    const earlier = history.filter((h) => h.inbox === inbox);
+    const previous = earlier.length > 0 ? earlier[Math.floor(Math.random() * earlier.length)] : undefined;
+    const kind = previous ? Math.random() : 0;
+    const messageId = `<b${i}.${randomBytes(4).toString('hex')}@sender.example>`;
+    const from = previous && kind > 0.4 ? previous.from : `person${i % 97}@sender.example`;
+    const subject = previous && kind > 0.4 ? `Re: ${previous.subject}` : `Topic ${i}`;
+    const headers = [
+      `From: ${from}`,
+      `To: ${inbox}`,
+      `Subject: ${subject}`,
+      `Message-ID: ${messageId}`,
+      ...(previous && kind > 0.7
+        ? [`In-Reply-To: ${previous.messageId}`, `References: ${previous.messageId}`]
+        : []),
+      ...(previous && kind > 0.55 && kind <= 0.7
+        ? ['In-Reply-To: <lost@elsewhere>', `References: ${previous.messageId} <lost@elsewhere>`]
+        : []),
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+    ];
+    const body = `Message ${i}.\r\n${'Lorem ipsum dolor sit amet. '.repeat(20)}\r\n`;
+    out.push({ to: inbox, raw: Buffer.from(`${headers.join('\r\n')}\r\n\r\n${body}`), messageId });
+    history.push({ inbox, messageId, subject: subject.replace(/^Re: /, ''), from });
+  }
+  return out;
+}
+
+function connect(port: number): Promise<SMTPConnection> {
+  const connection = new SMTPConnection({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    socketTimeout: 60_000,
+  } as never);
+  return new Promise((resolve, reject) => {
+    connection.once('error', reject);
+    connection.connect(() => resolve(connection));
+  });
+}
+
+/** Sends every planned message over `connections` SMTP sessions; returns the wall time in ms. */
+async function drive(
+  port: number,
+  messages: Planned[],
+  onSent: (m: Planned, at: number) => void,
+): Promise<number> {
+  const sessions = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(port)));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    sessions.map(async (session) => {
+      while (next < messages.length) {
+        const message = messages[next++]!;
+        await new Promise<void>((resolve, reject) => {
+          onSent(message, performance.now());
+          session.send({ from: 'sender@sender.example', to: [message.to] }, message.raw, (error) =>
+            error ? reject(error) : resolve(),
+          );
+        });
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  for (const session of sessions) session.quit();
+  return elapsed;
+}
+
+async function baseline(messages: Planned[]): Promise<number> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address() as AddressInfo)
+    .port;
+  const elapsed = await drive(port, messages, () => {});
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return elapsed;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-mailbox-'));
+  const adminKey = `adm_${randomBytes(12).toString('hex')}`;
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    ENCRYPTION_KEY: 'b2'.repeat(32),
+    LOG_LEVEL: 'silent',
+    MAIL_DOMAIN: DOMAIN,
+    MAILBOX_ADMIN_KEY: adminKey,
+  });
+  const database = await openTestDatabase();
+  const core = await createCoreDeps(config, { database, logger: pino({ level: 'silent' }) });
+  const deps = await createMailboxDeps(core, {
+    platformKeys: null,
+    eventChannel: `mailbox_bench_${randomBytes(4).toString('hex')}`,
+  });
+  const app = await buildMailboxApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const smtpPort = await deps.smtp.listen(0, '127.0.0.1');
+  const apiPort = (app.server.address() as AddressInfo).port;
+
+  for (let i = 0; i < INBOXES; i++) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v0/inboxes',
+      headers: { authorization: `Bearer ${adminKey}` },
+      payload: { username: `bench-${i}`, domain: DOMAIN },
+    });
+    if (response.statusCode !== 201) throw new Error(response.body);
+  }
+
+  const messages = plan();
+  const baselineMs = await baseline(messages);
+
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const matchedBy: Record<string, number> = {};
+  let allReceived: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    allReceived = resolve;
+  });
+  const socket = new WebSocket(`ws://127.0.0.1:${apiPort}/v0/ws`, {
+    headers: { authorization: `Bearer ${adminKey}` },
+  });
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ type: 'subscribe', event_types: ['message.received'] }));
+  await new Promise<void>((resolve) => socket.once('message', () => resolve()));
+  socket.on('message', (data) => {
+    const frame = JSON.parse(data.toString());
+    if (frame.type !== 'event') return;
+    const started = sentAt.get(frame.message.message_id);
+    if (started === undefined) return;
+    latencies.push(performance.now() - started);
+    matchedBy[frame.matched_by] = (matchedBy[frame.matched_by] ?? 0) + 1;
+    if (latencies.length === messages.length) allReceived();
+  });
+
+  const cpuBefore = process.cpuUsage();
+  const elapsed = await drive(smtpPort, messages, (message, at) => sentAt.set(message.messageId, at));
+  const cpu = process.cpuUsage(cpuBefore);
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  const stored = await deps.db
+    .selectFrom('mailbox_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+
+  const throughput = (messages.length / elapsed) * 1000;
+  const baselineThroughput = (messages.length / baselineMs) * 1000;
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  const lines = [
+    `mailbox benchmark: ${messages.length} messages, ${CONNECTIONS} SMTP connections, ${INBOXES} inboxes, database ${deps.database.engine}, bus ${deps.redis ? 'redis' : 'postgres notify'}`,
+    `  stored and threaded: ${Number(stored.n)} messages in ${(elapsed / 1000).toFixed(2)} s = ${throughput.toFixed(0)} msg/s (target >= 200)`,
+    `  baseline (bare smtp-server, accept and discard): ${baselineThroughput.toFixed(0)} msg/s; ratio ${(throughput / baselineThroughput).toFixed(3)}`,
+    `  end of DATA -> WebSocket event: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${latencies.length} events (target p99 < 100 ms)`,
+    `  node CPU per message (server and load generator together): ${((cpu.user + cpu.system) / 1000 / messages.length).toFixed(2)} ms; machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    `  threading: ${Object.entries(matchedBy)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  ];
+  console.log(lines.join('\n'));
+
+  socket.close();
+  await deps.smtp.close();
+  await app.close();
+  await disposeAll(core);
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  const ok = throughput >= 200 && p99 < 100 && latencies.length === messages.length;
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
