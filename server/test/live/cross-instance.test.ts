@@ -66,6 +66,8 @@ describe('several instances', () => {
     assert.equal(await first.closed(), 4001);
     const answer = await second.say('I build payment systems.');
     assert.ok(answer.text.length > 0);
+    // The answer is streamed before it is stored; its transcript.sentence frame says it is stored.
+    await second.next('transcript.sentence', (m) => m.sentence.sequence_number === 5);
     const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.status, 'active', 'a hand-over does not end the meeting');
     assert.deepEqual(
