@@ -186,6 +186,26 @@ describe('API keys', () => {
     assert.equal(await verifier.verify(key.secret), null, 'the cache lifetime bounds staleness');
   });
 
+  test('a burst with one key shares one verification; an expired entry is re-read, not re-hashed', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const verifier = new ApiKeyVerifier(t.deps.db, t.clock);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(key.secret)));
+    assert.equal(new Set(burst).size, 1, 'one verification served all twenty requests');
+    assert.ok(burst[0]);
+    t.clock.advance(31_000);
+    const revalidated = await verifier.verify(key.secret);
+    assert.equal(revalidated?.apiKeyId, key.id, 'still active, same hash: valid again');
+    // A different stored hash (the secret no longer matches it) is checked with bcrypt and refused.
+    await t.deps.db
+      .updateTable('api_secrets')
+      .set({ secret_hash: await bcrypt.hash('another secret', 4) })
+      .where('id', '=', key.id)
+      .execute();
+    t.clock.advance(31_000);
+    assert.equal(await verifier.verify(key.secret), null);
+  });
+
   test('a revocation on one instance reaches another instance through NOTIFY', async () => {
     const ws = await t.signup();
     const key = await t.createApiKey(ws);

@@ -13,18 +13,35 @@ export const KEY_CACHE_TTL_MS = 30_000;
 
 interface CachedKey {
   principal: Principal;
+  /** The bcrypt hash this secret was checked against: while the row keeps it, no bcrypt is needed. */
+  secretHash: string;
   expiresAt: number;
 }
 
+type KeyRow = {
+  id: number;
+  account_id: string;
+  membership_id: string;
+  secret_hash: string;
+  scopes: string[] | null;
+  is_active: boolean;
+};
+
 /**
- * Verifies `svc_` keys. bcrypt runs once per key per cache lifetime, not per request: verified keys
- * are cached under the SHA-256 of the key (never the key itself). Revocation evicts at once on the
- * revoking instance and, through PostgreSQL NOTIFY, on the others; the TTL bounds it otherwise.
- * `last_used_at` is collected in memory and written in batches.
+ * Verifies `svc_` keys. bcrypt runs once per key and stored hash, not per request: verified keys
+ * are cached under the SHA-256 of the key (never the key itself). When an entry's lifetime ends the
+ * row is read again (is it still active, still the same hash?) without running bcrypt again, and
+ * concurrent requests with one key share one verification, so a burst of requests never queues
+ * bcrypt runs on the event loop. Revocation evicts at once on the revoking instance and, through
+ * PostgreSQL NOTIFY, on the others; the TTL bounds it otherwise. `last_used_at` is collected in
+ * memory and written in batches.
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, CachedKey>();
+  private readonly inflight = new Map<string, Promise<Principal | null>>();
   private readonly pendingUsage = new Map<number, Date>();
+  /** Bumped by every eviction: a verification that started before one must not refill the cache. */
+  private evictions = 0;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -41,13 +58,27 @@ export class ApiKeyVerifier {
       this.pendingUsage.set(cached.principal.apiKeyId!, now);
       return cached.principal;
     }
+    let pending = this.inflight.get(lookupHash);
+    if (!pending) {
+      pending = this.load(secret, lookupHash, cached).finally(() => this.inflight.delete(lookupHash));
+      this.inflight.set(lookupHash, pending);
+    }
+    const principal = await pending;
+    if (principal) this.pendingUsage.set(principal.apiKeyId!, this.clock.now());
+    return principal;
+  }
+
+  private async load(secret: string, lookupHash: string, stale: CachedKey | undefined) {
     this.cache.delete(lookupHash);
-    const row = await this.db
+    const evictionsBefore = this.evictions;
+    const row: KeyRow | undefined = await this.db
       .selectFrom('api_secrets')
       .select(['id', 'account_id', 'membership_id', 'secret_hash', 'scopes', 'is_active'])
       .where('lookup_hash', '=', lookupHash)
       .executeTakeFirst();
-    if (!row?.is_active || !(await bcrypt.compare(secret, row.secret_hash))) return null;
+    if (!row?.is_active) return null;
+    const alreadyChecked = stale?.secretHash === row.secret_hash;
+    if (!alreadyChecked && !(await bcrypt.compare(secret, row.secret_hash))) return null;
     const principal: Principal = {
       kind: 'api_key',
       accountId: row.account_id,
@@ -57,12 +88,18 @@ export class ApiKeyVerifier {
       scopes: row.scopes && row.scopes.length > 0 ? row.scopes : null,
       subject: `key:${lookupHash.slice(0, 16)}`,
     };
-    this.cache.set(lookupHash, { principal, expiresAt: now.getTime() + this.ttlMs });
-    this.pendingUsage.set(row.id, now);
+    if (this.evictions === evictionsBefore) {
+      this.cache.set(lookupHash, {
+        principal,
+        secretHash: row.secret_hash,
+        expiresAt: this.clock.now().getTime() + this.ttlMs,
+      });
+    }
     return principal;
   }
 
   evict(lookupHash: string): void {
+    this.evictions += 1;
     this.cache.delete(lookupHash);
   }
 
