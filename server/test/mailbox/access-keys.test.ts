@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TestMailbox } from '../../src/mailbox/testing/app.ts';
 import { startWithPrincipals } from './principals.ts';
@@ -78,6 +79,25 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     const aliased = await t.createScopedKey({ name: 'alias', permissions: ['messages.read'] });
     assert.deepEqual((aliased as unknown as { scopes: string[] }).scopes, ['messages.read']);
     assert.match(aliased.api_key, /^aik_/);
+    // Stored as a hash: no column of the row holds the secret.
+    const stored = await t.deps.db
+      .selectFrom('mailbox_api_keys')
+      .selectAll()
+      .where('id', '=', aliased.key_id)
+      .executeTakeFirstOrThrow();
+    assert.ok(
+      Object.values(stored).every((value) => !JSON.stringify(value ?? null).includes(aliased.api_key)),
+      'the secret is not stored',
+    );
+    assert.equal(stored.lookup_hash, createHash('sha256').update(aliased.api_key).digest('hex'));
+
+    const lastUsed = async () =>
+      (await t.request('GET', '/v0/api-keys?limit=100', keys.admin!)).body.api_keys.find(
+        (k: { key_id: string }) => k.key_id === aliased.key_id,
+      ).last_used_at;
+    assert.equal(await lastUsed(), null, 'never used yet');
+    assert.equal((await t.request('GET', '/v0/inboxes', aliased.api_key)).status, 200);
+    assert.equal(await lastUsed(), t.clock.now().toISOString());
   });
 
   test('restricted keys cannot create namespace-level resources', async () => {
@@ -93,6 +113,25 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     const podKeyInbox = await t.request('POST', '/v0/inboxes', keys.scopedPod!, { username: t.unique() });
     assert.equal(podKeyInbox.status, 201);
     assert.equal(podKeyInbox.body.pod_id, podId, 'a pod key creates inside its pod');
+  });
+
+  test('a pod is visible only to the keys that reach it, exactly like an absent one otherwise', async () => {
+    for (const who of ['admin', 'scopedPod']) {
+      const pod = await t.request('GET', `/v0/pods/${podId}`, keys[who]!);
+      assert.equal(pod.status, 200, who);
+      assert.equal(pod.body.pod_id, podId);
+    }
+    const absent = await t.request('GET', '/v0/pods/pod_absent', keys.admin!);
+    for (const who of ['owner', 'stranger', 'scopedMine']) {
+      const hidden = await t.request('GET', `/v0/pods/${podId}`, keys[who]!);
+      assert.equal(hidden.status, 404, who);
+      assert.deepEqual({ ...hidden.body, request_id: null }, { ...absent.body, request_id: null }, who);
+      const listed = await t.request('GET', '/v0/pods', keys[who]!);
+      assert.ok(
+        listed.body.pods.every((p: { pod_id: string }) => p.pod_id !== podId),
+        `${who} list`,
+      );
+    }
   });
 
   test('a scoped key cannot widen itself through webhooks or WebSocket subscriptions', async () => {
@@ -127,6 +166,24 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     await assert.rejects(t.openSocket(`/v0/inboxes/${theirs.inbox_id}/ws`, keys.scopedMine!), /404/);
   });
 
+  test('a scoped key\u2019s account-wide socket carries only its own inboxes, even within its namespace', async () => {
+    // The sibling shares the namespace of the key's inbox but is not among its inbox_ids.
+    const sibling = await t.createInbox(keys.owner!);
+    const ws = await t.openSocket('/v0/ws', keys.scopedMine!);
+    ws.socket.send(JSON.stringify({ type: 'subscribe' }));
+    await ws.next((f) => f.type === 'subscribed');
+    await t.sendSmtp({ from: 'x@example.com', to: sibling.inbox_id, subject: 'not yours', text: 'x' });
+    await t.sendSmtp({ from: 'x@example.com', to: mine.inbox_id, subject: 'yours', text: 'x' });
+    // Events are fanned out in commit order, so a leaked sibling event would arrive first.
+    const event = await ws.next((f) => f.type === 'event');
+    assert.equal(event.inbox_id, mine.inbox_id);
+    assert.equal(event.message.subject, 'yours');
+    assert.ok(ws.frames.every((f) => f.type !== 'event' || f.inbox_id === mine.inbox_id));
+    ws.socket.close();
+    const owner = await t.request('GET', `/v0/inboxes/${sibling.inbox_id}/messages`, keys.owner!);
+    assert.equal(owner.body.messages[0].subject, 'not yours', 'the sibling did receive it');
+  });
+
   test('the api_key query parameter works on WebSocket routes only', async () => {
     const ws = await t.openSocket('/v0/ws', keys.owner!, true);
     ws.socket.send(JSON.stringify({ type: 'ping' }));
@@ -155,6 +212,33 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     assert.ok(revoke.statusCode < 300, revoke.body);
     t.clock.advance(61_000);
     assert.equal((await t.request('GET', '/v0/inboxes', key.secret)).status, 401);
+  });
+
+  test('a platform key gets a namespace on first use; its resolved identity is cached at most 60 s', async () => {
+    const workspace = await t.platform.signup();
+    const key = await t.platform.createApiKey(workspace);
+    const namespaces = () =>
+      t.deps.db
+        .selectFrom('mailbox_namespaces')
+        .select('id')
+        .where('account_id', '=', workspace.accountId)
+        .execute();
+    assert.equal((await namespaces()).length, 0, 'nothing before the first request');
+    assert.equal((await t.request('GET', '/v0/inboxes', key.secret)).status, 200);
+    assert.equal((await namespaces()).length, 1, 'created on first use');
+    // Revoked behind the verifier's back, as on an instance that missed the NOTIFY: only the
+    // cache lifetime bounds how long the key keeps working.
+    await t.platform.deps.db
+      .updateTable('api_secrets')
+      .set({ is_active: false })
+      .where('id', '=', key.id)
+      .execute();
+    t.clock.advance(59_000);
+    assert.equal((await t.request('GET', '/v0/inboxes', key.secret)).status, 200, 'still cached');
+    t.clock.advance(1_000);
+    const refused = await t.request('GET', '/v0/inboxes', key.secret);
+    assert.equal(refused.status, 401, 'refused once 60 s have passed');
+    assert.equal(refused.body.error.code, 'unauthorized');
   });
 
   test('300 requests per 60 s per key, then 429 rate_limited with Retry-After: 60', async () => {

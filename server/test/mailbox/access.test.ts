@@ -48,6 +48,7 @@ describe('principals against every route: 401s and no probing', () => {
       ['PATCH', `/v0/inboxes/${inbox}`, { display_name: 'x' }],
       ['GET', `/v0/inboxes/${inbox}/messages`],
       ['GET', `/v0/inboxes/${inbox}/messages/${messageId}`],
+      ['PATCH', `/v0/inboxes/${inbox}/messages/${messageId}`, { add_labels: ['x'] }],
       ['GET', `/v0/inboxes/${inbox}/messages/${messageId}/raw`],
       ['GET', `/v0/inboxes/${inbox}/messages/${messageId}/attachments/att_x`],
       ['POST', `/v0/inboxes/${inbox}/messages/send`, { to: 'x@example.com', text: 'x' }],
@@ -71,10 +72,14 @@ describe('principals against every route: 401s and no probing', () => {
     ['POST', '/v0/inboxes', { username: 'nobody-here' }],
     ['GET', '/v0/pods'],
     ['POST', '/v0/pods', { name: 'p' }],
+    ['GET', '/v0/pods/pod_x'],
     ['GET', '/v0/domains'],
     ['POST', '/v0/domains', { domain: 'x.example.com' }],
+    ['GET', '/v0/domains/x.example.com'],
     ['POST', '/v0/domains/x.example.com/verify'],
     ['GET', '/v0/block-list'],
+    ['POST', '/v0/block-list', { value: 'x.example' }],
+    ['DELETE', '/v0/block-list/blk_x'],
     ['POST', '/v0/api-keys', { name: 'k' }],
     ['GET', '/v0/api-keys'],
     ['DELETE', '/v0/api-keys/key_x'],
@@ -93,6 +98,16 @@ describe('principals against every route: 401s and no probing', () => {
         const response = await t.request(method, url, token!, payload);
         assert.equal(response.status, 401, `${method} ${url} with ${token ? token.slice(0, 8) : 'no token'}`);
         assert.equal(response.body.error.code, 'unauthorized');
+      }
+    }
+  });
+
+  test('the WebSocket routes refuse the upgrade with 401 for a missing, unknown or revoked key', async () => {
+    for (const path of ['/v0/ws', `/v0/inboxes/${mine.inbox_id}/ws`]) {
+      for (const token of ['', 'aik_unknown', keys.revoked!]) {
+        const who = token ? token.slice(0, 8) : 'no token';
+        await assert.rejects(t.openSocket(path, token), /401/, `${path} with ${who}`);
+        if (token) await assert.rejects(t.openSocket(path, token, true), /401/, `${path}?api_key=${who}`);
       }
     }
   });
@@ -121,6 +136,9 @@ describe('principals against every route: 401s and no probing', () => {
           `${who} ${method} ${url}: same body as an absent inbox`,
         );
       }
+      // The per-inbox socket answers before the upgrade, with the same status as for an absent inbox.
+      await assert.rejects(t.openSocket(`/v0/inboxes/${target}/ws`, keys[who]!), /404/, `${who} ws`);
+      await assert.rejects(t.openSocket(`/v0/inboxes/${absent}/ws`, keys[who]!), /404/, `${who} ws absent`);
     }
   });
 

@@ -71,6 +71,20 @@ describe('inbound mail over real SMTP', () => {
     assert.deepEqual(thread.body.senders, ['alice@example.com']);
   });
 
+  test('an inbox created without a body gets a random address on the service domain and receives mail', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v0/inboxes',
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const bare = created.json();
+    assert.match(bare.inbox_id, new RegExp(`^agent-[0-9a-f]+@${t.mailDomain.replace(/\./g, '\\.')}$`));
+    await t.sendSmtp({ from: 'alice@example.com', to: bare.inbox_id, subject: 'Welcome', text: 'x' });
+    const messages = await t.request('GET', `/v0/inboxes/${bare.inbox_id}/messages`, t.adminKey);
+    assert.equal(messages.body.messages[0].subject, 'Welcome');
+  });
+
   test('a reply over SMTP lands on the same thread', async () => {
     await t.sendSmtp({
       from: 'alice@example.com',
@@ -167,5 +181,98 @@ describe('inbound mail over real SMTP', () => {
       t.adminKey,
     );
     assert.equal(filtered.body.count, 1);
+  });
+
+  test('an out-of-office reply over SMTP is flagged auto_reply', async () => {
+    await t.sendSmtp({
+      from: 'alice@example.com',
+      to: inbox.inbox_id,
+      subject: 'Automatic reply: Hello agent',
+      text: 'I am away.',
+      headers: { 'X-Autoreply': 'yes' },
+    });
+    const events = await t.request(
+      'GET',
+      `/v0/inboxes/${inbox.inbox_id}/events?event_types=message.received`,
+      t.adminKey,
+    );
+    const last = events.body.events.at(-1);
+    assert.equal(last.message.subject, 'Automatic reply: Hello agent');
+    assert.equal(last.auto_reply, true);
+    assert.equal(last.auto_reply_reason, 'x-autoreply: yes');
+    assert.equal(last.message.auto_reply, true);
+  });
+
+  test('a namespace-wide address entry blocks that sender in every inbox of the namespace, and only that sender', async () => {
+    const other = await t.createInbox(t.adminKey);
+    // The admin's namespace may be shared with other test files (one PostgreSQL): a sender of our own.
+    const pest = `${t.unique('pest')}@example.net`;
+    const entry = await t.request('POST', '/v0/block-list', t.adminKey, { value: pest.toUpperCase() });
+    assert.equal(entry.status, 201);
+    assert.equal(entry.body.kind, 'address');
+    assert.equal(entry.body.inbox_id, null);
+    assert.equal(entry.body.value, pest);
+    try {
+      await t.sendSmtp({ from: pest, to: other.inbox_id, subject: 'Pest', text: 'x' });
+      await t.sendSmtp({ from: 'friend@example.net', to: other.inbox_id, subject: 'Friend', text: 'x' });
+      const events = await t.request('GET', `/v0/inboxes/${other.inbox_id}/events`, t.adminKey);
+      assert.deepEqual(
+        events.body.events.map((e: { event_type: string; message: { subject: string } }) => [
+          e.event_type,
+          e.message.subject,
+        ]),
+        [
+          ['message.received.blocked', 'Pest'],
+          ['message.received', 'Friend'],
+        ],
+      );
+      assert.deepEqual(events.body.events[0].blocked_by, {
+        entry_id: entry.body.entry_id,
+        kind: 'address',
+        value: pest,
+        scope: 'namespace',
+      });
+    } finally {
+      const removed = await t.request('DELETE', `/v0/block-list/${entry.body.entry_id}`, t.adminKey);
+      assert.equal(removed.status, 204);
+    }
+    await t.sendSmtp({ from: pest, to: other.inbox_id, subject: 'Pest again', text: 'x' });
+    const after = await t.request('GET', `/v0/inboxes/${other.inbox_id}/messages`, t.adminKey);
+    assert.equal(after.body.messages[0].subject, 'Pest again');
+    assert.equal(after.body.messages[0].status, 'received', 'unblocked once the entry is removed');
+  });
+
+  test('deleting an inbox removes it with its mail; its address then refuses mail with 550', async () => {
+    const doomed = await t.createInbox(t.adminKey);
+    await t.sendSmtp({
+      from: 'alice@example.com',
+      to: doomed.inbox_id,
+      subject: 'Soon gone',
+      text: 'x',
+      attachments: [{ filename: 'a.txt', content: 'a' }],
+    });
+    const stored = await t.deps.db
+      .selectFrom('mailbox_messages')
+      .select(['id', 'raw_key'])
+      .where('inbox_id', '=', doomed.inbox_id)
+      .execute();
+    assert.equal(stored.length, 1);
+    assert.ok(await t.deps.storage.get(stored[0]!.raw_key!), 'the raw MIME is in storage');
+
+    const deleted = await t.request('DELETE', `/v0/inboxes/${doomed.inbox_id}`, t.adminKey);
+    assert.equal(deleted.status, 204);
+    assert.equal((await t.request('GET', `/v0/inboxes/${doomed.inbox_id}`, t.adminKey)).status, 404);
+    assert.equal((await t.request('GET', `/v0/inboxes/${doomed.inbox_id}/messages`, t.adminKey)).status, 404);
+    const left = await t.deps.db
+      .selectFrom('mailbox_messages')
+      .select('id')
+      .where('inbox_id', '=', doomed.inbox_id)
+      .execute();
+    assert.equal(left.length, 0, 'its messages are gone');
+    assert.equal(await t.deps.storage.get(stored[0]!.raw_key!), null, 'and their stored bytes');
+    await assert.rejects(
+      t.sendSmtp({ from: 'a@example.com', to: doomed.inbox_id, subject: 'x', text: 'x' }),
+      (error: { responseCode?: number }) => error.responseCode === 550,
+    );
   });
 });

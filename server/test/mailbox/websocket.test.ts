@@ -72,9 +72,25 @@ describe('WebSocket events and the events catch-up route', () => {
     assert.ok(seen >= 1);
     let cursor = first.body.next_page_token;
     assert.ok(cursor);
-    // Disconnected: two messages arrive.
+    // Disconnected: two messages arrive (another socket sees them live, so they have been fanned out).
+    const witness = await t.openSocket(`/v0/inboxes/${a.inbox_id}/ws`, key);
+    await witness.next((f) => f.type === 'subscribed');
     await t.sendSmtp({ from: 'x@example.com', to: a.inbox_id, subject: 'missed 1', text: 'x' });
     await t.sendSmtp({ from: 'x@example.com', to: a.inbox_id, subject: 'missed 2', text: 'x' });
+    await witness.next((f) => f.type === 'event' && f.message.subject === 'missed 2');
+    witness.socket.close();
+    // A socket opened now gets nothing of what it missed: frames are handled in order, so a
+    // replay would come before the pong.
+    const late = await t.openSocket(`/v0/inboxes/${a.inbox_id}/ws`, key);
+    await late.next((f) => f.type === 'subscribed');
+    late.socket.send(JSON.stringify({ type: 'ping' }));
+    await late.next((f) => f.type === 'pong');
+    assert.deepEqual(
+      late.frames.map((f) => f.type),
+      ['subscribed', 'pong'],
+      'no replay',
+    );
+    late.socket.close();
     const page1 = await t.request(
       'GET',
       `/v0/inboxes/${a.inbox_id}/events?limit=1&page_token=${encodeURIComponent(cursor)}`,

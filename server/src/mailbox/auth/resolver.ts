@@ -10,6 +10,8 @@ export interface PlatformKeyVerifier {
 }
 
 export const SCOPED_KEY_PREFIX = 'aik_';
+/** `last_used_at` of scoped keys is minute-accurate: a write on every request would cost more than it tells. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Turns a bearer token into a principal. Scoped keys are looked up on every request (by the
@@ -50,11 +52,19 @@ export class MailboxCredentialResolver {
     const lookupHash = sha256Hex(token);
     const row = await this.deps.db
       .selectFrom('mailbox_api_keys')
-      .select(['id', 'namespace_id', 'inbox_ids', 'pod_id', 'scopes'])
+      .select(['id', 'namespace_id', 'inbox_ids', 'pod_id', 'scopes', 'last_used_at'])
       .where('lookup_hash', '=', lookupHash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
+    const now = this.deps.clock.now();
+    if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.deps.db
+        .updateTable('mailbox_api_keys')
+        .set({ last_used_at: now })
+        .where('id', '=', row.id)
+        .execute();
+    }
     return {
       kind: 'scoped',
       subject: `aik:${row.id}`,
