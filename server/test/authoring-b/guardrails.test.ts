@@ -156,6 +156,23 @@ describe('guardrail definitions', () => {
     });
     assert.equal(patch.statusCode, 400);
     assert.equal(patch.json().error.param, 'guardrail_prompt');
+
+    // A prompt of spaces would be trimmed out of the block: the rule would never apply.
+    const blank = await c.call('POST', '/guardrails', {
+      guardrail_name: uniqueName(),
+      guardrail_prompt: ' \n ',
+    });
+    assert.equal(blank.statusCode, 400);
+    assert.equal(blank.json().error.param, 'guardrail_prompt');
+    assert.deepEqual(
+      blank.json().errors.map((e: { param: string }) => e.param),
+      ['guardrail_prompt'],
+    );
+    const blankPatch = await c.call('PATCH', `/guardrails/${ok.json().data.id}`, { guardrail_prompt: '   ' });
+    assert.equal(blankPatch.statusCode, 400);
+    assert.equal(blankPatch.json().error.param, 'guardrail_prompt');
+    const kept = await c.call('GET', `/guardrails/${ok.json().data.id}`);
+    assert.equal(kept.json().data.guardrail_prompt.length, 10_000);
   });
 
   test('an invalid payload lists every failing field in errors', async () => {

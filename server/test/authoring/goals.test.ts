@@ -49,6 +49,18 @@ describe('goals', () => {
       400,
       'metrics',
     );
+    ok(await a.call('POST', '/goals', { name: 'x', description: 'd'.repeat(5000) }), 201);
+    expectError(
+      await a.call('POST', '/goals', { name: 'x', description: 'd'.repeat(5001) }),
+      400,
+      'description',
+    );
+    ok(await a.call('POST', '/goals', { name: 'x', instructions: 'i'.repeat(10_000) }), 201);
+    expectError(
+      await a.call('POST', '/goals', { name: 'x', instructions: 'i'.repeat(10_001) }),
+      400,
+      'instructions',
+    );
     const inactive = ok(await a.call('POST', '/goals', { name: 'x', active: false, metrics: null }), 201);
     assert.equal(inactive.active, false);
     assert.equal(inactive.metrics, null);
@@ -193,6 +205,12 @@ describe('goals', () => {
     expectError(await b.call('PUT', `/goals/${goal.id}`, { name: 'x' }), 404, 'id');
     expectError(await b.call('DELETE', `/goals/${goal.id}`), 404, 'id');
     assert.ok(!ok<{ id: string }[]>(await b.call('GET', '/goals')).some((g) => g.id === goal.id));
+    // A scenario of another workspace links nothing and filters to nothing.
+    const foreign = await scenarioOf(a, [goal.id]);
+    const own = ok(await b.call('POST', '/goals', { name: 'Mine' }), 201);
+    expectError(await b.call('PUT', `/goals/${own.id}`, { scenario_id: foreign.id }), 400, 'scenario_id');
+    expectError(await b.call('PUT', `/goals/${own.id}`, { scenarios: [foreign.id] }), 400, 'scenarios[0]');
+    assert.deepEqual(ok(await b.call('GET', `/goals?scenario_id=${foreign.id}`)), []);
     const persona = ok(await b.call('POST', '/personas', personaBody()), 201);
     expectError(
       await b.call('POST', '/scenarios', {

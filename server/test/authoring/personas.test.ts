@@ -65,6 +65,34 @@ describe('personas', () => {
       'membership_id',
     );
     expectError(await a.call('POST', '/personas', personaBody({ name: 'x'.repeat(101) })), 400, 'name');
+    ok(
+      await a.call('POST', '/personas', personaBody({ name: 'x'.repeat(100), job_title: 'j'.repeat(100) })),
+      201,
+    );
+    expectError(
+      await a.call('POST', '/personas', personaBody({ job_title: 'j'.repeat(101) })),
+      400,
+      'job_title',
+    );
+    ok(await a.call('POST', '/personas', personaBody({ background: 'b'.repeat(5000) })), 201);
+    expectError(
+      await a.call('POST', '/personas', personaBody({ background: 'b'.repeat(5001) })),
+      400,
+      'background',
+    );
+    // Spaces only pass a length check but name nobody.
+    expectError(await a.call('POST', '/personas', personaBody({ name: '   ' })), 400, 'name');
+    expectError(await a.call('POST', '/personas', personaBody({ job_title: ' \t ' })), 400, 'job_title');
+    const persona = ok(await a.call('POST', '/personas', personaBody()), 201);
+    expectError(await a.call('PUT', `/personas/${persona.id}`, { name: '  ' }), 400, 'name');
+    expectError(await a.call('PUT', `/personas/${persona.id}`, { job_title: '  ' }), 400, 'job_title');
+    expectError(await a.call('PUT', `/personas/${persona.id}`, { voice_id: '' }), 400, 'voice_id');
+    expectError(await a.call('PUT', `/personas/${persona.id}`, { voice_id: 'nope' }), 400, 'voice_id');
+    assert.deepEqual(
+      ok(await a.call('GET', `/personas/${persona.id}`)),
+      persona,
+      'refused updates change nothing',
+    );
     for (const demeanor of [
       'friendly',
       'analytical',

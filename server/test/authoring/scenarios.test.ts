@@ -112,6 +112,16 @@ describe('scenarios', () => {
     expectError(await a.call('POST', '/scenarios', { ...base, call_duration: 241 }), 400, 'call_duration');
     expectError(await a.call('POST', '/scenarios', { ...base, visibility: 'secret' }), 400, 'visibility');
     expectError(await a.call('POST', '/scenarios', { ...base, name: 'x'.repeat(201) }), 400, 'name');
+    ok(await a.call('POST', '/scenarios', { ...base, name: 'x'.repeat(200) }), 201);
+    expectError(await a.call('POST', '/scenarios', { ...base, name: '   ' }), 400, 'name');
+    for (const [field, max] of [
+      ['prompt', 50_000],
+      ['description', 2000],
+      ['welcome_message', 2000],
+    ] as const) {
+      ok(await a.call('POST', '/scenarios', { ...base, [field]: 'w'.repeat(max) }), 201);
+      expectError(await a.call('POST', '/scenarios', { ...base, [field]: 'w'.repeat(max + 1) }), 400, field);
+    }
     expectError(await a.call('POST', '/scenarios', { ...base, goals: [randomUUID()] }), 400, 'goals[0]');
     expectError(
       await a.call('POST', '/scenarios', { ...base, default_kind: 'plus_one' }),
@@ -228,6 +238,8 @@ describe('scenarios', () => {
     }
     expectError(await put({ extra_headers: { 'Bad Header': 'v' } }), 400, param('extra_headers.Bad Header'));
     expectError(await put({ unknown: 1 }), 400, param('unknown'));
+    expectError(await put({ model: '   ' }), 400, param('model'));
+    expectError(await put({ model: 'm'.repeat(201) }), 400, param('model'));
 
     // Enabling needs a base_url.
     const bare = await scenario(a);
@@ -400,6 +412,8 @@ describe('scenarios', () => {
   test('every account is seeded with complete plus_one and requirement_gathering scenarios', async () => {
     const a = await workspace(t);
     const { data } = ok(await a.call('GET', '/scenarios'));
+    const personaIds = new Set(data.map((s: { persona_id: string }) => s.persona_id));
+    assert.equal(personaIds.size, 2, 'each seeded scenario has its own persona');
     for (const kind of ['plus_one', 'requirement_gathering']) {
       const summary = data.find((s: { default_kind: string }) => s.default_kind === kind);
       const full = ok(await a.call('GET', `/scenarios/${summary.id}`));
@@ -653,6 +667,48 @@ describe('scenarios', () => {
       400,
       'custom_functions[0].parameters_schema',
     );
+    // An import is held to the rules of the routes that create the same things, and names the
+    // offending field where it sits in the document.
+    const importing = (changes: Record<string, unknown>) =>
+      b.call('POST', '/scenarios/import', { ...exported, ...changes });
+    const fn = exported.custom_functions[0];
+    expectError(
+      await importing({ custom_functions: [{ ...fn, name: 'END_CALL' }] }),
+      400,
+      'custom_functions[0].name',
+    );
+    expectError(
+      await importing({ custom_functions: [{ ...fn, name: 'long_help', description: 'd'.repeat(1025) }] }),
+      400,
+      'custom_functions[0].description',
+    );
+    expectError(await importing({ scenario: { ...exported.scenario, name: '  ' } }), 400, 'scenario.name');
+    expectError(
+      await importing({ scenario: { ...exported.scenario, custom_agent_config: null } }),
+      400,
+      'scenario.custom_agent_config.base_url',
+    );
+    expectError(
+      await importing({
+        scenario: {
+          ...exported.scenario,
+          custom_agent_config: {
+            ...exported.scenario.custom_agent_config,
+            extra_headers: { 'X-Internal-A': 'b' },
+          },
+        },
+      }),
+      400,
+      'scenario.custom_agent_config.extra_headers.X-Internal-A',
+    );
+    expectError(await importing({ persona: { ...exported.persona, name: '  ' } }), 400, 'persona.name');
+    expectError(
+      await importing({ guardrails: [{ guardrail_name: 'blank-rule', guardrail_prompt: '   ' }] }),
+      400,
+      'guardrails[0].guardrail_prompt',
+    );
+    // None of the refused imports left anything behind.
+    assert.equal(ok(await b.call('GET', '/scenarios')).data.length, 4);
   });
 
   test('another workspace gets 404 for every scenario route', async () => {
@@ -671,6 +727,11 @@ describe('scenarios', () => {
     }
     assert.ok(!ok(await b.call('GET', '/scenarios')).data.some((x: { id: string }) => x.id === s.id));
     expectError(await b.call('POST', '/goals', { name: 'x', scenarios: [s.id] }), 400, 'scenarios[0]');
+    // Nor can an own scenario be pointed at the other workspace's persona or goals.
+    const own = await scenario(b);
+    const goal = ok(await a.call('POST', '/goals', { name: 'Theirs' }), 201);
+    expectError(await b.call('PUT', `/scenarios/${own.id}`, { persona_id: s.persona_id }), 400, 'persona_id');
+    expectError(await b.call('PUT', `/scenarios/${own.id}`, { goals: [goal.id] }), 400, 'goals[0]');
     expectError(await a.call('GET', '/scenarios/12345'), 404, 'id');
   });
 });

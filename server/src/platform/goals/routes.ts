@@ -28,7 +28,13 @@ export const goalRoutes: RouteModule<{ goals: GoalService }> = (app, { goals }) 
   app.get(
     '/goals/:id',
     {
-      schema: { tags, operationId: 'getGoal', params: UuidParam, response: withErrors({ 200: Goal }) },
+      schema: {
+        tags,
+        operationId: 'getGoal',
+        summary: 'Read a goal with the ids of the scenarios it scores.',
+        params: UuidParam,
+        response: withErrors({ 200: Goal }),
+      },
     },
     async (request) => goals.get(request.principal, request.params.id),
   );

@@ -71,6 +71,7 @@ export class GuardrailService {
   }
 
   async create(principal: Principal, input: CreateInput) {
+    refuseBlankPrompt(input.guardrail_prompt);
     const now = this.deps.clock.now();
     if (await repo.findByName(this.deps.db, principal.accountId, input.guardrail_name)) {
       throw duplicateName(input.guardrail_name);
@@ -127,6 +128,7 @@ export class GuardrailService {
 
   async update(principal: Principal, id: string, input: UpdateInput) {
     const current = await this.find(principal, id);
+    refuseBlankPrompt(input.guardrail_prompt);
     const name = input.guardrail_name;
     if (name !== undefined && name !== current.guardrail_name) {
       if (await repo.findByName(this.deps.db, principal.accountId, name)) throw duplicateName(name);
@@ -244,6 +246,19 @@ export class GuardrailService {
     if (!row) throw guardrailNotFound();
     return row;
   }
+}
+
+/**
+ * `minLength` lets a prompt of spaces through, and the block trims it away: the rule would be
+ * attached, listed as in effect, and never reach the persona.
+ */
+function refuseBlankPrompt(prompt: string | undefined) {
+  if (prompt === undefined || prompt.trim() !== '') return;
+  const message = 'guardrail_prompt must not be blank.';
+  throw new AppError('parameter_invalid', message, {
+    param: 'guardrail_prompt',
+    errors: [{ param: 'guardrail_prompt', code: 'parameter_invalid', message }],
+  });
 }
 
 const attachmentNotFound = () =>

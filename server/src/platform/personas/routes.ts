@@ -50,6 +50,7 @@ export const personaRoutes: RouteModule<{
       schema: {
         tags,
         operationId: 'getPersona',
+        summary: 'Read a persona.',
         params: UuidParam,
         response: withErrors({ 200: Persona }),
       },
@@ -165,6 +166,7 @@ export const personaRoutes: RouteModule<{
       schema: {
         tags: catalogTags,
         operationId: 'getVoice',
+        summary: 'Read one voice of the catalog.',
         params: UuidParam,
         response: withErrors({ 200: Voice }),
       },
@@ -199,6 +201,7 @@ export const personaRoutes: RouteModule<{
       schema: {
         tags: catalogTags,
         operationId: 'getAvatar',
+        summary: 'Read one avatar of the catalog.',
         params: UuidParam,
         response: withErrors({ 200: Avatar }),
       },

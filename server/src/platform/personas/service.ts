@@ -95,6 +95,8 @@ export class PersonaService {
 
   /** Creates a persona with the caller's executor (seeding, import and generation run in a transaction). */
   async insert(db: Kysely<DB>, owner: Owner, input: PersonaInput, paramPrefix = ''): Promise<PersonaRow> {
+    const name = requireText(input.name, `${paramPrefix}name`);
+    const jobTitle = requireText(input.job_title, `${paramPrefix}job_title`);
     const avatar = input.avatar_id ? avatarOrThrow(input.avatar_id, `${paramPrefix}avatar_id`) : undefined;
     if (input.voice_id !== undefined) voiceOrThrow(input.voice_id, `${paramPrefix}voice_id`);
     const gender = avatar?.gender ?? input.gender ?? null;
@@ -103,8 +105,8 @@ export class PersonaService {
       id: randomUUID(),
       account_id: owner.accountId,
       membership_id: owner.membershipId,
-      name: input.name.trim(),
-      job_title: input.job_title.trim(),
+      name,
+      job_title: jobTitle,
       demeanor: input.demeanor ?? 'neutral',
       background: input.background ?? null,
       gender,
@@ -121,11 +123,12 @@ export class PersonaService {
     let avatar: Avatar | null | undefined;
     if (patch.avatar_id !== undefined)
       avatar = patch.avatar_id ? avatarOrThrow(patch.avatar_id, 'avatar_id') : null;
-    if (patch.voice_id) voiceOrThrow(patch.voice_id, 'voice_id');
+    // null asks for the default voice; anything else, even "", must name a catalog voice.
+    if (patch.voice_id !== undefined && patch.voice_id !== null) voiceOrThrow(patch.voice_id, 'voice_id');
     const gender = avatar ? avatar.gender : patch.gender !== undefined ? patch.gender : row.gender;
     const updated = await repo.update(this.deps.db, principal.accountId, row.id, {
-      name: patch.name?.trim(),
-      job_title: patch.job_title?.trim(),
+      name: patch.name === undefined ? undefined : requireText(patch.name, 'name'),
+      job_title: patch.job_title === undefined ? undefined : requireText(patch.job_title, 'job_title'),
       demeanor: patch.demeanor,
       background: patch.background,
       gender,
@@ -190,6 +193,13 @@ export const principalOwner = (principal: Principal): Owner => ({
   accountId: principal.accountId,
   membershipId: principal.membershipId,
 });
+
+/** Trimmed; a name of spaces only would pass `minLength` and then show participants nothing. */
+function requireText(value: string, param: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw invalidParam(param, `${param} must not be blank.`);
+  return trimmed;
+}
 
 function voiceOrThrow(id: string, param: string) {
   const voice = findVoice(id.toLowerCase());

@@ -137,6 +137,10 @@ export function mergeCustomAgent(
       param: `${P}.base_url`,
     });
   }
+  // `minLength` lets spaces through; a blank model would otherwise be dropped without a word.
+  if (input.model !== undefined && !input.model.trim()) {
+    throw invalidParam(`${P}.model`, 'model must not be blank; leave it out for the default.');
+  }
   let apiKey = current?.custom_agent_api_key ?? null;
   if (input.api_key === null) apiKey = null;
   else if (input.api_key !== undefined) {

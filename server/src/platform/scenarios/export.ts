@@ -7,11 +7,12 @@ import type { Clock } from '../../core/clock.ts';
 import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
-import { invalidParam } from '../../core/http/errors.ts';
+import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { Nullable } from '../../core/http/schemas.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
 import { parametersSchemaProblem } from '../custom-functions/json-schema.ts';
+import { MAX_DESCRIPTION as MAX_FUNCTION_DESCRIPTION } from '../custom-functions/schemas.ts';
 import { RESERVED_FUNCTION_NAMES, webhookUrlProblem } from '../custom-functions/service.ts';
 import { goalLinks } from '../goals/repository.ts';
 import { CreateGoalBody } from '../goals/schemas.ts';
@@ -63,7 +64,7 @@ const ExportedGuardrail = Type.Object(
 const ExportedCustomFunction = Type.Object(
   {
     name: Type.String({ pattern: GUARDRAIL_NAME }),
-    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    description: Type.Optional(Type.String({ maxLength: MAX_FUNCTION_DESCRIPTION })),
     parameters_schema: Type.Object({}, { additionalProperties: true }),
     execution_mode: Type.Optional(Type.Literal('webhook')),
     webhook_url: Type.String({ maxLength: 2048 }),
@@ -354,12 +355,14 @@ export class ScenarioTransfer {
           'The custom agent API key is not exported: set custom_agent_config.api_key if your endpoint needs one.',
         );
       }
-      const row = await this.deps.scenarios.insert(tx, owner, {
-        ...scenario,
-        persona_id: persona.id,
-        goals: goalIds,
-        custom_agent_config: agent,
-      });
+      const row = await withParamPrefix('scenario.', () =>
+        this.deps.scenarios.insert(tx, owner, {
+          ...scenario,
+          persona_id: persona.id,
+          goals: goalIds,
+          custom_agent_config: agent,
+        }),
+      );
 
       for (const [index, guardrail] of doc.guardrails.entries()) {
         const existing = await tx
@@ -377,6 +380,13 @@ export class ScenarioTransfer {
             );
           }
         } else {
+          // The same rule as POST /guardrails: a prompt of spaces would never reach the persona.
+          if (!guardrail.guardrail_prompt.trim()) {
+            throw invalidParam(
+              `guardrails[${index}].guardrail_prompt`,
+              'guardrail_prompt must not be blank.',
+            );
+          }
           guardrailId = randomUUID();
           await tx
             .insertInto('guardrails')
@@ -419,7 +429,7 @@ export class ScenarioTransfer {
         else {
           // The same rules as POST /custom-functions.
           const param = (field: string) => `custom_functions[${index}].${field}`;
-          if (RESERVED_FUNCTION_NAMES.includes(fn.name)) {
+          if (RESERVED_FUNCTION_NAMES.includes(fn.name.toLowerCase())) {
             throw invalidParam(param('name'), `${fn.name} is a built-in tool name.`);
           }
           const schemaProblem = parametersSchemaProblem(fn.parameters_schema as Record<string, unknown>);
@@ -469,5 +479,23 @@ export class ScenarioTransfer {
       custom_function_secrets: secrets,
       warnings,
     };
+  }
+}
+
+/**
+ * The scenario service names a field as it sits in a create body (`name`); in an import document
+ * it sits under `scenario`, so its errors are renamed to point there (`scenario.name`).
+ */
+async function withParamPrefix<T>(prefix: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.param) throw error;
+    throw new AppError(error.code, error.message, {
+      param: `${prefix}${error.param}`,
+      headers: error.headers,
+      errors: error.errors?.map((item) => ({ ...item, param: `${prefix}${item.param}` })),
+      cause: error,
+    });
   }
 }
