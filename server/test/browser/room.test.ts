@@ -184,6 +184,16 @@ describe('meeting room in Chromium', { skip }, () => {
     const said = (stored.sentenced_transcripts ?? []).map((s: { message: string }) => s.message).join(' ');
     assert.match(said, /payments ledger/);
 
+    // What MediaRecorder recorded, and the camera still, reached storage and are served signed.
+    const recording = await api('GET', `/v1/recordings/url-with-thumbnail/${meeting.id}`);
+    assert.equal(recording.status, 200, JSON.stringify(recording.body));
+    const { url, thumbnail_url, content_type, size_bytes } = recording.body.data;
+    assert.match(content_type, /^video\//);
+    assert.ok(size_bytes > 0);
+    assert.equal((await fetch(url)).status, 200);
+    assert.ok(thumbnail_url, 'the thumbnail frame was uploaded');
+    assert.match((await fetch(thumbnail_url)).headers.get('content-type') ?? '', /^image\//);
+
     // The full-page view of the ended meeting shows the outcome and the transcript.
     const full = await page.goto(`${meeting.meeting_url}?t=${meeting.room_token}`);
     assert.equal(full?.status(), 200);

@@ -57,11 +57,22 @@ describe('several instances', () => {
     const first = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
     await first.join();
     await first.next('agent.message');
+    const prompt = a.deps.meetings.hub.session(meeting.id)!.conversation[0]!.content;
     await first.say('Ready.');
+    // Instance b reads what a stored: wait until a has stored the answer (its sentence frame).
+    await first.next('transcript.sentence', (m) => m.sentence.sequence_number === 3);
+    // A scenario edited mid-call applies to the next meeting, not to this one (the prompt is frozen).
+    expectStatus(
+      await api.call('PUT', `/scenarios/${scenario.id}`, { prompt: 'EDITED-MID-CALL script.' }),
+      200,
+    );
     const second = await Participant.connect(b.baseUrl, meeting.id, meeting.room_token);
     const joined = await second.join();
     assert.equal(joined.resumed, true);
     assert.equal(joined.transcript.length, 3);
+    const resumedPrompt = b.deps.meetings.hub.session(meeting.id)!.conversation[0]!.content;
+    assert.equal(resumedPrompt, prompt, 'the other instance continues with the prompt frozen at the start');
+    assert.ok(!resumedPrompt?.includes('EDITED-MID-CALL'));
     assert.equal((await first.next('error')).code, 'replaced');
     assert.equal(await first.closed(), 4001);
     const answer = await second.say('I build payment systems.');

@@ -420,6 +420,8 @@ export async function createMeeting(api: Api, scenarioId: string, extra: Record<
     await api.call('POST', '/meetings', { scenario_id: scenarioId, person_name: 'Sam Lee', ...extra }),
     201,
   );
+  assert.equal(created.success, true);
+  assert.equal(created.data.status, 'created');
   return created.data as { id: string; room_token: string; room_meeting_url: string; meeting_url: string };
 }
 

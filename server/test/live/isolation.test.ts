@@ -174,8 +174,14 @@ describe('room API authentication', () => {
     );
     const p = await Participant.connect(t.baseUrl, fresh.id, fresh.room_token);
     await p.join({ consent: { recording: true } });
+    // Any other type is 415 whatever its bytes (these hold NUL characters, or are JSON).
     assert.equal(
       (await put(fresh.id, fresh.room_token, '/recording', Buffer.alloc(10), 'text/plain')).status,
+      415,
+    );
+    assert.equal(
+      (await put(fresh.id, fresh.room_token, '/recording', Buffer.from('{"a":1}'), 'application/json'))
+        .status,
       415,
     );
     assert.equal(
@@ -255,4 +261,43 @@ describe('meeting creation validation', () => {
     assert.deepEqual(read.sentenced_transcripts, []);
     assert.equal('analysis' in read, false);
   });
+
+  test('without a tag: the participant’s own container, the member’s for their own practice', async () => {
+    const tagOf = async (meetingId: string) =>
+      (
+        await t.deps.db
+          .selectFrom('meetings')
+          .select('memory_tag')
+          .where('id', '=', meetingId)
+          .executeTakeFirstOrThrow()
+      ).memory_tag;
+    // An API key creates meetings for other people: none of them shares a container.
+    const first = await createMeeting(owner, scenarioId);
+    const second = await createMeeting(owner, scenarioId);
+    for (const created of [first, second]) {
+      const read = expectStatus(await owner.call('GET', `/meetings/${created.id}`), 200).data;
+      assert.equal(await tagOf(created.id), `participant:${read.participants[0].id}`);
+    }
+    assert.notEqual(await tagOf(first.id), await tagOf(second.id));
+    // A member's own practice under their login keeps one container.
+    const ws = await t.signup();
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/v1/meetings',
+      headers: { authorization: `Bearer ${ws.token}` },
+      payload: { scenario_id: await seededScenarioOf(ws.token) },
+    });
+    assert.equal(own.statusCode, 201, own.body);
+    assert.equal(await tagOf(own.json().data.id), `membership:${ws.membershipId}`);
+  });
 });
+
+/** The id of one of the scenarios every new account is seeded with. */
+async function seededScenarioOf(token: string): Promise<string> {
+  const list = await t.app.inject({
+    method: 'GET',
+    url: '/v1/scenarios',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return list.json().data[0].id;
+}

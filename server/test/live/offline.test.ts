@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
+import { URL_TTL_SECONDS } from '../../src/platform/recordings/service.ts';
 import type { ListeningPlatform } from '../harness.ts';
 import {
   type Api,
@@ -80,6 +81,7 @@ describe('offline engine over the realtime protocol', () => {
     assert.equal(read.status, 'ended');
     assert.equal(read.end_reason, 'script_complete');
     assert.equal(read.agent_provider, 'offline');
+    assert.equal(read.meeting_type, 'regular', 'the default meeting type');
     assert.equal(read.duration_seconds, 110);
     assert.equal(read.Scenario.id, scenario.id);
     assert.equal(read.Scenario.Persona.name, persona.name);
@@ -121,6 +123,16 @@ describe('offline engine over the realtime protocol', () => {
     assert.equal(transcriptReady.data.sentence_count, 7);
     assert.equal(transcriptReady.data.transcript_id, read.sentenced_transcripts[0].transcript_id);
     assert.equal(events.find((e) => e.event === 'meeting.ended')!.data.duration_seconds, 110);
+    const joinedEvent = events.find((e) => e.event === 'participant.joined')!;
+    assert.equal(joinedEvent.data.participant.id, read.participants[0].id);
+    assert.equal(joinedEvent.data.participant.joined_at, read.participants[0].joined_at);
+    assert.equal(joinedEvent.data.participant.left_at, null);
+    const leftEvent = events.find((e) => e.event === 'participant.left')!;
+    assert.equal(leftEvent.data.participant.left_at, read.participants[0].left_at);
+    for (const event of events) {
+      assert.equal(event.data.meeting_id, meeting.id);
+      assert.equal(event.data.scenario_id, scenario.id);
+    }
 
     const recording = expectStatus(
       await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`),
@@ -140,6 +152,13 @@ describe('offline engine over the realtime protocol', () => {
     const offline = usage.by_provider.find((row: { provider: string }) => row.provider === 'offline');
     assert.ok(offline.session_seconds >= 110);
     assert.equal(offline.prompt_tokens, 0);
+
+    // The signed URL is refused once altered, and once expired.
+    const tampered = new URL(recording.url);
+    tampered.searchParams.set('signature', `${tampered.searchParams.get('signature')}x`);
+    assert.equal((await fetch(tampered)).status, 404);
+    t.clock.advance((URL_TTL_SECONDS + 1) * 1000);
+    assert.equal((await fetch(recording.url)).status, 404);
   });
 
   test('the duration limit ends the meeting (fake clock, sweeper) and the room is told', async () => {
@@ -188,6 +207,8 @@ describe('offline engine over the realtime protocol', () => {
     const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
     await p.join();
     await p.next('agent.message');
+    // The answer's sentence may not be stored yet when agent.message arrives; the resumed join
+    // still lists it (the hub waits for the session's writes).
     await p.say('Ready.');
     p.close();
     await p.closed();

@@ -164,6 +164,15 @@ describe('platform LLM over the realtime protocol', () => {
       ['agent', 'user', 'agent', 'user', 'agent', 'user', 'agent', 'user', 'agent'],
     );
     assert.equal(read.sentenced_transcripts[3].start_duration, '00:30');
+    assert.equal(read.participants.length, 1);
+    assert.equal(read.participants[0].name, 'Sam Lee');
+    assert.ok(read.participants[0].joined_at && read.participants[0].left_at);
+    const recording = expectStatus(
+      await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`),
+      200,
+    ).data;
+    assert.equal((await fetch(recording.url)).status, 200);
+    assert.equal((await fetch(recording.thumbnail_url)).status, 200);
     const events = (await eventsOf(t.deps, meeting.id)).map((e) => e.event);
     assert.deepEqual(events.slice(0, 5), [
       'meeting.created',

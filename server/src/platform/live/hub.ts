@@ -149,6 +149,9 @@ export class LiveHub {
     const session = await this.#sessionFor(meetingId, activation.participant);
     session.attach(socket);
     const context = { ...session.context, meeting: activation.meeting };
+    // A reply streamed just before the drop may still be on its way to the database; the room
+    // redraws its transcript from `joined`, so read only once this process's writes are in.
+    if (!activation.firstJoin) await session.settled();
     const sentences = activation.firstJoin
       ? []
       : await this.#db

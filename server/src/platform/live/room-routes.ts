@@ -65,8 +65,11 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         throw new AppError('resource_not_found', 'No such meeting, or the room token does not open it.');
       request.room = meeting;
     };
-    // Media bodies are streamed to storage by the handler, not parsed.
-    room.addContentTypeParser(/^(video|audio|image)\//, (_request, payload, done) => done(null, payload));
+    // Media bodies are streamed to storage by the handler, not parsed. Every other type is passed
+    // through unparsed too, so the upload answers 415 for it (docs/realtime.md) rather than
+    // whatever a parser or a check on parsed text would say about its bytes.
+    room.removeAllContentTypeParsers();
+    room.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
     room.options('/v1/rooms/*', { schema: { hide: true } }, async (_request, reply: FastifyReply) =>
       reply

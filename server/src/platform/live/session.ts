@@ -146,6 +146,14 @@ export class LiveSession {
     return this.#messages;
   }
 
+  /** Resolves once every sentence and usage write queued so far has settled. */
+  settled(): Promise<void> {
+    return this.#writes.then(
+      () => {},
+      () => {},
+    );
+  }
+
   /** A (new) connection takes over the meeting; an older one on this process is replaced. */
   attach(socket: RoomSocket): void {
     clearTimeout(this.#graceTimer);

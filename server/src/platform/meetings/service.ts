@@ -50,9 +50,11 @@ export class MeetingService {
     const id = randomUUID();
     const participantId = randomUUID();
     const meetingType = input.meeting_type ?? 'regular';
+    // A member practising under their own login keeps one container across calls; a meeting an
+    // integration creates with an API key is for somebody else, so it gets the participant's own.
     const memoryTag =
       input.user_memory_tag ??
-      (meetingType === 'regular' && principal.membershipId
+      (meetingType === 'regular' && principal.kind === 'user' && principal.membershipId
         ? `membership:${principal.membershipId}`
         : `participant:${participantId}`);
     const now = clock.now();
