@@ -53,6 +53,10 @@ test('invalid values fail with a message naming the variable', () => {
     [{ ENCRYPTION_KEY: 'short' }, /ENCRYPTION_KEY must be 32 bytes/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ SIGNUP_ENABLED: 'maybe' }, /SIGNUP_ENABLED must be true or false/],
+    [
+      { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8, 10.0.0.0/99' },
+      /OUTBOUND_ALLOW_CIDRS: Invalid CIDR "10.0.0.0\/99"/,
+    ],
   ];
   for (const [env, message] of cases) {
     assert.throws(

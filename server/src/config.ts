@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseCidrList } from './core/outbound/address-policy.ts';
 
 export type AppEnv = 'development' | 'production';
 
@@ -105,6 +106,17 @@ function encryptionKey(raw: string | undefined, dataDir: string): Buffer {
   }
 }
 
+/** Kept as written (each consumer parses it), but checked here so a typo stops the boot with its name. */
+function cidrList(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = env[name] || '';
+  try {
+    parseCidrList(raw);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
+  }
+  return raw;
+}
+
 function smtpTls(env: NodeJS.ProcessEnv): Config['smtpTls'] {
   const keyPath = env.SMTP_TLS_KEY || '';
   const certPath = env.SMTP_TLS_CERT || '';
@@ -184,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     signupEnabled: bool(env, 'SIGNUP_ENABLED', appEnv === 'development'),
     logLevel,
     oidc: oidcIssuer ? { issuer: oidcIssuer, audience: env.OIDC_AUDIENCE || 'understudy' } : null,
-    outboundAllowCidrs: env.OUTBOUND_ALLOW_CIDRS || '',
+    outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     legacyWebhookSunset,
     llm: llmBaseUrl

@@ -3,9 +3,9 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
-import { installErrorHandling, requestIdFrom } from '../core/http/error-handler.ts';
+import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { ErrorResponse } from '../core/http/schemas.ts';
-import { createValidatorCompiler } from '../core/http/validation.ts';
+import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
 import type { AppInstance } from './types.ts';
 
 export interface HttpAppOptions {
@@ -30,10 +30,17 @@ export async function createHttpApp(
     return503OnClosing: true,
     // Memory tags (up to 128 characters) arrive URL-encoded in paths: room for the longest.
     routerOptions: { maxParamLength: 512 },
+    // A malformed or overlong path is refused by the router before any hook runs: render it in
+    // the same shape as every other error, with the request id the hooks would have set.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      return sendError(reply, toAppError(error), options.publicUrl);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
+  refuseNulCharacters(app);
   app.addSchema({ ...ErrorResponse, $id: 'Error' });
   await app.register(swagger, {
     openapi: {

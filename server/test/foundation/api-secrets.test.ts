@@ -169,6 +169,31 @@ describe('API keys', () => {
     assert.equal(missingName.json().error.param, 'name');
   });
 
+  test('a scoped key gets 403 outside its scopes, also on routes that declare none', async () => {
+    const ws = await t.signup();
+    const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      t.app.inject({ method, url, headers: bearer(secret), ...(payload ? { payload } : {}) });
+    const memories = await t.createApiKey(ws, { name: 'memories', scopes: ['memories:read'] });
+    for (const [method, url, scope] of [
+      ['GET', '/v1/scenarios', 'scenarios:read'],
+      ['GET', '/v1/custom-functions', 'custom_functions:read'],
+      ['POST', '/v1/goals', 'goals:write'],
+    ] as const) {
+      const denied = await call(memories.secret, method, url, method === 'POST' ? { name: 'g' } : undefined);
+      assert.equal(denied.statusCode, 403, `${method} ${url}`);
+      assert.equal(denied.json().error.code, 'insufficient_scope');
+      assert.equal(denied.json().error.param, 'scope');
+      assert.match(denied.json().error.message, new RegExp(scope));
+    }
+    // Without a declared scope, a route needs `<first path segment>:read|write`.
+    const goals = await t.createApiKey(ws, { name: 'goals reader', scopes: ['goals:read'] });
+    assert.equal((await call(goals.secret, 'GET', '/v1/goals')).statusCode, 200);
+    assert.equal((await call(goals.secret, 'POST', '/v1/goals', { name: 'g' })).statusCode, 403);
+    assert.equal((await call(goals.secret, 'GET', '/v1/nothing-here')).statusCode, 404, 'unknown paths 404');
+    const unscoped = await t.createApiKey(ws, { name: 'full' });
+    assert.equal((await call(unscoped.secret, 'GET', '/v1/scenarios')).statusCode, 200);
+  });
+
   test('verified keys are cached by SHA-256: no bcrypt or lookup per request, eviction on change', async () => {
     const ws = await t.signup();
     const key = await t.createApiKey(ws);

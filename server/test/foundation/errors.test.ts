@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import pino from 'pino';
 import { createHttpApp } from '../../src/app/http-app.ts';
+import { toAppError } from '../../src/core/http/error-handler.ts';
 import { bearer, startPlatform, type TestPlatform, type Workspace } from '../harness.ts';
 
 function assertErrorShape(body: Record<string, any>, status: number, code: string) {
@@ -62,7 +63,7 @@ describe('errors and request ids on every response', () => {
       }),
       415,
       'unsupported_media_type',
-      null,
+      'Content-Type',
     ],
     [
       'body too large',
@@ -74,7 +75,7 @@ describe('errors and request ids on every response', () => {
       }),
       413,
       'payload_too_large',
-      null,
+      'body',
     ],
     [
       'schema violation',
@@ -118,6 +119,52 @@ describe('errors and request ids on every response', () => {
       400,
       'parameter_not_allowed',
       'org_id',
+    ],
+    [
+      // PostgreSQL text cannot hold NUL: refused up front rather than failing in the database.
+      'a NUL character in a body string',
+      () => ({
+        method: 'POST',
+        url: '/v1/api-secrets',
+        headers: bearer(ws.token),
+        payload: { name: 'k\u0000' },
+      }),
+      400,
+      'parameter_invalid',
+      'name',
+    ],
+    [
+      'a NUL character nested in the body',
+      () => ({
+        method: 'POST',
+        url: '/v1/api-secrets',
+        headers: bearer(ws.token),
+        payload: { name: 'k', scopes: ['memories:read', 'memories:write\u0000'] },
+      }),
+      400,
+      'parameter_invalid',
+      'scopes[1]',
+    ],
+    [
+      'a NUL character in the query',
+      () => ({ method: 'GET', url: '/v1/api-secrets?cursor=a%00', headers: bearer(ws.token) }),
+      400,
+      'parameter_invalid',
+      'cursor',
+    ],
+    [
+      'a path that is not validly percent-encoded',
+      () => ({ method: 'GET', url: '/v1/api-secrets/%zz', headers: bearer(ws.token) }),
+      400,
+      'invalid_request',
+      'path',
+    ],
+    [
+      'an overlong path segment',
+      () => ({ method: 'GET', url: `/v1/api-secrets/${'1'.repeat(600)}`, headers: bearer(ws.token) }),
+      400,
+      'invalid_request',
+      'path',
     ],
     ['missing credentials', () => ({ method: 'GET', url: '/v1/api-secrets' }), 401, 'unauthorized', null],
     [
@@ -179,4 +226,14 @@ test('an unexpected failure is a 500 that leaks no internals', async () => {
   assert.ok(!response.body.includes('secret'));
   assert.ok(!response.body.includes('file.ts'));
   await app.close();
+});
+
+test('text PostgreSQL cannot store is a 400, whichever way it reached the database', () => {
+  for (const code of ['22021', '22P05']) {
+    const error = toAppError(
+      Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code }),
+    );
+    assert.equal(error.status, 400, code);
+    assert.equal(error.code, 'parameter_invalid', code);
+  }
 });

@@ -136,5 +136,63 @@ describe('idempotent writes', () => {
     const replay = await del();
     assert.equal(replay.statusCode, 200, 'replayed rather than 404');
     assert.equal(replay.headers['idempotency-replayed'], 'true');
+
+    // PATCH and PUT: a replay answers what the first request answered and changes nothing, even
+    // after another write (without the key) changed the resource in between.
+    const write = (method: 'PATCH' | 'PUT', url: string, payload: Record<string, unknown>, key?: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { ...bearer(ws.token), ...(key ? { 'idempotency-key': key } : {}) },
+        payload,
+      });
+    const endpoint = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks/endpoints',
+      headers: bearer(ws.token),
+      payload: { url: 'https://hooks.example.com/in' },
+    });
+    const endpointUrl = `/v1/webhooks/endpoints/${endpoint.json().data.id}`;
+    const [scenario] = (
+      await t.app.inject({ method: 'GET', url: '/v1/scenarios', headers: bearer(ws.token) })
+    ).json().data;
+    const optionsUrl = `/v1/scenarios/${scenario.id}/session-options`;
+    for (const [method, url, first, second, read] of [
+      [
+        'PATCH',
+        endpointUrl,
+        { description: 'first' },
+        { description: 'second' },
+        async () =>
+          (await t.app.inject({ method: 'GET', url: endpointUrl, headers: bearer(ws.token) })).json().data
+            .description,
+      ],
+      [
+        'PUT',
+        optionsUrl,
+        { recording_enabled: false },
+        { recording_enabled: true },
+        async () =>
+          (
+            await t.app.inject({
+              method: 'GET',
+              url: `/v1/scenarios/${scenario.id}`,
+              headers: bearer(ws.token),
+            })
+          ).json().session_options.recording_enabled,
+      ],
+    ] as const) {
+      const original = await write(method, url, first, `${method}-once`);
+      assert.equal(original.statusCode, 200, original.body);
+      const before = await read();
+      assert.equal((await write(method, url, second)).statusCode, 200);
+      const changed = await read();
+      assert.notEqual(changed, before);
+      const replayed = await write(method, url, first, `${method}-once`);
+      assert.equal(replayed.headers['idempotency-replayed'], 'true', method);
+      assert.equal(replayed.body, original.body, method);
+      assert.equal(await read(), changed, `${method} did not run again`);
+      assert.equal((await write(method, url, second, `${method}-once`)).statusCode, 422, method);
+    }
   });
 });

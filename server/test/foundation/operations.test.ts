@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { generateOpenApiDocuments } from '../../src/app/openapi.ts';
-import { startPlatform, type TestPlatform } from '../harness.ts';
+import { openTestDatabase, startPlatform, type TestPlatform } from '../harness.ts';
 
 describe('operations endpoints', () => {
   let t: TestPlatform;
@@ -27,6 +27,21 @@ describe('operations endpoints', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/v1/api-secrets'].post);
   });
+});
+
+test('readyz answers 503 once the database is unreachable; healthz still answers', async () => {
+  const database = await openTestDatabase();
+  const t = await startPlatform({ database });
+  try {
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+    await database.close();
+    const down = await t.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(down.statusCode, 503);
+    assert.equal(down.json().status, 'unavailable');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+  } finally {
+    await t.close();
+  }
 });
 
 test('the committed OpenAPI documents match what the code generates', async () => {

@@ -58,6 +58,14 @@ describe('cursor pagination', () => {
     });
   }
 
+  test('a cursor sent twice is refused naming cursor, not limit', async () => {
+    const response = await list('?cursor=a&cursor=b');
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().error.code, 'invalid_pagination');
+    assert.equal(response.json().error.param, 'cursor');
+    assert.doesNotMatch(response.json().error.message, /limit/);
+  });
+
   test('a tampered cursor and another workspace’s cursor are refused', async () => {
     const { next_cursor: cursor } = (await list('?limit=1')).json();
     const [payload, mac] = cursor.split('.');

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
 import type { Principal } from './principal.ts';
+import { isWrite } from './rate-limit.ts';
 
 /** Turns a bearer token into a principal, or null when the token is unknown. */
 export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Principal | null>;
@@ -16,12 +17,29 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
+ * The scope a route needs from a scoped key: the one it declares, else `<resource>:read` or
+ * `<resource>:write` after the first path segment below the scope's prefix (`/v1/custom-functions/…`
+ * → `custom_functions:write` for a POST). Deriving it means a route that forgets to declare a
+ * scope is still closed to keys scoped to something else. null for unknown paths (they 404).
+ */
+export function requiredScope(request: FastifyRequest, prefix: string): string | null {
+  const declared = request.routeOptions.config.scope;
+  if (declared) return declared;
+  const url = request.routeOptions.url;
+  if (!url?.startsWith(prefix)) return null;
+  const resource = url.slice(prefix.length).split('/').find(Boolean);
+  if (!resource || resource.startsWith(':') || resource.includes('*')) return null;
+  return `${resource.replaceAll('-', '_')}:${isWrite(request.method) ? 'write' : 'read'}`;
+}
+
+/**
  * Authentication for every route of the scope it is installed in: a bearer API key or user JWT,
  * the workspace taken from it, route-level `userTokenOnly` and `scope` rules, and the refusal of
  * bodies that try to name a workspace or membership.
  */
 export function installAuthentication(app: AnyFastify, resolve: CredentialResolver): void {
   app.decorateRequest('principal', null as unknown as Principal);
+  const prefix = app.prefix;
 
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
@@ -41,8 +59,9 @@ export function installAuthentication(app: AnyFastify, resolve: CredentialResolv
         'This endpoint requires a logged-in user token, not an API key.',
       );
     }
-    if (config.scope && principal.scopes && !principal.scopes.includes(config.scope)) {
-      throw new AppError('insufficient_scope', `This API key lacks the ${config.scope} scope.`, {
+    const scope = principal.scopes ? requiredScope(request, prefix) : null;
+    if (scope && !principal.scopes?.includes(scope)) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope.`, {
         param: 'scope',
       });
     }

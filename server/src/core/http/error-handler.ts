@@ -77,14 +77,11 @@ export function toAppError(error: unknown): AppError {
     const errors = validationToFieldErrors(err.validation, err.validationContext);
     const first = errors[0]!;
     if (err.validationContext === 'querystring' && PAGE_PARAMS.includes(first.param)) {
-      return new AppError(
-        'invalid_pagination',
-        `Invalid ${first.param}: limit must be an integer from 1 to 100.`,
-        {
-          param: first.param,
-          cause: error,
-        },
-      );
+      const message =
+        first.param === 'limit'
+          ? 'Invalid limit: limit must be an integer from 1 to 100.'
+          : `Invalid ${first.param}: send one cursor, exactly as next_cursor gave it.`;
+      return new AppError('invalid_pagination', message, { param: first.param, cause: error });
     }
     const code: ErrorCode = first.code === 'parameter_missing' ? 'parameter_missing' : 'parameter_invalid';
     return new AppError(code, first.message, { param: first.param, errors, cause: error });
@@ -92,10 +89,14 @@ export function toAppError(error: unknown): AppError {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'Content-Type must be application/json.', {
+        param: 'Content-Type',
         cause: error,
       });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'The request body is too large.', { cause: error });
+      return new AppError('payload_too_large', 'The request body is too large.', {
+        param: 'body',
+        cause: error,
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('invalid_json', 'The request body is not valid JSON.', {
@@ -103,7 +104,28 @@ export function toAppError(error: unknown): AppError {
         cause: error,
       });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('invalid_request', 'Content-Length does not match the body.', { cause: error });
+      return new AppError('invalid_request', 'Content-Length does not match the body.', {
+        param: 'Content-Length',
+        cause: error,
+      });
+    // The router refuses these before any route runs (see frameworkErrors in http-app.ts).
+    case 'FST_ERR_BAD_URL':
+      return new AppError('invalid_request', 'The URL path is not validly percent-encoded.', {
+        param: 'path',
+        cause: error,
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('invalid_request', 'A path segment of the URL is too long.', {
+        param: 'path',
+        cause: error,
+      });
+    // Text PostgreSQL cannot store (NUL characters); the body is checked for them up front (see
+    // refuseNulCharacters), so this is the net for text arriving by any other way.
+    case '22021':
+    case '22P05':
+      return new AppError('parameter_invalid', 'Text holds characters that cannot be stored, such as NUL.', {
+        cause: error,
+      });
     case '23505':
       return new AppError('duplicate', 'A resource with these values already exists.', { cause: error });
     case '23503':
@@ -119,7 +141,10 @@ export function toAppError(error: unknown): AppError {
     });
   }
   if (typeof err.statusCode === 'number' && err.statusCode === 413) {
-    return new AppError('payload_too_large', 'The request body is too large.', { cause: error });
+    return new AppError('payload_too_large', 'The request body is too large.', {
+      param: 'body',
+      cause: error,
+    });
   }
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     return new AppError('invalid_request', err.message, { cause: error });

@@ -18,7 +18,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route accepts a user JWT only (API keys get 403 user_token_required). */
     userTokenOnly?: boolean;
-    /** A scoped key needs this scope; unscoped keys and user tokens always pass. */
+    /**
+     * A scoped key needs this scope; unscoped keys and user tokens always pass. Without it the
+     * scope is derived from the path: `<resource>:read` or `<resource>:write` (see requiredScope).
+     */
     scope?: string;
   }
 }

@@ -1,6 +1,8 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema } from 'fastify';
+import type { AnyFastify } from './any-fastify.ts';
+import { AppError } from './errors.ts';
 
 const common: Options = { removeAdditional: false, useDefaults: true, allErrors: true, strict: false };
 
@@ -19,4 +21,58 @@ export function createValidatorCompiler() {
   const coercing = compiler({ coerceTypes: 'array' });
   return ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}
+
+/** Where the first NUL character sits in a parsed value, as an integrator writes it (`goals[0].name`). */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = nulPath(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  // Only what JSON and query parsing produce: streams, buffers and files are not walked.
+  if (value === null || typeof value !== 'object') return null;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(item, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Path and query parsers make objects of their own prototypes that hold strings or arrays of them. */
+function nulInNamed(part: unknown): string | null {
+  if (!part || typeof part !== 'object') return null;
+  for (const [name, value] of Object.entries(part)) {
+    if (name.includes('\u0000')) return name;
+    const found = nulPath(value, name);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold NUL characters, so a `\u0000` in a JSON string would
+ * otherwise surface as a database error (a 500). Refused up front instead, naming the parameter.
+ */
+export function refuseNulCharacters(app: AnyFastify): void {
+  app.addHook('preValidation', async (request) => {
+    const param = nulInNamed(request.params) ?? nulInNamed(request.query) ?? nulPath(request.body, '');
+    if (param !== null) {
+      throw new AppError('parameter_invalid', `Invalid ${param}: text must not contain NUL characters.`, {
+        param,
+      });
+    }
+  });
+}
+
+/** A missing body counts as `{}` on routes whose body is entirely optional (a `preValidation` hook). */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import { emptyBodyAsObject } from '../../core/http/validation.ts';
 import type { MailboxDeps } from '../deps.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
@@ -15,6 +16,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
   app.post(
     '/inboxes',
     {
+      preValidation: emptyBodyAsObject,
       schema: {
         tags,
         operationId: 'createInbox',
@@ -24,7 +26,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const inbox = await deps.inboxes.create(request.mailbox, request.body ?? {});
+      const inbox = await deps.inboxes.create(request.mailbox, request.body);
       return reply.status(201).send(toInbox(inbox));
     },
   );

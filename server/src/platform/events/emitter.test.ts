@@ -8,7 +8,7 @@ import { loopbackClient } from '../../core/delivery/testing/fixtures.ts';
 import { TestReceiver } from '../../core/delivery/testing/receiver.ts';
 import { openTestDatabase, type TestDatabase } from '../../core/delivery/testing/test-database.ts';
 import { DeliveryWorker } from '../../core/delivery/worker.ts';
-import type { OutboundClient } from '../../core/outbound/client.ts';
+import type { OutboundClient, OutboundRequest } from '../../core/outbound/client.ts';
 import { createEventEmitter, type EventEmitter } from './emitter.ts';
 import { createLegacyWebhookProfile, legacyWebhookDeprecationHeaders } from './legacy-webhook.ts';
 import { createPlatformWebhookProfile } from './webhook-profile.ts';
@@ -335,5 +335,67 @@ describe('legacy per-scenario webhook', () => {
   test('Deprecation and Sunset header values', () => {
     const headers = legacyWebhookDeprecationHeaders(SUNSET, new Date('2026-09-06T00:00:00Z'));
     assert.deepEqual(headers, { Deprecation: '@1788652800', Sunset: 'Fri, 25 Sep 2026 00:00:00 GMT' });
+  });
+});
+
+describe('the platform delivery schedule', () => {
+  // The engine tests run a copy of these values in a test profile; this ties the profiles the
+  // platform really uses to the spec: 10 s per attempt, retries after 30 s, 5 min, 30 min, 2 h,
+  // 12 h, then dead. The client is a recorder, so no time passes and nothing is sent.
+  const SPEC_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000];
+
+  test('each attempt is given 10 s; a failing delivery follows the schedule to dead', async () => {
+    const sent: OutboundRequest[] = [];
+    const recorder = {
+      async request(request: OutboundRequest) {
+        sent.push(request);
+        return { status: 503, headers: {}, body: Buffer.alloc(0), truncated: false, durationMs: 1 };
+      },
+    };
+    const platformProfile = createPlatformWebhookProfile({ secretBox });
+    const legacyProfile = createLegacyWebhookProfile({ secretBox, legacyWebhookSunset: SUNSET });
+    const recording = new DeliveryWorker({
+      database,
+      clock,
+      client: recorder,
+      profiles: [platformProfile, legacyProfile],
+      logger: quietLogger,
+    });
+    const accountId = await account();
+    await endpoint(accountId);
+    await database.db.transaction().execute(async (tx) => {
+      await emitter.emit(tx, { accountId, event: 'meeting.created', data: meeting() });
+      await emitter.enqueueLegacyMeetingCompleted(tx, {
+        accountId,
+        url: receiver.url,
+        secret: 's',
+        payload: { ...meeting(), person_name: null, goals: [], completed_at: clock.now().toISOString() },
+      });
+    });
+    assert.equal(await recording.runOnce(), 2);
+    for (const delay of SPEC_DELAYS_MS) {
+      clock.advance(delay - 1);
+      assert.equal(await recording.runOnce(), 0, `nothing is due 1 ms before the ${delay} ms retry`);
+      clock.advance(1);
+      assert.equal(await recording.runOnce(), 2, `both retry after ${delay} ms`);
+    }
+    assert.equal(sent.length, 12);
+    assert.ok(sent.every((request) => request.timeoutMs === 10_000));
+    const rows = await database.db
+      .selectFrom('deliveries')
+      .select(['status', 'attempt_count'])
+      .where('tenant_id', '=', accountId)
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => [row.status, row.attempt_count]),
+      [
+        ['dead', 6],
+        ['dead', 6],
+      ],
+    );
+    for (const profile of [platformProfile, legacyProfile]) {
+      assert.deepEqual([...profile.retryDelaysMs], SPEC_DELAYS_MS, profile.name);
+      assert.equal(profile.attemptTimeoutMs, 10_000, profile.name);
+    }
   });
 });

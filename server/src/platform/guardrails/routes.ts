@@ -3,6 +3,7 @@ import type { PlatformDeps } from '../../app/platform-deps.ts';
 import type { RouteModule } from '../../app/types.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import { emptyBodyAsObject } from '../../core/http/validation.ts';
 import {
   AttachGuardrailBody,
   AttachmentParams,
@@ -20,11 +21,6 @@ import { GuardrailService } from './service.ts';
 
 const tags = ['Guardrails'];
 const NoContent = Type.Null({ description: 'No content.' });
-
-/** A missing body counts as `{}` on routes whose body is entirely optional. */
-const emptyBodyAsObject = async (request: { body: unknown }) => {
-  if (request.body === undefined || request.body === null) request.body = {};
-};
 
 export const guardrailRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   const guardrails = new GuardrailService(deps);
