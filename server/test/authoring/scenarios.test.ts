@@ -304,7 +304,7 @@ describe('scenarios', () => {
       notification_emails: ['Coach@Example.com'],
     });
     const body = ok(first);
-    assert.equal(first.headers.deprecation, 'true');
+    assert.equal(first.headers.deprecation, '@1788652800', 'RFC 9745: deprecated since 2026-09-06');
     assert.equal(first.headers.sunset, t.deps.config.legacyWebhookSunset.toUTCString());
     assert.equal(first.headers.sunset, 'Fri, 25 Sep 2026 00:00:00 GMT');
     assert.match(body.webhook_secret, /^whsec_[A-Za-z0-9_-]{20,}$/);

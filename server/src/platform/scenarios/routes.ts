@@ -4,6 +4,7 @@ import type { AppInstance, RouteModule } from '../../app/types.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { UuidParam, withErrors } from '../../core/http/schemas.ts';
+import { legacyWebhookDeprecationHeaders } from '../events/legacy-webhook.ts';
 import { DataList, Deleted } from './common.ts';
 import { ImportResult, ScenarioExport, type ScenarioTransfer } from './export.ts';
 import { generateRoutes } from './generate/routes.ts';
@@ -133,7 +134,7 @@ export const scenarioRoutes: RouteModule<{
       },
     },
     async (request, reply) => {
-      reply.header('Deprecation', 'true').header('Sunset', config.legacyWebhookSunset.toUTCString());
+      reply.headers(legacyWebhookDeprecationHeaders(config.legacyWebhookSunset));
       return scenarios.updateSessionOptions(request.principal, request.params.id, request.body);
     },
   );
