@@ -9,7 +9,9 @@ export async function startChild<T>(
   script: string,
   env: Record<string, string>,
 ): Promise<{ info: T; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CHILD_ARGS passes extra Node flags to the server, e.g. `--cpu-prof` to profile it.
+  const extra = (process.env.BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

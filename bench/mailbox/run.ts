@@ -4,27 +4,21 @@
  *
  * Prints messages/s stored and threaded, and the p50/p99 time from the end of DATA (the moment the
  * client hands the message to its connection) to the matching WebSocket event. The baseline, run
- * in the same process on the same machine, is a bare smtp-server that accepts and discards the
- * same messages: the ratio says what parsing, threading, storing and eventing cost on top of SMTP.
+ * in the same server process on the same machine, is a bare smtp-server that accepts and discards
+ * the same messages: the ratio says what parsing, threading, storing and eventing cost on top of
+ * SMTP. The servers run in a child process (bench/mailbox/server.ts), so this load generator does
+ * not share their event loop.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/mailbox/run.ts
  *   (MESSAGES, CONNECTIONS, INBOXES override the defaults)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
-import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
-import { buildMailboxApp } from '../../server/src/app/mailbox-app.ts';
-import { createMailboxDeps } from '../../server/src/app/mailbox-deps.ts';
-import { loadConfig } from '../../server/src/config.ts';
-import { openTestDatabase } from '../../server/src/mailbox/testing/db.ts';
+import { startChild } from '../lib/child.ts';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 2_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
@@ -111,63 +105,32 @@ async function drive(
   return elapsed;
 }
 
-async function baseline(messages: Planned[]): Promise<number> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => callback());
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address() as AddressInfo)
-    .port;
-  const elapsed = await drive(port, messages, () => {});
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return elapsed;
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-mailbox-'));
-  const adminKey = `adm_${randomBytes(12).toString('hex')}`;
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    ENCRYPTION_KEY: 'b2'.repeat(32),
-    LOG_LEVEL: 'silent',
-    MAIL_DOMAIN: DOMAIN,
-    MAILBOX_ADMIN_KEY: adminKey,
-  });
-  const database = await openTestDatabase();
-  const core = await createCoreDeps(config, { database, logger: pino({ level: 'silent' }) });
-  const deps = await createMailboxDeps(core, {
-    platformKeys: null,
-    eventChannel: `mailbox_bench_${randomBytes(4).toString('hex')}`,
-  });
-  const app = await buildMailboxApp(deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const smtpPort = await deps.smtp.listen(0, '127.0.0.1');
-  const apiPort = (app.server.address() as AddressInfo).port;
+interface ServerInfo {
+  apiPort: number;
+  smtpPort: number;
+  baselinePort: number;
+  adminKey: string;
+  engine: string;
+  bus: string;
+}
 
-  for (let i = 0; i < INBOXES; i++) {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/v0/inboxes',
-      headers: { authorization: `Bearer ${adminKey}` },
-      payload: { username: `bench-${i}`, domain: DOMAIN },
-    });
-    if (response.statusCode !== 201) throw new Error(response.body);
-  }
+async function main() {
+  const { info, child } = await startChild<ServerInfo>('bench/mailbox/server.ts', {
+    INBOXES: String(INBOXES),
+  });
+  const closing = new Promise<{ stored: number; cpuMs: number }>((resolve) =>
+    createInterface({ input: child.stdout! }).on('line', (line) => resolve(JSON.parse(line))),
+  );
+  const { apiPort, adminKey } = info;
 
   const messages = plan();
-  const baselineMs = await baseline(messages);
+  const baselineMs = await drive(info.baselinePort, messages, () => {});
+  child.kill('SIGUSR2');
 
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -192,37 +155,28 @@ async function main() {
     if (latencies.length === messages.length) allReceived();
   });
 
-  const cpuBefore = process.cpuUsage();
-  const elapsed = await drive(smtpPort, messages, (message, at) => sentAt.set(message.messageId, at));
-  const cpu = process.cpuUsage(cpuBefore);
+  const elapsed = await drive(info.smtpPort, messages, (message, at) => sentAt.set(message.messageId, at));
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-  const stored = await deps.db
-    .selectFrom('mailbox_messages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  socket.close();
+  child.kill('SIGTERM');
+  const { stored, cpuMs } = await closing;
 
   const throughput = (messages.length / elapsed) * 1000;
   const baselineThroughput = (messages.length / baselineMs) * 1000;
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
   const lines = [
-    `mailbox benchmark: ${messages.length} messages, ${CONNECTIONS} SMTP connections, ${INBOXES} inboxes, database ${deps.database.engine}, bus ${deps.redis ? 'redis' : 'postgres notify'}`,
-    `  stored and threaded: ${Number(stored.n)} messages in ${(elapsed / 1000).toFixed(2)} s = ${throughput.toFixed(0)} msg/s (target >= 200)`,
+    `mailbox benchmark: ${messages.length} messages, ${CONNECTIONS} SMTP connections, ${INBOXES} inboxes, database ${info.engine}, bus ${info.bus}, servers in a child process`,
+    `  stored and threaded: ${stored} messages in ${(elapsed / 1000).toFixed(2)} s = ${throughput.toFixed(0)} msg/s (target >= 200)`,
     `  baseline (bare smtp-server, accept and discard): ${baselineThroughput.toFixed(0)} msg/s; ratio ${(throughput / baselineThroughput).toFixed(3)}`,
     `  end of DATA -> WebSocket event: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${latencies.length} events (target p99 < 100 ms)`,
-    `  node CPU per message (server and load generator together): ${((cpu.user + cpu.system) / 1000 / messages.length).toFixed(2)} ms; machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    `  server CPU per message: ${(cpuMs / messages.length).toFixed(2)} ms; machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
     `  threading: ${Object.entries(matchedBy)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   ];
   console.log(lines.join('\n'));
 
-  socket.close();
-  await deps.smtp.close();
-  await app.close();
-  await disposeAll(core);
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
   const ok = throughput >= 200 && p99 < 100 && latencies.length === messages.length;
   process.exitCode = ok ? 0 : 1;
 }
