@@ -3,7 +3,8 @@
  * parsed, threaded, stored (PostgreSQL when DATABASE_URL is set) and pushed to a WebSocket client.
  *
  * Prints messages/s stored and threaded, and the p50/p99 time from the end of DATA (the moment the
- * client hands the message to its connection) to the matching WebSocket event. The baseline, run
+ * client's connection has taken the whole body, after MAIL FROM, RCPT TO and DATA were answered)
+ * to the matching WebSocket event. The baseline, run
  * in the same server process on the same machine, is a bare smtp-server that accepts and discards
  * the same messages: the ratio says what parsing, threading, storing and eventing cost on top of
  * SMTP. The servers run in a child process (bench/mailbox/server.ts), so this load generator does
@@ -16,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import WebSocket from 'ws';
 import { startChild } from '../lib/child.ts';
@@ -82,7 +84,7 @@ function connect(port: number): Promise<SMTPConnection> {
 async function drive(
   port: number,
   messages: Planned[],
-  onSent: (m: Planned, at: number) => void,
+  onDataEnd: (m: Planned, at: number) => void,
 ): Promise<number> {
   const sessions = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(port)));
   let next = 0;
@@ -92,8 +94,11 @@ async function drive(
       while (next < messages.length) {
         const message = messages[next++]!;
         await new Promise<void>((resolve, reject) => {
-          onSent(message, performance.now());
-          session.send({ from: 'sender@sender.example', to: [message.to] }, message.raw, (error) =>
+          // The body is streamed so its end (after MAIL, RCPT and DATA were answered) can be timed.
+          const body = new PassThrough();
+          body.on('end', () => onDataEnd(message, performance.now()));
+          body.end(message.raw);
+          session.send({ from: 'sender@sender.example', to: [message.to] }, body, (error) =>
             error ? reject(error) : resolve(),
           );
         });
