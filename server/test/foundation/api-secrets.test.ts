@@ -211,16 +211,19 @@ describe('API keys', () => {
     assert.equal(await verifier.verify(key.secret), null, 'the cache lifetime bounds staleness');
   });
 
-  test('a burst with one key shares one verification; an expired entry is re-read, not re-hashed', async () => {
+  test('a burst with one key shares one verification; an expired entry is re-read, not re-hashed', async (context) => {
     const ws = await t.signup();
     const key = await t.createApiKey(ws);
     const verifier = new ApiKeyVerifier(t.deps.db, t.clock);
+    const compare = context.mock.method(bcrypt, 'compare');
     const burst = await Promise.all(Array.from({ length: 20 }, () => verifier.verify(key.secret)));
     assert.equal(new Set(burst).size, 1, 'one verification served all twenty requests');
     assert.ok(burst[0]);
+    assert.equal(compare.mock.callCount(), 1, 'bcrypt ran once for the burst');
     t.clock.advance(31_000);
     const revalidated = await verifier.verify(key.secret);
     assert.equal(revalidated?.apiKeyId, key.id, 'still active, same hash: valid again');
+    assert.equal(compare.mock.callCount(), 1, 'revalidated without bcrypt');
     // A different stored hash (the secret no longer matches it) is checked with bcrypt and refused.
     await t.deps.db
       .updateTable('api_secrets')
@@ -229,6 +232,20 @@ describe('API keys', () => {
       .execute();
     t.clock.advance(31_000);
     assert.equal(await verifier.verify(key.secret), null);
+    assert.equal(compare.mock.callCount(), 2, 'a changed hash is checked with bcrypt');
+  });
+
+  test('a revocation drops a verification already under way: later requests do not share it', async () => {
+    const ws = await t.signup();
+    const key = await t.createApiKey(ws);
+    const verifier = new ApiKeyVerifier(t.deps.db, t.clock);
+    const early = verifier.verify(key.secret);
+    await t.deps.db.updateTable('api_secrets').set({ is_active: false }).where('id', '=', key.id).execute();
+    verifier.evict(sha256Hex(key.secret));
+    const late = verifier.verify(key.secret);
+    await early; // raced the revocation: either answer is right for it
+    assert.equal(await late, null, 'a request after it is checked afresh');
+    assert.equal(await verifier.verify(key.secret), null, 'and nothing stale was cached');
   });
 
   test('a revocation on one instance reaches another instance through NOTIFY', async () => {

@@ -146,6 +146,19 @@ describe('errors and request ids on every response', () => {
       'scopes[1]',
     ],
     [
+      // JSON this deep fits in the body limit; walking it must not overflow the stack (a 500).
+      'a body nested a hundred thousand levels deep',
+      () => ({
+        method: 'POST',
+        url: '/v1/api-secrets',
+        headers: { ...bearer(ws.token), 'content-type': 'application/json' },
+        payload: `{"name":"k","scopes":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      }),
+      400,
+      'parameter_invalid',
+      'scopes[0]',
+    ],
+    [
       'a NUL character in the query',
       () => ({ method: 'GET', url: '/v1/api-secrets?cursor=a%00', headers: bearer(ws.token) }),
       400,

@@ -23,25 +23,35 @@ export function createValidatorCompiler() {
     (httpPart === 'body' ? strict : coercing).compile(schema as object);
 }
 
-/** Where the first NUL character sits in a parsed value, as an integrator writes it (`goals[0].name`). */
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = nulPath(item, `${path}[${index}]`);
-      if (found !== null) return found;
+/**
+ * Where the first NUL character sits in a parsed value, as an integrator writes it (`goals[0].name`).
+ * Walked with an explicit stack: JSON nested a hundred thousand levels deep fits in the body limit,
+ * and recursion would overflow the call stack on it (a 500 instead of the schema's 400).
+ */
+function nulPath(root: unknown, rootPath: string): string | null {
+  const stack: Array<[unknown, string]> = [[root, rootPath]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path || 'body';
+      continue;
     }
-    return null;
-  }
-  // Only what JSON and query parsing produce: streams, buffers and files are not walked.
-  if (value === null || typeof value !== 'object') return null;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(item, at);
-    if (found !== null) return found;
+    // Only what JSON and query parsing produce: streams, buffers and files are not walked.
+    if (value === null || typeof value !== 'object') continue;
+    const children: Array<[unknown, string]> = [];
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) children.push([item, `${path}[${index}]`]);
+    } else {
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) continue;
+      for (const [key, item] of Object.entries(value)) {
+        const at = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) return at;
+        children.push([item, at]);
+      }
+    }
+    // Reversed onto the stack, so the first NUL in document order is the one reported.
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
   }
   return null;
 }

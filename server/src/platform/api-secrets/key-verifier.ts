@@ -60,7 +60,11 @@ export class ApiKeyVerifier {
     }
     let pending = this.inflight.get(lookupHash);
     if (!pending) {
-      pending = this.load(secret, lookupHash, cached).finally(() => this.inflight.delete(lookupHash));
+      const started = this.load(secret, lookupHash, cached).finally(() => {
+        // An eviction may have dropped this one and a newer verification taken its place.
+        if (this.inflight.get(lookupHash) === started) this.inflight.delete(lookupHash);
+      });
+      pending = started;
       this.inflight.set(lookupHash, pending);
     }
     const principal = await pending;
@@ -101,6 +105,8 @@ export class ApiKeyVerifier {
   evict(lookupHash: string): void {
     this.evictions += 1;
     this.cache.delete(lookupHash);
+    // A verification that read the row before the change must not serve requests after it.
+    this.inflight.delete(lookupHash);
   }
 
   /** Last use not yet written, so reads on this instance are current without a write per request. */
