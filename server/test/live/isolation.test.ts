@@ -262,7 +262,7 @@ describe('meeting creation validation', () => {
     assert.equal('analysis' in read, false);
   });
 
-  test('without a tag: the participant’s own container, the member’s for their own practice', async () => {
+  test('without a tag: the member’s container for regular meetings, the participant’s for end users', async () => {
     const tagOf = async (meetingId: string) =>
       (
         await t.deps.db
@@ -271,15 +271,7 @@ describe('meeting creation validation', () => {
           .where('id', '=', meetingId)
           .executeTakeFirstOrThrow()
       ).memory_tag;
-    // An API key creates meetings for other people: none of them shares a container.
-    const first = await createMeeting(owner, scenarioId);
-    const second = await createMeeting(owner, scenarioId);
-    for (const created of [first, second]) {
-      const read = expectStatus(await owner.call('GET', `/meetings/${created.id}`), 200).data;
-      assert.equal(await tagOf(created.id), `participant:${read.participants[0].id}`);
-    }
-    assert.notEqual(await tagOf(first.id), await tagOf(second.id));
-    // A member's own practice under their login keeps one container.
+    // A member's own practice, with their user token or their API key: one container across calls.
     const ws = await t.signup();
     const own = await t.app.inject({
       method: 'POST',
@@ -289,6 +281,15 @@ describe('meeting creation validation', () => {
     });
     assert.equal(own.statusCode, 201, own.body);
     assert.equal(await tagOf(own.json().data.id), `membership:${ws.membershipId}`);
+    // End users are people outside the workspace: none of them shares a container.
+    const first = await createMeeting(owner, scenarioId, { meeting_type: 'end-user' });
+    const second = await createMeeting(owner, scenarioId, { meeting_type: 'end-user' });
+    for (const created of [first, second]) {
+      const read = expectStatus(await owner.call('GET', `/meetings/${created.id}`), 200).data;
+      assert.equal(read.participants[0].is_self, false);
+      assert.equal(await tagOf(created.id), `participant:${read.participants[0].id}`);
+    }
+    assert.notEqual(await tagOf(first.id), await tagOf(second.id));
   });
 });
 

@@ -40,7 +40,7 @@ export const CreateMeetingBody = Type.Object(
       Type.String({
         pattern: TAG_PATTERN,
         description:
-          'Memory container the call reads at the start (when the scenario’s memory is on) and the analysis adds to. Default: the participant’s own container, `participant:<id>` (`membership:<id>` for a regular meeting created with a member’s user token: the member is the participant).',
+          'Memory container the call reads at the start (when the scenario’s memory is on) and the analysis adds to. Default: the participant’s own container (`membership:<id>` for regular meetings, `participant:<id>` for end-user meetings).',
       }),
     ),
   },

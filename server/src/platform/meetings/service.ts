@@ -50,11 +50,11 @@ export class MeetingService {
     const id = randomUUID();
     const participantId = randomUUID();
     const meetingType = input.meeting_type ?? 'regular';
-    // A member practising under their own login keeps one container across calls; a meeting an
-    // integration creates with an API key is for somebody else, so it gets the participant's own.
+    // A regular meeting is the member's own practice (its participant is_self), so their facts
+    // follow them from call to call; an end-user meeting is for somebody outside the workspace.
     const memoryTag =
       input.user_memory_tag ??
-      (meetingType === 'regular' && principal.kind === 'user' && principal.membershipId
+      (meetingType === 'regular' && principal.membershipId
         ? `membership:${principal.membershipId}`
         : `participant:${participantId}`);
     const now = clock.now();
