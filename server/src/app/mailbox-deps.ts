@@ -95,7 +95,9 @@ export async function createMailboxDeps(
     platformKeys = {
       async verify(secret) {
         const principal = await verifier.verify(secret);
-        return principal ? { accountId: principal.accountId, subject: principal.subject } : null;
+        return principal
+          ? { accountId: principal.accountId, subject: principal.subject, scopes: principal.scopes }
+          : null;
       },
     };
   }

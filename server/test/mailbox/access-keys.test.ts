@@ -241,6 +241,31 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     assert.equal(refused.body.error.code, 'unauthorized');
   });
 
+  test('a scoped platform key needs mailbox:read or mailbox:write; its other scopes give nothing here', async () => {
+    const workspace = await t.platform.signup();
+    const memoriesOnly = await t.platform.createApiKey(workspace, { name: 'm', scopes: ['memories:read'] });
+    const refused = await t.request('GET', '/v0/inboxes', memoriesOnly.secret);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'insufficient_scope');
+    const reader = await t.platform.createApiKey(workspace, { name: 'r', scopes: ['mailbox:read'] });
+    assert.equal((await t.request('GET', '/v0/inboxes', reader.secret)).status, 200);
+    assert.equal(
+      (await t.request('POST', '/v0/inboxes', reader.secret, { username: t.unique() })).status,
+      403,
+      'reading is not writing',
+    );
+    const writer = await t.platform.createApiKey(workspace, {
+      name: 'w',
+      scopes: ['mailbox:read', 'mailbox:write'],
+    });
+    assert.equal(
+      (await t.request('POST', '/v0/inboxes', writer.secret, { username: t.unique() })).status,
+      201,
+    );
+    const full = await t.platform.createApiKey(workspace);
+    assert.equal((await t.request('GET', '/v0/inboxes', full.secret)).status, 200, 'no scopes: full access');
+  });
+
   test('300 requests per 60 s per key, then 429 rate_limited with Retry-After: 60', async () => {
     const key = await t.createScopedKey({ name: 'busy' });
     for (let i = 0; i < 300; i++) {

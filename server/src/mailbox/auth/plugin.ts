@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AnyFastify } from '../../core/http/any-fastify.ts';
 import { bearerToken } from '../../core/http/auth.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { isWrite } from '../../core/http/rate-limit.ts';
 import type { MailboxPrincipal } from './principal.ts';
 import type { MailboxCredentialResolver } from './resolver.ts';
 
@@ -30,6 +31,10 @@ export function installMailboxAuth(app: AnyFastify, resolver: MailboxCredentialR
       throw new AppError('unauthorized', 'Missing credentials: send Authorization: Bearer <API key>.');
     const principal = await resolver.resolve(token);
     if (!principal) throw new AppError('unauthorized', 'Unrecognised API key.');
+    const scope = `mailbox:${isWrite(request.method) ? 'write' : 'read'}`;
+    if (principal.platformScopes && !principal.platformScopes.includes(scope)) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope.`, { param: 'scope' });
+    }
     request.mailbox = principal;
   });
 }

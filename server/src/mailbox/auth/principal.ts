@@ -18,6 +18,11 @@ export interface MailboxPrincipal {
   keyId: string | null;
   accountId: string | null;
   scopes: string[];
+  /**
+   * A platform key's own scopes (null: full access). A scoped platform key reaches the mailbox
+   * only with `mailbox:read` (GET) or `mailbox:write` (writes), as on the platform's routes.
+   */
+  platformScopes?: string[] | null;
 }
 
 declare module 'fastify' {

@@ -6,7 +6,8 @@ import { DEFAULT_NAMESPACE, type MailboxPrincipal } from './principal.ts';
 
 /** The platform's `svc_` key check; identities it returns may be cached up to 60 s. */
 export interface PlatformKeyVerifier {
-  verify(secret: string): Promise<{ accountId: string; subject: string } | null>;
+  /** `scopes`: null for a key with full access, else the scopes it was created with. */
+  verify(secret: string): Promise<{ accountId: string; subject: string; scopes: string[] | null } | null>;
 }
 
 export const SCOPED_KEY_PREFIX = 'aik_';
@@ -58,12 +59,16 @@ export class MailboxCredentialResolver {
       .executeTakeFirst();
     if (!row) return null;
     const now = this.deps.clock.now();
-    if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+    const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+    if (!row.last_used_at || row.last_used_at <= stale) {
+      // Of the requests that find the stamp stale at once, one writes; a lost stamp fails nobody.
       await this.deps.db
         .updateTable('mailbox_api_keys')
         .set({ last_used_at: now })
         .where('id', '=', row.id)
-        .execute();
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
+        .execute()
+        .catch(() => {});
     }
     return {
       kind: 'scoped',
@@ -100,6 +105,7 @@ export class MailboxCredentialResolver {
       keyId: null,
       accountId: identity.accountId,
       scopes: [],
+      platformScopes: identity.scopes,
     };
   }
 }
