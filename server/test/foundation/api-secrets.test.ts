@@ -192,6 +192,25 @@ describe('API keys', () => {
     assert.equal((await call(goals.secret, 'GET', '/v1/nothing-here')).statusCode, 404, 'unknown paths 404');
     const unscoped = await t.createApiKey(ws, { name: 'full' });
     assert.equal((await call(unscoped.secret, 'GET', '/v1/scenarios')).statusCode, 200);
+    // An import creates more than a scenario: scenarios:write alone does not reach it.
+    const exported = (await call(unscoped.secret, 'GET', '/v1/scenarios')).json().data[0];
+    const bundle = (await call(unscoped.secret, 'GET', `/v1/scenarios/${exported.id}/export`)).json();
+    const scenariosOnly = await t.createApiKey(ws, { name: 'scenarios', scopes: ['scenarios:write'] });
+    const narrow = await call(scenariosOnly.secret, 'POST', '/v1/scenarios/import', bundle);
+    assert.equal(narrow.statusCode, 403, narrow.body);
+    assert.match(narrow.json().error.message, /personas:write/);
+    const importer = await t.createApiKey(ws, {
+      name: 'importer',
+      scopes: [
+        'scenarios:write',
+        'personas:write',
+        'goals:write',
+        'guardrails:write',
+        'custom_functions:write',
+      ],
+    });
+    const imported = await call(importer.secret, 'POST', '/v1/scenarios/import', bundle);
+    assert.equal(imported.statusCode, 201, imported.body);
   });
 
   test('verified keys are cached by SHA-256: no bcrypt or lookup per request, eviction on change', async () => {

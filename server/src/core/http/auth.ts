@@ -17,24 +17,24 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * The scope a route needs from a scoped key: the one it declares, else `<resource>:read` or
+ * The scopes a route needs from a scoped key: those it declares, else `<resource>:read` or
  * `<resource>:write` after the first path segment below the scope's prefix (`/v1/custom-functions/…`
  * → `custom_functions:write` for a POST). Deriving it means a route that forgets to declare a
- * scope is still closed to keys scoped to something else. null for unknown paths (they 404).
+ * scope is still closed to keys scoped to something else. Empty for unknown paths (they 404).
  */
-export function requiredScope(request: FastifyRequest, prefix: string): string | null {
-  const declared = request.routeOptions.config.scope;
+export function requiredScopes(request: FastifyRequest, prefix: string): string[] {
+  const declared = request.routeOptions.config.scopes;
   if (declared) return declared;
   const url = request.routeOptions.url;
-  if (!url?.startsWith(prefix)) return null;
+  if (!url?.startsWith(prefix)) return [];
   const resource = url.slice(prefix.length).split('/').find(Boolean);
-  if (!resource || resource.startsWith(':') || resource.includes('*')) return null;
-  return `${resource.replaceAll('-', '_')}:${isWrite(request.method) ? 'write' : 'read'}`;
+  if (!resource || resource.startsWith(':') || resource.includes('*')) return [];
+  return [`${resource.replaceAll('-', '_')}:${isWrite(request.method) ? 'write' : 'read'}`];
 }
 
 /**
  * Authentication for every route of the scope it is installed in: a bearer API key or user JWT,
- * the workspace taken from it, route-level `userTokenOnly` and `scope` rules, and the refusal of
+ * the workspace taken from it, route-level `userTokenOnly` and `scopes` rules, and the refusal of
  * bodies that try to name a workspace or membership.
  */
 export function installAuthentication(app: AnyFastify, resolve: CredentialResolver): void {
@@ -59,9 +59,12 @@ export function installAuthentication(app: AnyFastify, resolve: CredentialResolv
         'This endpoint requires a logged-in user token, not an API key.',
       );
     }
-    const scope = principal.scopes ? requiredScope(request, prefix) : null;
-    if (scope && !principal.scopes?.includes(scope)) {
-      throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope.`, {
+    const granted = principal.scopes;
+    const missing = granted
+      ? requiredScopes(request, prefix).find((scope) => !granted.includes(scope))
+      : null;
+    if (missing) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${missing} scope.`, {
         param: 'scope',
       });
     }

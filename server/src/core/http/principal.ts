@@ -19,9 +19,11 @@ declare module 'fastify' {
     /** The route accepts a user JWT only (API keys get 403 user_token_required). */
     userTokenOnly?: boolean;
     /**
-     * A scoped key needs this scope; unscoped keys and user tokens always pass. Without it the
-     * scope is derived from the path: `<resource>:read` or `<resource>:write` (see requiredScope).
+     * Every scope a scoped key needs here, for routes that touch more than their own resource
+     * (an import that creates personas, goals, guardrails and functions). Without it the scope is
+     * derived from the path: `<resource>:read` or `<resource>:write` (see requiredScopes).
+     * Unscoped keys and user tokens always pass.
      */
-    scope?: string;
+    scopes?: string[];
   }
 }

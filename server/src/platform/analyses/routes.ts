@@ -12,14 +12,11 @@ import {
 import type { AnalysisService } from './service.ts';
 
 const tags = ['Analyses'];
-const read = { scope: 'analyses:read' };
-const write = { scope: 'analyses:write' };
 
 export const analysisRoutes: RouteModule<{ analyses: AnalysisService }> = (app, { analyses }) => {
   app.get(
     '/analyses',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'listAnalyses',
@@ -35,7 +32,6 @@ export const analysisRoutes: RouteModule<{ analyses: AnalysisService }> = (app, 
   app.get(
     '/analyses/meeting/:meetingId',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'getMeetingAnalysis',
@@ -50,7 +46,6 @@ export const analysisRoutes: RouteModule<{ analyses: AnalysisService }> = (app, 
   app.get(
     '/analyses/scenario/:scenarioId',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'listScenarioAnalyses',
@@ -67,7 +62,6 @@ export const analysisRoutes: RouteModule<{ analyses: AnalysisService }> = (app, 
   app.get(
     '/analyses/:id',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'getAnalysis',
@@ -82,7 +76,6 @@ export const analysisRoutes: RouteModule<{ analyses: AnalysisService }> = (app, 
   app.post(
     '/analyses/trigger/:meetingId',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'triggerAnalysis',

@@ -21,8 +21,6 @@ import {
 import { MemoryService } from './service.ts';
 
 const tags = ['Memories'];
-const read = { scope: 'memories:read' };
-const write = { scope: 'memories:write' };
 const NoContent = Type.Null({ description: 'No content.' });
 
 /**
@@ -64,7 +62,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.post(
     '/memories',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'createMemories',
@@ -83,7 +80,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.get(
     '/memories',
     {
-      config: read,
       preValidation: checkMemoryLimit,
       schema: {
         tags,
@@ -101,7 +97,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.get(
     '/memories/tags',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'listMemoryTags',
@@ -132,7 +127,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.get(
     '/memories/tags/:tag',
     {
-      config: read,
       preValidation: checkMemoryLimit,
       schema: {
         tags,
@@ -149,7 +143,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.delete(
     '/memories/tags/:tag',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'deleteMemoryTag',
@@ -166,7 +159,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.get(
     '/memories/tags/*',
     {
-      config: read,
       preValidation: checkMemoryLimit,
       schema: {
         hide: true,
@@ -179,14 +171,13 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
 
   app.delete(
     '/memories/tags/*',
-    { config: write, schema: { hide: true, response: withErrors({ 204: NoContent }) } },
+    { schema: { hide: true, response: withErrors({ 204: NoContent }) } },
     async (request, reply) => deleteTag(request, reply, wildcardTag(request)),
   );
 
   app.get(
     '/memories/:id',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'getMemory',
@@ -201,7 +192,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.patch(
     '/memories/:id',
     {
-      config: write,
       preValidation: refuseImmutableFields,
       schema: {
         tags,
@@ -221,7 +211,6 @@ export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
   app.delete(
     '/memories/:id',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'deleteMemory',

@@ -157,6 +157,16 @@ export const scenarioRoutes: RouteModule<{
   app.post(
     '/scenarios/import',
     {
+      // An import creates a persona, goals, guardrails and custom functions as well.
+      config: {
+        scopes: [
+          'scenarios:write',
+          'personas:write',
+          'goals:write',
+          'guardrails:write',
+          'custom_functions:write',
+        ],
+      },
       schema: {
         tags,
         operationId: 'importScenario',

@@ -15,15 +15,12 @@ import {
 import type { WebhookEndpointService } from './service.ts';
 
 const tags = ['Webhooks'];
-const read = { scope: 'webhooks:read' };
-const write = { scope: 'webhooks:write' };
 const one = <T extends Parameters<typeof Type.Object>[0][string]>(data: T) => Type.Object({ data });
 
 export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = (app, { webhooks }) => {
   app.post(
     '/webhooks/endpoints',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'createWebhookEndpoint',
@@ -41,7 +38,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.get(
     '/webhooks/endpoints',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'listWebhookEndpoints',
@@ -67,7 +63,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.get(
     '/webhooks/endpoints/:id',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'getWebhookEndpoint',
@@ -81,7 +76,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.patch(
     '/webhooks/endpoints/:id',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'updateWebhookEndpoint',
@@ -98,7 +92,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.delete(
     '/webhooks/endpoints/:id',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'deleteWebhookEndpoint',
@@ -116,7 +109,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.post(
     '/webhooks/endpoints/:id/rotate-secret',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'rotateWebhookEndpointSecret',
@@ -131,7 +123,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.get(
     '/webhooks/endpoints/:id/deliveries',
     {
-      config: read,
       schema: {
         tags,
         operationId: 'listWebhookDeliveryAttempts',
@@ -147,7 +138,6 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
   app.post(
     '/webhooks/deliveries/:deliveryId/redeliver',
     {
-      config: write,
       schema: {
         tags,
         operationId: 'redeliverWebhookDelivery',

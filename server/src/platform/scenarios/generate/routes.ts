@@ -90,6 +90,8 @@ export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator
   app.post(
     '/scenarios/create-with-gpt',
     {
+      // It creates the scenario's persona and goals too.
+      config: { scopes: ['scenarios:write', 'personas:write', 'goals:write'] },
       validatorCompiler: ({ schema }) => formAjv.compile(schema as object),
       schema: {
         tags: ['Scenarios'],
