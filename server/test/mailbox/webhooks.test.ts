@@ -16,19 +16,19 @@ describe('webhooks: signed deliveries, retries on the fake clock, restarts, paus
   let url: string;
   let status = 500;
   const received: Array<{ headers: IncomingHttpHeaders; body: string; concurrent: number }> = [];
-  let delayMs = 0;
+  /** While set, the receiver holds its answers until the test releases them (a slow receiver). */
+  let hold: Promise<void> | null = null;
   /** Requests the receiver is still working on (a timed-out attempt keeps running here). */
   let running = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     running += 1;
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), concurrent: running });
-      setTimeout(() => {
-        running -= 1;
-        res.writeHead(status).end('ok');
-      }, delayMs);
+      await hold;
+      running -= 1;
+      res.writeHead(status).end('ok');
     });
   });
   /** A fresh worker each time: as after a process restart, everything it needs is in the database. */
@@ -226,7 +226,10 @@ describe('webhooks: signed deliveries, retries on the fake clock, restarts, paus
     assert.equal(mailboxDeliveryProfile(t.deps.secretBox).attemptTimeoutMs, 30_000, 'the spec\u2019s 30 s');
     // The real timeout is 30 s; the same profile with 300 ms keeps the test short.
     status = 200;
-    delayMs = 3_000;
+    let release = () => {};
+    hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const created = await t.request('POST', '/v0/webhooks', key, {
       url,
       event_types: ['message.received'],
@@ -245,13 +248,17 @@ describe('webhooks: signed deliveries, retries on the fake clock, restarts, paus
     assert.equal(delivery.attempts[0].status_code, null);
     assert.ok(delivery.attempts[0].error);
     assert.equal(new Date(delivery.next_attempt_at).getTime() - t.clock.now().getTime(), MINUTE);
-    delayMs = 0;
+    const firstAttempt = hold;
+    hold = null;
     t.clock.advance(MINUTE);
     assert.equal(await worker(300).runOnce(), 1);
-    assert.ok(
-      received.at(-1)!.concurrent >= 2,
+    assert.equal(
+      received.at(-1)!.concurrent,
+      2,
       'the retry reached the receiver while the first attempt was still being answered',
     );
+    release();
+    await firstAttempt;
     const after = await t.request('GET', `/v0/webhooks/${created.body.webhook_id}/deliveries`, key);
     assert.equal(after.body.deliveries[0].status, 'succeeded');
     await t.request('DELETE', `/v0/webhooks/${created.body.webhook_id}`, key);
