@@ -76,3 +76,10 @@ export const notFound = (resource: string, param = 'id') =>
 
 export const invalidParam = (param: string, message: string) =>
   new AppError('parameter_invalid', message, { param });
+
+/** Required text that must say something: trimmed, and refused with `param` when only spaces. */
+export function requireText(value: string, param: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw invalidParam(param, `${param} must not be blank.`);
+  return trimmed;
+}

@@ -240,26 +240,35 @@ export class CustomFunctionService {
 
   /** Rules a JSON Schema cannot express; every failing field is reported at once. */
   private validate(input: FunctionInput) {
-    const errors: FieldError[] = [];
-    if (input.name !== undefined && RESERVED_FUNCTION_NAMES.includes(input.name.toLowerCase())) {
-      errors.push({
-        param: 'name',
-        code: 'parameter_invalid',
-        message: `name "${input.name}" is reserved for a built-in tool.`,
-      });
-    }
-    if (input.parameters_schema !== undefined) {
-      const problem = parametersSchemaProblem(input.parameters_schema as Record<string, unknown>);
-      if (problem) errors.push({ param: 'parameters_schema', code: 'parameter_invalid', message: problem });
-    }
-    if (input.webhook_url !== undefined) {
-      const problem = webhookUrlProblem(input.webhook_url, this.policy);
-      if (problem) errors.push({ param: 'webhook_url', code: 'parameter_invalid', message: problem });
-    }
+    const errors = functionInputProblems(input, this.policy);
     if (errors.length > 0) {
       throw new AppError('parameter_invalid', errors[0]!.message, { param: errors[0]!.param, errors });
     }
   }
+}
+
+/** What is wrong with a function's name, schema and URL (the fields given), field by field. */
+export function functionInputProblems(
+  input: Pick<FunctionInput, 'name' | 'parameters_schema' | 'webhook_url'>,
+  policy: OutboundPolicy,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (input.name !== undefined && RESERVED_FUNCTION_NAMES.includes(input.name.toLowerCase())) {
+    errors.push({
+      param: 'name',
+      code: 'parameter_invalid',
+      message: `name "${input.name}" is reserved for a built-in tool.`,
+    });
+  }
+  if (input.parameters_schema !== undefined) {
+    const problem = parametersSchemaProblem(input.parameters_schema as Record<string, unknown>);
+    if (problem) errors.push({ param: 'parameters_schema', code: 'parameter_invalid', message: problem });
+  }
+  if (input.webhook_url !== undefined) {
+    const problem = webhookUrlProblem(input.webhook_url, policy);
+    if (problem) errors.push({ param: 'webhook_url', code: 'parameter_invalid', message: problem });
+  }
+  return errors;
 }
 
 /**

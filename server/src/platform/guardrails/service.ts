@@ -252,12 +252,13 @@ export class GuardrailService {
  * `minLength` lets a prompt of spaces through, and the block trims it away: the rule would be
  * attached, listed as in effect, and never reach the persona.
  */
-function refuseBlankPrompt(prompt: string | undefined) {
+/** A prompt of spaces would never reach the persona (the block trims it away). */
+export function refuseBlankPrompt(prompt: string | undefined, param = 'guardrail_prompt') {
   if (prompt === undefined || prompt.trim() !== '') return;
   const message = 'guardrail_prompt must not be blank.';
   throw new AppError('parameter_invalid', message, {
-    param: 'guardrail_prompt',
-    errors: [{ param: 'guardrail_prompt', code: 'parameter_invalid', message }],
+    param,
+    errors: [{ param, code: 'parameter_invalid', message }],
   });
 }
 

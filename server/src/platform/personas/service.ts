@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
-import { AppError, invalidParam, notFound } from '../../core/http/errors.ts';
+import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { requireUuid } from '../scenarios/common.ts';
@@ -195,12 +195,6 @@ export const principalOwner = (principal: Principal): Owner => ({
 });
 
 /** Trimmed; a name of spaces only would pass `minLength` and then show participants nothing. */
-function requireText(value: string, param: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw invalidParam(param, `${param} must not be blank.`);
-  return trimmed;
-}
-
 function voiceOrThrow(id: string, param: string) {
   const voice = findVoice(id.toLowerCase());
   if (!voice) throw invalidParam(param, 'Unknown voice_id: choose one from GET /voices.');

@@ -11,12 +11,12 @@ import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { Nullable } from '../../core/http/schemas.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
-import { parametersSchemaProblem } from '../custom-functions/json-schema.ts';
 import { MAX_DESCRIPTION as MAX_FUNCTION_DESCRIPTION } from '../custom-functions/schemas.ts';
-import { RESERVED_FUNCTION_NAMES, webhookUrlProblem } from '../custom-functions/service.ts';
+import { functionInputProblems } from '../custom-functions/service.ts';
 import { goalLinks } from '../goals/repository.ts';
 import { CreateGoalBody } from '../goals/schemas.ts';
 import type { GoalService } from '../goals/service.ts';
+import { refuseBlankPrompt } from '../guardrails/service.ts';
 import { CreatePersonaBody } from '../personas/schemas.ts';
 import type { PersonaService } from '../personas/service.ts';
 import { principalOwner } from '../personas/service.ts';
@@ -380,13 +380,7 @@ export class ScenarioTransfer {
             );
           }
         } else {
-          // The same rule as POST /guardrails: a prompt of spaces would never reach the persona.
-          if (!guardrail.guardrail_prompt.trim()) {
-            throw invalidParam(
-              `guardrails[${index}].guardrail_prompt`,
-              'guardrail_prompt must not be blank.',
-            );
-          }
+          refuseBlankPrompt(guardrail.guardrail_prompt, `guardrails[${index}].guardrail_prompt`);
           guardrailId = randomUUID();
           await tx
             .insertInto('guardrails')
@@ -428,14 +422,11 @@ export class ScenarioTransfer {
         if (existing) reused.custom_functions.push(existing.id);
         else {
           // The same rules as POST /custom-functions.
-          const param = (field: string) => `custom_functions[${index}].${field}`;
-          if (RESERVED_FUNCTION_NAMES.includes(fn.name.toLowerCase())) {
-            throw invalidParam(param('name'), `${fn.name} is a built-in tool name.`);
-          }
-          const schemaProblem = parametersSchemaProblem(fn.parameters_schema as Record<string, unknown>);
-          if (schemaProblem) throw invalidParam(param('parameters_schema'), schemaProblem);
-          const urlProblem = webhookUrlProblem(fn.webhook_url, this.deps.outboundPolicy);
-          if (urlProblem) throw invalidParam(param('webhook_url'), urlProblem);
+          const [problem] = functionInputProblems(
+            { ...fn, parameters_schema: fn.parameters_schema as Record<string, unknown> },
+            this.deps.outboundPolicy,
+          );
+          if (problem) throw invalidParam(`custom_functions[${index}].${problem.param}`, problem.message);
           functionId = randomUUID();
           const secret = prefixedSecret('whsec_', 24);
           await tx

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
-import { AppError, invalidParam, notFound } from '../../core/http/errors.ts';
+import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
@@ -421,12 +421,6 @@ function welcomeFor(persona: PersonaRow, scenarioName: string, scenarioType: str
     scenarioType,
     prompt,
   });
-}
-
-function requireText(value: string, param: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw invalidParam(param, `${param} must not be blank.`);
-  return trimmed;
 }
 
 const agentNeedsBaseUrl = () =>
