@@ -128,9 +128,11 @@ async function main() {
   const { info, child } = await startChild<ServerInfo>('bench/mailbox/server.ts', {
     INBOXES: String(INBOXES),
   });
-  const closing = new Promise<{ stored: number; cpuMs: number }>((resolve) =>
-    createInterface({ input: child.stdout! }).on('line', (line) => resolve(JSON.parse(line))),
-  );
+  // The child's last line (stored count, CPU); a child that dies without it fails the run.
+  const closing = new Promise<{ stored: number; cpuMs: number }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => resolve(JSON.parse(line)));
+    child.once('close', (code) => reject(new Error(`bench/mailbox/server.ts exited with ${code}`)));
+  });
   const { apiPort, adminKey } = info;
 
   const messages = plan();

@@ -81,17 +81,20 @@ console.log(
 );
 
 process.on('SIGTERM', async () => {
-  const cpu = process.cpuUsage(cpuFrom);
-  const stored = await deps.db
-    .selectFrom('mailbox_messages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  console.log(JSON.stringify({ stored: Number(stored.n), cpuMs: (cpu.user + cpu.system) / 1000 }));
-  await new Promise<void>((resolve) => bare.close(() => resolve()));
-  await deps.smtp.close();
-  await app.close();
-  await disposeAll(core);
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
+  try {
+    const cpu = process.cpuUsage(cpuFrom);
+    const stored = await deps.db
+      .selectFrom('mailbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    console.log(JSON.stringify({ stored: Number(stored.n), cpuMs: (cpu.user + cpu.system) / 1000 }));
+  } finally {
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+    await deps.smtp.close();
+    await app.close();
+    await disposeAll(core);
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
 });
