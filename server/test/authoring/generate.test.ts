@@ -147,6 +147,7 @@ describe('create-with-gpt without an LLM (rule-based generator)', () => {
     expectError(await generate(t, a.key, { userInput: 'x', duration: '241' }), 400, 'duration');
     expectError(await generate(t, a.key, { userInput: 'x', duration: 'soon' }), 400, 'duration');
     expectError(await generate(t, a.key, { userInput: 'x', membership_id: 'm' }), 400, 'membership_id');
+    expectError(await generate(t, a.key, { userInput: 'Interview\u0000 practice' }), 400, 'userInput');
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     expectError(
       await generate(

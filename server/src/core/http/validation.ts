@@ -72,14 +72,20 @@ function nulInNamed(part: unknown): string | null {
  * otherwise surface as a database error (a 500). Refused up front instead, naming the parameter.
  */
 export function refuseNulCharacters(app: AnyFastify): void {
-  app.addHook('preValidation', async (request) => {
-    const param = nulInNamed(request.params) ?? nulInNamed(request.query) ?? nulPath(request.body, '');
-    if (param !== null) {
-      throw new AppError('parameter_invalid', `Invalid ${param}: text must not contain NUL characters.`, {
-        param,
-      });
-    }
-  });
+  app.addHook('preValidation', refuseNul);
+}
+
+/**
+ * The check itself, as a `preValidation` hook. Routes whose body a plugin fills later (multipart
+ * form fields) run it again as their own hook, which comes after the plugin's.
+ */
+export async function refuseNul(request: { params: unknown; query: unknown; body: unknown }): Promise<void> {
+  const param = nulInNamed(request.params) ?? nulInNamed(request.query) ?? nulPath(request.body, '');
+  if (param !== null) {
+    throw new AppError('parameter_invalid', `Invalid ${param}: text must not contain NUL characters.`, {
+      param,
+    });
+  }
 }
 
 /** A missing body counts as `{}` on routes whose body is entirely optional (a `preValidation` hook). */

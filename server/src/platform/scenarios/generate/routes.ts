@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { AppInstance } from '../../../app/types.ts';
 import { AppError } from '../../../core/http/errors.ts';
 import { withErrors } from '../../../core/http/schemas.ts';
+import { refuseNul } from '../../../core/http/validation.ts';
 import { Scenario } from '../schemas.ts';
 import { MAX_UPLOAD_BYTES, type UploadedFile } from './extract.ts';
 import { type ScenarioGenerator, USER_INPUT_MAX } from './service.ts';
@@ -92,6 +93,8 @@ export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator
     {
       // It creates the scenario's persona and goals too.
       config: { scopes: ['scenarios:write', 'personas:write', 'goals:write'] },
+      // The form fields arrive after the app-wide NUL check ran: check them once they are here.
+      preValidation: refuseNul,
       validatorCompiler: ({ schema }) => formAjv.compile(schema as object),
       schema: {
         tags: ['Scenarios'],
