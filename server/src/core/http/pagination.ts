@@ -21,6 +21,12 @@ export interface Position {
   id: string | number;
 }
 
+/** Where a row stands in a newest-first list ordered by `created_at`, then `id`. */
+export const positionOf = (row: { created_at: Date; id: string | number }): Position => ({
+  createdAt: row.created_at.toISOString(),
+  id: row.id,
+});
+
 export interface PageRequest {
   limit: number;
   after: Position | null;

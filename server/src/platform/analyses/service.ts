@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
 import { isUuid, requireScenario } from '../scenario-ref.ts';
@@ -160,7 +161,7 @@ export class AnalysisService {
       page,
       list,
       principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
+      positionOf,
       (row) => rendered.get(row.id)!,
     );
   }

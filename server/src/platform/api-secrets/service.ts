@@ -6,6 +6,7 @@ import { sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
 import type { Page, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { API_SECRET_CHANGED_CHANNEL, type ApiKeyVerifier } from './key-verifier.ts';
 import { type ApiSecretRow, apiSecretRepository as repo } from './repository.ts';
@@ -65,13 +66,8 @@ export class ApiSecretService {
   ): Promise<Page<ReturnType<ApiSecretService['render']>> | ReturnType<ApiSecretService['render']>[]> {
     const rows = await repo.list(this.deps.db, principal.accountId, page);
     if (!page) return rows.map((row) => this.render(row));
-    return this.deps.paginator.page(
-      rows,
-      page,
-      LIST,
-      principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
-      (row) => this.render(row),
+    return this.deps.paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) =>
+      this.render(row),
     );
   }
 

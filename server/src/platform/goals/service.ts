@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { invalidParam, notFound } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { type Owner, principalOwner } from '../personas/service.ts';
 import { isUuid, requireUuid } from '../scenarios/common.ts';
@@ -59,7 +60,7 @@ export class GoalService {
       page,
       LIST,
       principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
+      positionOf,
       (row) => rendered.get(row.id)!,
     );
   }

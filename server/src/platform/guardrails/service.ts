@@ -5,6 +5,7 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { isUuid, requireScenario } from '../scenario-ref.ts';
 import {
@@ -101,13 +102,8 @@ export class GuardrailService {
   async list(principal: Principal, page: PageRequest | null) {
     const rows = await repo.list(this.deps.db, principal.accountId, page);
     if (!page) return { data: rows.map((row) => this.render(row)) };
-    return this.deps.paginator.page(
-      rows,
-      page,
-      LIST,
-      principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
-      (row) => this.render(row),
+    return this.deps.paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) =>
+      this.render(row),
     );
   }
 

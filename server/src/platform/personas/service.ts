@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { requireUuid } from '../scenarios/common.ts';
 import type { Demeanor, Gender } from '../scenarios/tables.ts';
@@ -75,13 +76,8 @@ export class PersonaService {
   async list(principal: Principal, page: PageRequest | null) {
     const rows = await repo.list(this.deps.db, principal.accountId, page);
     if (!page) return rows.map((row) => this.render(row));
-    return this.deps.paginator.page(
-      rows,
-      page,
-      LIST,
-      principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
-      (row) => this.render(row),
+    return this.deps.paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) =>
+      this.render(row),
     );
   }
 

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
 import { goalLinks } from '../goals/repository.ts';
@@ -87,14 +88,7 @@ export class ScenarioService {
     const kept = page ? rows.slice(0, page.limit) : rows;
     const summaries = new Map((await this.summaries(db, principal.accountId, kept)).map((s) => [s.id, s]));
     if (!page) return { data: kept.map((row) => summaries.get(row.id)!) };
-    return paginator.page(
-      rows,
-      page,
-      LIST,
-      principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
-      (row) => summaries.get(row.id)!,
-    );
+    return paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) => summaries.get(row.id)!);
   }
 
   async get(principal: Principal, id: string) {
@@ -340,14 +334,7 @@ export class ScenarioService {
       duration_seconds: row.duration_seconds,
     });
     if (!page) return { data: rows.map(render) };
-    return this.deps.paginator.page(
-      rows,
-      page,
-      MEETINGS_LIST,
-      principal.accountId,
-      (row) => ({ createdAt: row.created_at.toISOString(), id: row.id }),
-      render,
-    );
+    return this.deps.paginator.page(rows, page, MEETINGS_LIST, principal.accountId, positionOf, render);
   }
 
   // ---- helpers

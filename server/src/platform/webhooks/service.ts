@@ -6,7 +6,7 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { DeliveryQueue, type DeliveryRow } from '../../core/delivery/queue.ts';
 import { AppError } from '../../core/http/errors.ts';
-import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
+import { type PageQuery, type PageRequest, type Paginator, positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
 import { ALL_EVENTS_WILDCARD } from '../events/catalog.ts';
@@ -81,7 +81,7 @@ export class WebhookEndpointService {
   async list(principal: Principal, page: PageRequest | null) {
     const rows = await repo.list(this.deps.db, principal.accountId, page);
     if (!page) return rows.map((row) => this.render(row));
-    return this.deps.paginator.page(rows, page, LIST, principal.accountId, position, (row) =>
+    return this.deps.paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) =>
       this.render(row),
     );
   }
@@ -153,7 +153,7 @@ export class WebhookEndpointService {
     const list = `webhook_deliveries:${endpoint.id}`;
     const page = this.deps.paginator.parse(query, list, principal.accountId) ?? { limit: 25, after: null };
     const rows = await repo.listAttempts(this.deps.db, endpoint.id, page);
-    return this.deps.paginator.page(rows, page, list, principal.accountId, position, renderAttempt);
+    return this.deps.paginator.page(rows, page, list, principal.accountId, positionOf, renderAttempt);
   }
 
   async redeliver(principal: Principal, deliveryId: string) {
@@ -191,10 +191,6 @@ export function newSigningSecret(): string {
 /** `*` subsumes everything else; duplicates are dropped; order is kept. */
 function normaliseEvents(events: string[]): string[] {
   return events.includes(ALL_EVENTS_WILDCARD) ? [ALL_EVENTS_WILDCARD] : [...new Set(events)];
-}
-
-function position(row: { created_at: Date; id: string }) {
-  return { createdAt: row.created_at.toISOString(), id: row.id };
 }
 
 function renderAttempt(row: AttemptRow) {
