@@ -37,18 +37,33 @@ const relaxedCommit = sql`relaxed as (select set_config('synchronous_commit', 'o
  * Claims due deliveries: SKIP LOCKED keeps concurrent workers off each other's rows, and the
  * lease (locked_until) keeps them off rows another worker is attempting right now. A worker
  * that dies never clears its lease; the rows become claimable again once it passes.
+ * Channels are claimed one statement each, in the order given, until `limit` rows are claimed:
+ * each statement reads one ordered range of the due index (migration 0023).
  */
 export async function claimDueDeliveries(
   db: Kysely<DB>,
   options: { channels: readonly string[]; now: Date; leaseUntil: Date; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  if (options.channels.length === 0 || options.limit <= 0) return [];
+  const claimed: ClaimedDelivery[] = [];
+  for (const channel of options.channels) {
+    const limit = options.limit - claimed.length;
+    if (limit <= 0) break;
+    claimed.push(...(await claimDueOf(db, channel, { ...options, limit })));
+  }
+  return claimed;
+}
+
+async function claimDueOf(
+  db: Kysely<DB>,
+  channel: string,
+  options: { now: Date; leaseUntil: Date; limit: number },
+): Promise<ClaimedDelivery[]> {
   const token = randomUUID();
   const { rows } = await sql<ClaimedDelivery>`
     with ${relaxedCommit}, due as (
       select id from deliveries
       where status = 'pending'
-        and channel in (${sql.join(options.channels)})
+        and channel = ${channel}
         and next_attempt_at <= ${options.now}
         and (locked_until is null or locked_until <= ${options.now})
       order by next_attempt_at, seq

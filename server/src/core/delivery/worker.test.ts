@@ -383,6 +383,25 @@ describe('claims and leases', () => {
     assert.equal((await deliveryRow(database.db, id)).status, 'succeeded');
   });
 
+  test('a backlog on one channel does not hold back another channel of the same worker', async () => {
+    const other = testProfile({ name: 'other_channel' });
+    other.receivers.set('ep-2', { url: receiver.url, secrets: [SECRET], enabled: true });
+    await enqueueEvents(database.db, queue, { endpointId: 'ep-1', count: 6 });
+    const [waiting] = await enqueueEvents(database.db, queue, {
+      endpointId: 'ep-2',
+      channel: 'other_channel',
+    });
+    const run = worker({ profiles: [setup.profile, other.profile], batchSize: 3, concurrency: 3 });
+    assert.equal(await run.runOnce(), 3, 'the first claim fills up on the first channel');
+    assert.equal((await deliveryRow(database.db, waiting)).status, 'pending');
+    await run.runOnce();
+    assert.equal(
+      (await deliveryRow(database.db, waiting)).status,
+      'succeeded',
+      'the next claim starts with the other channel',
+    );
+  });
+
   test('a completion from a lost lease is fenced off', async () => {
     const [id] = await enqueueEvents(database.db, queue, { endpointId: 'ep-1' });
     const now = clock.now();

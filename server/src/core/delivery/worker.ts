@@ -61,6 +61,7 @@ export class DeliveryWorker {
   readonly #clock: Clock;
   readonly #client: DeliveryHttpClient;
   readonly #profiles: Map<string, ChannelProfile>;
+  #claimCount = 0;
   readonly #batchSize: number;
   readonly #concurrency: number;
   readonly #pollIntervalMs: number;
@@ -247,8 +248,12 @@ export class DeliveryWorker {
 
   #claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.#clock.now();
+    // Channels are claimed in turn; each claim starts with the next one, so none waits behind
+    // another's backlog.
+    const channels = [...this.#profiles.keys()];
+    const first = this.#claimCount++ % channels.length;
     return claimDueDeliveries(this.#database.db, {
-      channels: [...this.#profiles.keys()],
+      channels: [...channels.slice(first), ...channels.slice(0, first)],
       now,
       leaseUntil: new Date(now.getTime() + this.#leaseMs),
       limit,
