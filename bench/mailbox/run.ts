@@ -129,7 +129,7 @@ async function main() {
     INBOXES: String(INBOXES),
   });
   // The child's last line (stored count, CPU); a child that dies without it fails the run.
-  const closing = new Promise<{ stored: number; cpuMs: number }>((resolve, reject) => {
+  const closing = new Promise<{ stored: number; cpuMs: number; systemMs: number }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => resolve(JSON.parse(line)));
     child.once('close', (code) => reject(new Error(`bench/mailbox/server.ts exited with ${code}`)));
   });
@@ -166,7 +166,7 @@ async function main() {
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   socket.close();
   child.kill('SIGTERM');
-  const { stored, cpuMs } = await closing;
+  const { stored, cpuMs, systemMs } = await closing;
 
   const throughput = (messages.length / elapsed) * 1000;
   const baselineThroughput = (messages.length / baselineMs) * 1000;
@@ -177,7 +177,7 @@ async function main() {
     `  stored and threaded: ${stored} messages in ${(elapsed / 1000).toFixed(2)} s = ${throughput.toFixed(0)} msg/s (target >= 200)`,
     `  baseline (bare smtp-server, accept and discard): ${baselineThroughput.toFixed(0)} msg/s; ratio ${(throughput / baselineThroughput).toFixed(3)}`,
     `  end of DATA -> WebSocket event: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${latencies.length} events (target p99 < 100 ms)`,
-    `  server CPU per message: ${(cpuMs / messages.length).toFixed(2)} ms; machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    `  server CPU per message: ${(cpuMs / messages.length).toFixed(2)} ms (${(systemMs / messages.length).toFixed(2)} ms in the kernel); machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
     `  threading: ${Object.entries(matchedBy)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,

@@ -87,7 +87,13 @@ process.on('SIGTERM', async () => {
       .selectFrom('mailbox_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    console.log(JSON.stringify({ stored: Number(stored.n), cpuMs: (cpu.user + cpu.system) / 1000 }));
+    console.log(
+      JSON.stringify({
+        stored: Number(stored.n),
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        systemMs: cpu.system / 1000,
+      }),
+    );
   } finally {
     await new Promise<void>((resolve) => bare.close(() => resolve()));
     await deps.smtp.close();
