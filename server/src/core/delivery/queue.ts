@@ -23,9 +23,19 @@ export interface NewDelivery {
   held?: boolean;
 }
 
+export interface FanOut {
+  channel: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  /** Selects `endpoint_id` (text), `tenant_id` (text) and `enabled` of every receiver. */
+  receivers: RawBuilder<{ endpoint_id: string; tenant_id: string; enabled: boolean }>;
+}
+
 /**
- * The write side of the engine, always called inside the caller's transaction so a state
- * change and the deliveries it causes commit (or roll back) together: the transactional outbox.
+ * The write side of the engine, always called inside the caller's transaction (or, for
+ * fanOutInsert, inside the caller's single statement) so a state change and the deliveries it
+ * causes commit (or roll back) together: the transactional outbox.
  */
 export class DeliveryQueue {
   #lastNotifyAt = Number.NEGATIVE_INFINITY;
@@ -57,33 +67,38 @@ export class DeliveryQueue {
 
   /**
    * One event to every receiver a query finds, in a single statement: the event's fan-out costs
-   * one round trip however many endpoints subscribe. `receivers` selects `endpoint_id` (text) and
-   * `enabled`; disabled receivers get a held delivery. Delivery ids come from PostgreSQL's
-   * gen_random_uuid() (v4, like randomUUID()) because the rows are made by the database.
-   * Returns how many deliveries were queued.
+   * one round trip however many endpoints subscribe. Returns how many deliveries were queued.
    */
-  async enqueueFanOut(
-    tx: Kysely<DB>,
-    fanOut: {
-      channel: string;
-      tenantId: string;
-      eventId: string;
-      eventType: string;
-      payload: string;
-      receivers: RawBuilder<{ endpoint_id: string; enabled: boolean }>;
-    },
-  ): Promise<number> {
+  async enqueueFanOut(tx: Kysely<DB>, fanOut: FanOut): Promise<number> {
+    const { rows } = await this.fanOutInsert(fanOut).execute(tx);
+    await this.notifyIfDue(tx, rows);
+    return rows.length;
+  }
+
+  /**
+   * The fan-out's INSERT, for a caller that runs it as part of a larger statement (a CTE).
+   * Disabled receivers get a held delivery. Delivery ids come from PostgreSQL's gen_random_uuid() (v4, like randomUUID())
+   * because the rows are made by the database. Yields one `pending` flag per delivery.
+   */
+  fanOutInsert(fanOut: FanOut): RawBuilder<{ pending: boolean }> {
     const now = this.clock.now();
-    const { rows } = await sql<{ pending: boolean }>`
+    return sql<{ pending: boolean }>`
       insert into deliveries (id, channel, tenant_id, endpoint_id, event_id, event_type, payload, status,
         next_attempt_at, created_at, updated_at)
-      select gen_random_uuid(), ${fanOut.channel}, ${fanOut.tenantId}, r.endpoint_id, ${fanOut.eventId},
+      select gen_random_uuid(), ${fanOut.channel}, r.tenant_id, r.endpoint_id, ${fanOut.eventId},
         ${fanOut.eventType}, ${fanOut.payload}, case when r.enabled then 'pending' else 'paused' end,
         case when r.enabled then ${now}::timestamptz end, ${now}, ${now}
       from (${fanOut.receivers}) as r
-      returning status = 'pending' as pending`.execute(tx);
-    if (rows.some((row) => row.pending)) await this.#notify(tx, false);
-    return rows.length;
+      returning status = 'pending' as pending`;
+  }
+
+  /**
+   * Wakes workers for deliveries a fan-out queued, given its `pending` flags. Inside the writer's
+   * transaction the NOTIFY is sent on commit; after a single-statement write, call it once that
+   * statement returned.
+   */
+  async notifyIfDue(executor: Kysely<DB>, queued: ReadonlyArray<{ pending: boolean }>): Promise<void> {
+    if (queued.some((row) => row.pending)) await this.#notify(executor, false);
   }
 
   /**

@@ -53,8 +53,11 @@ export const blockListRepository = {
     await db.deleteFrom('mailbox_block_entries').where('id', '=', id).execute();
   },
 
-  /** Like match(), for an inbox known by id only (its namespace is joined in the same query). */
-  async matchByInboxId(db: Executor, inboxId: string, sender: string): Promise<BlockEntryRow | undefined> {
+  /**
+   * The entry that blocks `sender` for an inbox (its own list first, then its namespace's, which
+   * is joined in), as a query to run inside a larger statement.
+   */
+  matchQuery(db: Executor, inboxId: string, sender: string) {
     const { address, domains } = senderKeys(sender);
     return db
       .selectFrom('mailbox_block_entries as b')
@@ -69,7 +72,6 @@ export const blockListRepository = {
         ]),
       )
       .orderBy(({ eb }) => eb('b.inbox_id', 'is', null))
-      .limit(1)
-      .executeTakeFirst();
+      .limit(1);
   },
 };

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../core/db/database.ts';
 import type { DeliveryQueue } from '../../core/delivery/queue.ts';
@@ -6,7 +7,6 @@ import { newId } from '../ids.ts';
 import { MAILBOX_CHANNEL } from '../webhooks/profile.ts';
 import { webhooksRepository } from '../webhooks/repository.ts';
 import type { EventBus } from './bus.ts';
-import { eventsRepository } from './repository.ts';
 import type { EventScope, FiringEventType, MailboxEvent } from './types.ts';
 
 export type Emit = (
@@ -42,15 +42,11 @@ export class EventRecorder {
     return result;
   }
 
-  private async record(
-    trx: Executor,
-    type: FiringEventType,
-    scope: EventScope,
-    body: Record<string, unknown>,
-  ): Promise<MailboxEvent> {
+  /** An event with its id, time and payload, not written yet. */
+  prepare(type: FiringEventType, scope: EventScope, body: Record<string, unknown>): MailboxEvent {
     const now = this.clock.now();
     const eventId = newId('evt');
-    const event: MailboxEvent = {
+    return {
       ...scope,
       event_id: eventId,
       event_type: type,
@@ -64,23 +60,48 @@ export class EventRecorder {
         ...body,
       },
     };
-    // The event row and the webhooks it goes to, in one statement (a data-modifying CTE).
-    const webhooks = await webhooksRepository.matching(trx, event, eventsRepository.insertQuery(trx, event));
-    if (webhooks.length > 0) {
-      const payload = JSON.stringify(event.payload);
-      await this.queue.enqueue(
-        trx,
-        webhooks.map((webhook) => ({
-          channel: MAILBOX_CHANNEL,
-          tenantId: webhook.namespace_id ?? '*',
-          endpointId: webhook.id,
-          eventId,
-          eventType: type,
-          payload,
-          held: !webhook.enabled,
-        })),
-      );
-    }
+  }
+
+  /**
+   * CTEs that store `event` and queue one delivery per matching webhook, for a statement that
+   * writes the event together with the change it reports. With `after` (an earlier CTE's name)
+   * both happen only if that CTE yielded a row. Ends with `event_deliveries`, one `pending`
+   * flag per queued delivery, for committed().
+   */
+  writeParts(event: MailboxEvent, after?: string): RawBuilder<unknown> {
+    const payload = JSON.stringify(event.payload);
+    return sql`event_row as (
+      insert into mailbox_events (id, namespace_id, pod_id, inbox_id, event_type, payload, created_at)
+      select ${event.event_id}, ${event.namespace_id}, ${event.pod_id}::text, ${event.inbox_id}::text,
+        ${event.event_type}, ${payload}::jsonb, ${event.created_at}::timestamptz
+      ${after ? sql`from ${sql.table(after)}` : sql``}
+      returning id
+    ), event_deliveries as (${this.queue.fanOutInsert({
+      channel: MAILBOX_CHANNEL,
+      eventId: event.event_id,
+      eventType: event.event_type,
+      payload,
+      receivers: sql`select r.* from (${webhooksRepository.receiversOf(event)}) as r, event_row`,
+    })})`;
+  }
+
+  /** Once the statement with writeParts committed: wakes delivery workers and reaches live sockets. */
+  async committed(db: Executor, events: MailboxEvent[], queued: ReadonlyArray<{ pending: boolean }>) {
+    await this.queue.notifyIfDue(db, queued);
+    await this.bus.publish(events);
+  }
+
+  private async record(
+    trx: Executor,
+    type: FiringEventType,
+    scope: EventScope,
+    body: Record<string, unknown>,
+  ): Promise<MailboxEvent> {
+    const event = this.prepare(type, scope, body);
+    const { rows } = await sql<{ pending: boolean }>`
+      with ${this.writeParts(event)} select pending from event_deliveries`.execute(trx);
+    // Inside the caller's transaction: the NOTIFY goes out when it commits.
+    await this.queue.notifyIfDue(trx, rows);
     return event;
   }
 }

@@ -1,27 +1,7 @@
 import type { Executor } from '../db.ts';
-import { json } from '../db.ts';
 import type { MailboxEvent } from './types.ts';
 
 export const eventsRepository = {
-  async insert(db: Executor, event: MailboxEvent): Promise<void> {
-    await eventsRepository.insertQuery(db, event).execute();
-  },
-
-  insertQuery(db: Executor, event: MailboxEvent) {
-    return db
-      .insertInto('mailbox_events')
-      .values({
-        id: event.event_id,
-        namespace_id: event.namespace_id,
-        pod_id: event.pod_id,
-        inbox_id: event.inbox_id,
-        event_type: event.event_type,
-        payload: json(event.payload),
-        created_at: event.created_at,
-      })
-      .returning('id');
-  },
-
   async get(db: Executor, eventId: string): Promise<MailboxEvent | undefined> {
     const row = await db
       .selectFrom('mailbox_events')

@@ -22,6 +22,11 @@ export interface EventScope {
   inbox_id: string | null;
 }
 
+/** The scope of an event about an inbox's mail. */
+export function scopeOf(inbox: { id: string; namespace_id: string; pod_id: string | null }): EventScope {
+  return { namespace_id: inbox.namespace_id, pod_id: inbox.pod_id, inbox_id: inbox.id };
+}
+
 /** An event as stored, fanned out to sockets and sent to webhooks. */
 export interface MailboxEvent extends EventScope {
   event_id: string;

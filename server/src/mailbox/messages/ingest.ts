@@ -1,7 +1,6 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { Clock } from '../../core/clock.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
-import { blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { MailboxEvent } from '../events/types.ts';
@@ -12,7 +11,7 @@ import { normalizeMessageId, parseMessageIdList } from '../threading/resolve.ts'
 import { normalizeSubject } from '../threading/subject.ts';
 import { addressList, bareAddress, formatAddress } from './addresses.ts';
 import { previewOf, toMessage, toThread } from './present.ts';
-import { type StoredAttachment, storeMessage } from './store.ts';
+import { type StoredAttachment, type StoreResult, storeMessage } from './store.ts';
 
 export interface InboundEnvelope {
   mailFrom: string | null;
@@ -87,18 +86,14 @@ export class InboundMail {
     parsed: ParsedMail,
     envelope: InboundEnvelope,
   ): Promise<InboundOutcome> {
-    const { clock, storage, recorder } = this.deps;
+    const { storage } = this.deps;
     const messageId = normalizeMessageId(parsed.messageId) ?? `<${newId('gen')}@${this.deps.mailDomain}>`;
     const rawKey = rawKeyOf(rowId);
     const headers = headerMap(parsed);
     const fromList = parsed.from ? addressList(parsed.from) : [];
     const from = fromList[0] ?? formatAddress({ address: envelope.mailFrom ?? '' });
     const sender = bareAddress(from) || (envelope.mailFrom ?? '').toLowerCase();
-    // Both reads happen before the transaction, so it holds its locks only for the writes.
-    const [inbox, blockedBy] = await Promise.all([
-      envelope.inboxes?.get(inboxId) ?? inboxesRepository.byId(this.deps.db, inboxId),
-      sender ? blockListRepository.matchByInboxId(this.deps.db, inboxId, sender) : undefined,
-    ]);
+    const inbox = envelope.inboxes?.get(inboxId) ?? (await inboxesRepository.byId(this.deps.db, inboxId));
     if (!inbox) {
       await storage.delete(rawKey).catch(() => {});
       return { inboxId, messageId, status: 'missing', event: null };
@@ -120,80 +115,79 @@ export class InboundMail {
     }
 
     const verdict = detectAutoReply(headers as HeaderMap);
-    const now = clock.now();
+    const receivedAt = this.deps.clock.now();
     const subject = parsed.subject ?? '';
     const text = parsed.text ?? null;
     const html = parsed.html || null;
-
     const keys = [rawKey, ...attachments.map((a) => a.storage_key)];
-    let outcome: InboundOutcome;
+    let stored: StoreResult;
     try {
-      outcome = await recorder.transaction(async (trx, emit): Promise<InboundOutcome> => {
-        const stored = await storeMessage(
-          trx,
-          clock,
-          inbox,
-          {
-            id: rowId,
-            message_id: messageId,
-            direction: 'inbound',
-            status: blockedBy ? 'blocked' : 'received',
-            from_address: sender,
-            from,
-            reply_to: parsed.replyTo ? addressList(parsed.replyTo) : [],
-            to: addressList(parsed.to),
-            cc: addressList(parsed.cc),
-            bcc: [],
-            subject,
-            normalized_subject: normalizeSubject(subject),
-            preview: previewOf(text, html),
-            text,
-            html,
-            in_reply_to: parseMessageIdList(parsed.inReplyTo)[0] ?? null,
-            references: parseMessageIdList(parsed.references),
-            labels: blockedBy ? ['received', 'blocked'] : ['received', 'unread'],
-            headers,
-            auto_reply: verdict.auto_reply,
-            rejection_reason: null,
-            raw_key: rawKey,
-            size: raw.length,
-            timestamp: now,
-          },
-          attachments,
-          { thread: !blockedBy },
-        );
-        if (stored.duplicate) return { inboxId, messageId, status: 'duplicate', event: null };
-        const message = toMessage(stored.message, stored.attachments);
-        const scope = scopeOf(inbox);
-        if (blockedBy) {
-          const event = await emit('message.received.blocked', scope, {
-            message,
-            thread: null,
-            blocked_by: {
-              entry_id: blockedBy.id,
-              kind: blockedBy.kind,
-              value: blockedBy.value,
-              scope: blockedBy.inbox_id ? 'inbox' : 'namespace',
-            },
-          });
-          return { inboxId, messageId, status: 'blocked', event };
-        }
-        const event = await emit('message.received', scope, {
-          message,
-          thread: toThread(stored.thread!),
-          matched_by: stored.matchedBy,
+      stored = await storeMessage(this.deps, {
+        inbox,
+        blockListSender: sender || undefined,
+        draft: (blockedBy) => ({
+          id: rowId,
+          message_id: messageId,
+          direction: 'inbound',
+          status: blockedBy ? 'blocked' : 'received',
+          from_address: sender,
+          from,
+          reply_to: parsed.replyTo ? addressList(parsed.replyTo) : [],
+          to: addressList(parsed.to),
+          cc: addressList(parsed.cc),
+          bcc: [],
+          subject,
+          normalized_subject: normalizeSubject(subject),
+          preview: previewOf(text, html),
+          text,
+          html,
+          in_reply_to: parseMessageIdList(parsed.inReplyTo)[0] ?? null,
+          references: parseMessageIdList(parsed.references),
+          labels: blockedBy ? ['received', 'blocked'] : ['received', 'unread'],
+          headers,
           auto_reply: verdict.auto_reply,
-          auto_reply_reason: verdict.reason,
-        });
-        return { inboxId, messageId, status: 'received', event };
+          rejection_reason: null,
+          raw_key: rawKey,
+          size: raw.length,
+          timestamp: receivedAt,
+        }),
+        attachments,
+        event: ({ message, attachments: rows, thread, matchedBy, blockedBy }) =>
+          blockedBy
+            ? {
+                type: 'message.received.blocked',
+                body: {
+                  message: toMessage(message, rows),
+                  thread: null,
+                  blocked_by: {
+                    entry_id: blockedBy.id,
+                    kind: blockedBy.kind,
+                    value: blockedBy.value,
+                    scope: blockedBy.inbox_id ? 'inbox' : 'namespace',
+                  },
+                },
+              }
+            : {
+                type: 'message.received',
+                body: {
+                  message: toMessage(message, rows),
+                  thread: toThread(thread!),
+                  matched_by: matchedBy,
+                  auto_reply: verdict.auto_reply,
+                  auto_reply_reason: verdict.reason,
+                },
+              },
       });
     } catch (error) {
       await Promise.allSettled(keys.map((key) => storage.delete(key)));
       throw error;
     }
     // A duplicate (the same Message-ID delivered again) references none of the new objects.
-    if (outcome.status === 'duplicate') await Promise.allSettled(keys.map((key) => storage.delete(key)));
-    return outcome;
+    if (stored.duplicate) {
+      await Promise.allSettled(keys.map((key) => storage.delete(key)));
+      return { inboxId, messageId, status: 'duplicate', event: null };
+    }
+    return { inboxId, messageId, status: stored.blockedBy ? 'blocked' : 'received', event: stored.event };
   }
 }
 
@@ -201,7 +195,3 @@ export class InboundMail {
 export const rawKeyOf = (rowId: string) => `mailbox/raw/${rowId}.eml`;
 export const attachmentKeyOf = (rowId: string, attachmentId: string) =>
   `mailbox/attachments/${rowId}/${attachmentId}`;
-
-export function scopeOf(inbox: Pick<InboxRow, 'id' | 'namespace_id' | 'pod_id'>) {
-  return { namespace_id: inbox.namespace_id, pod_id: inbox.pod_id, inbox_id: inbox.id };
-}

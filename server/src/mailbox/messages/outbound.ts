@@ -9,10 +9,9 @@ import type { InboxRow } from '../inboxes/repository.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
 import { composeMime, type OutgoingAttachment } from './compose.ts';
-import { attachmentKeyOf, type InboundMail, rawKeyOf, scopeOf } from './ingest.ts';
+import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
 import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
-import type { StoredAttachment } from './store.ts';
-import { storeMessage } from './store.ts';
+import { type StoredAttachment, storeMessage } from './store.ts';
 import type { DkimKey, MailRelay } from './transport.ts';
 
 export interface SendInput {
@@ -127,62 +126,50 @@ export class OutboundMail {
       });
     }
 
-    const message = await this.deps.recorder.transaction(async (trx, emit) => {
-      const result = await storeMessage(
-        trx,
-        clock,
-        inbox,
-        {
-          id: rowId,
-          message_id: messageId,
-          direction: 'outbound',
-          status: outcome.ok ? 'sent' : 'rejected',
-          from_address: inbox.id,
-          from,
-          reply_to: input.reply_to,
-          to: input.to,
-          cc: input.cc,
-          bcc: input.bcc,
-          subject: input.subject,
-          normalized_subject: normalizeSubject(input.subject),
-          preview: previewOf(input.text, input.html),
-          text: input.text,
-          html: input.html,
-          in_reply_to: input.in_reply_to,
-          references: input.references,
-          labels: unique([outcome.ok ? 'sent' : 'rejected', ...input.labels]),
-          headers: {},
-          auto_reply: false,
-          rejection_reason: outcome.ok ? null : outcome.reason,
-          raw_key: rawKeyOf(rowId),
-          size: raw.length,
-          timestamp: now,
-        },
-        stored,
-        { thread: true },
-      );
-      const messageObject = toMessage(result.message, result.attachments);
-      const thread = result.thread ? toThread(result.thread) : null;
-      if (outcome.ok) {
-        await emit('message.sent', scopeOf(inbox), {
-          message: messageObject,
-          thread,
-          recipients: { internal, external, rejected: outcome.rejected },
-        });
-      } else {
-        await emit('message.rejected', scopeOf(inbox), {
-          message: messageObject,
-          thread,
-          reason: outcome.reason,
-        });
-      }
-      return messageObject;
+    const result = await storeMessage(this.deps, {
+      inbox,
+      draft: () => ({
+        id: rowId,
+        message_id: messageId,
+        direction: 'outbound',
+        status: outcome.ok ? 'sent' : 'rejected',
+        from_address: inbox.id,
+        from,
+        reply_to: input.reply_to,
+        to: input.to,
+        cc: input.cc,
+        bcc: input.bcc,
+        subject: input.subject,
+        normalized_subject: normalizeSubject(input.subject),
+        preview: previewOf(input.text, input.html),
+        text: input.text,
+        html: input.html,
+        in_reply_to: input.in_reply_to,
+        references: input.references,
+        labels: unique([outcome.ok ? 'sent' : 'rejected', ...input.labels]),
+        headers: {},
+        auto_reply: false,
+        rejection_reason: outcome.ok ? null : outcome.reason,
+        raw_key: rawKeyOf(rowId),
+        size: raw.length,
+        timestamp: now,
+      }),
+      attachments: stored,
+      event: ({ message: row, attachments, thread }) => {
+        const sent = { message: toMessage(row, attachments), thread: thread ? toThread(thread) : null };
+        return outcome.ok
+          ? {
+              type: 'message.sent',
+              body: { ...sent, recipients: { internal, external, rejected: outcome.rejected } },
+            }
+          : { type: 'message.rejected', body: { ...sent, reason: outcome.reason } };
+      },
     });
 
     // Inboxes of this service get the same bytes as if they came over SMTP.
     if (outcome.ok && internal.length > 0)
       await this.deps.inbound.deliver(raw, { mailFrom: inbox.id, recipients: internal });
-    return message;
+    return toMessage(result.message, result.attachments);
   }
 
   /** Recipients that are inboxes of this service (on its domain or a verified custom domain). */

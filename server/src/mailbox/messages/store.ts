@@ -1,8 +1,12 @@
+import { sql } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
+import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import { type FiringEventType, type MailboxEvent, scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
-import { type MatchedBy, resolveThread } from '../threading/resolve.ts';
+import { type MatchedBy, resolveThread, SUBJECT_WINDOW_DAYS } from '../threading/resolve.ts';
 import { type ThreadRow, threadsRepository } from '../threads/repository.ts';
 import { bareAddress, unique } from './addresses.ts';
 import { type AttachmentRow, type MessageRow, messagesRepository, type NewMessage } from './repository.ts';
@@ -24,55 +28,102 @@ export type MessageDraft = Omit<
   id?: string;
 };
 
-export interface StoreResult {
+export interface StoredMessage {
   message: MessageRow;
   attachments: AttachmentRow[];
   thread: ThreadRow | null;
   matchedBy: MatchedBy | null;
-  /** The message was already stored (same Message-ID in this inbox): nothing was written. */
-  duplicate: boolean;
+  /** The block-list entry the sender matched (when asked to check): such mail is in no thread. */
+  blockedBy: BlockEntryRow | null;
 }
 
+export interface StoreResult extends StoredMessage {
+  /** Already stored (same Message-ID in this inbox): nothing was written and no event fired. */
+  duplicate: boolean;
+  event: MailboxEvent | null;
+}
+
+export interface StoreRequest {
+  inbox: InboxRow;
+  /** The message to store; `blockedBy` is set when the sender is on a block list. */
+  draft: (blockedBy: BlockEntryRow | null) => MessageDraft;
+  attachments: StoredAttachment[];
+  /** Inbound mail: the sender to check against the inbox's and its namespace's block lists. */
+  blockListSender?: string;
+  /** The event the stored message causes, built from the rows exactly as they are written. */
+  event: (stored: StoredMessage) => { type: FiringEventType; body: Record<string, unknown> };
+}
+
+/** Rounds before giving up (a round repeats only after a lost race). */
+const MAX_ROUNDS = 5;
+
+type Deps = { db: Executor; clock: Clock; recorder: EventRecorder };
+
 /**
- * Threads and stores one message in the caller's transaction: resolves its thread (or starts
- * one), inserts the message and its attachments, and updates the thread's aggregates.
- * `thread: false` stores it outside any thread (blocked mail).
+ * Threads and stores one message with the event it causes. Usually two statements and no
+ * transaction: one read (block list, the messages its Message-ID, In-Reply-To and References
+ * name, the subject candidate and their threads), then one write of the thread, the message, its
+ * attachments, the event and its webhook deliveries, which commits them together. The thread's
+ * new aggregates are computed here, so the event can carry them; the write updates the thread
+ * only if it is still the version that was read (its xmin). If another message or a label change
+ * got there first, the next round runs in a transaction that locks the thread before computing,
+ * so a thread that many messages reach at once still makes progress. A copy of the same message
+ * stored meanwhile (Message-IDs are unique per inbox) is found by the next round as a duplicate.
+ *
+ * Two statements instead of a transaction of six to eight: bench/mailbox is bound by the
+ * service's CPU per statement (docs/performance.md).
  */
-export async function storeMessage(
-  trx: Executor,
-  clock: Clock,
-  inbox: InboxRow,
-  draft: MessageDraft,
-  attachments: StoredAttachment[],
-  options: { thread: boolean },
-): Promise<StoreResult> {
-  // One lookup answers both "is this a duplicate?" and the Message-ID layers of threading.
-  const threadIds = [draft.in_reply_to, ...draft.references].filter((id): id is string => Boolean(id));
-  const known = await messagesRepository.threadsByMessageIds(
-    trx,
-    inbox.id,
-    [draft.message_id, ...threadIds],
-    {
-      includeUnthreaded: true,
-    },
-  );
-  const existing = known.has(draft.message_id)
-    ? await messagesRepository.byMessageId(trx, inbox.id, draft.message_id)
-    : undefined;
-  if (existing) {
-    const thread = existing.thread_id
-      ? ((await threadsRepository.get(trx, null, existing.thread_id)) ?? null)
-      : null;
-    const rows = (await messagesRepository.attachmentsFor(trx, [existing.id])).get(existing.id) ?? [];
-    return { message: existing, attachments: rows, thread, matchedBy: existing.matched_by, duplicate: true };
+export async function storeMessage(deps: Deps, request: StoreRequest): Promise<StoreResult> {
+  for (let round = 1; ; round++) {
+    const lock = round > 1;
+    const outcome = await (lock
+      ? deps.db.transaction().execute((trx) => storeOnce({ ...deps, db: trx }, request, true))
+      : storeOnce(deps, request, false)
+    ).catch((error: unknown) => {
+      if (isUniqueViolation(error) && round < MAX_ROUNDS) return 'changed' as const;
+      throw error;
+    });
+    if (outcome === 'changed') {
+      if (round >= MAX_ROUNDS) throw new Error('the thread kept changing while a message was stored');
+      continue;
+    }
+    // Only what committed reaches workers and sockets.
+    if (outcome.event) await deps.recorder.committed(deps.db, [outcome.event], outcome.queued);
+    return outcome;
   }
-  const now = clock.now();
+}
+
+async function storeOnce(
+  { db, clock, recorder }: Deps,
+  request: StoreRequest,
+  lockThread: boolean,
+): Promise<(StoreResult & { queued: Array<{ pending: boolean }> }) | 'changed'> {
+  const { inbox } = request;
+  const asReceived = request.draft(null);
+  const timestamp = new Date(asReceived.timestamp as Date);
   const participants = unique(
-    [draft.from, ...draft.to, ...draft.cc, ...draft.reply_to].map(bareAddress).filter(Boolean),
+    [asReceived.from, ...asReceived.to, ...asReceived.cc, ...asReceived.reply_to]
+      .map(bareAddress)
+      .filter(Boolean),
   );
+  const context = await readContext(db, {
+    inboxId: inbox.id,
+    messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
+    normalizedSubject: asReceived.normalized_subject ?? '',
+    since: new Date(timestamp.getTime() - SUBJECT_WINDOW_DAYS * 24 * 60 * 60 * 1000),
+    others: participants.filter((address) => address !== inbox.id.toLowerCase()),
+    blockListSender: request.blockListSender,
+  });
+  if (context.known.has(asReceived.message_id))
+    return { ...(await duplicateOf(db, inbox.id, asReceived.message_id)), queued: [] };
+
+  const { blockedBy } = context;
+  const draft = blockedBy ? request.draft(blockedBy) : asReceived;
+  const now = clock.now();
   let thread: ThreadRow | null = null;
+  let version: string | undefined;
   let matchedBy: MatchedBy | null = null;
-  if (options.thread) {
+  if (!blockedBy) {
     const resolved = await resolveThread(
       {
         inboxAddress: inbox.id,
@@ -80,16 +131,16 @@ export async function storeMessage(
         references: draft.references,
         normalizedSubject: draft.normalized_subject ?? '',
         participants,
-        timestamp: new Date(draft.timestamp as Date),
+        timestamp,
       },
       {
         threadsByMessageIds: async (_inboxId, ids) =>
-          new Map(ids.filter((id) => known.get(id)).map((id) => [id, known.get(id)!])),
-        threadBySubject: (inboxId, subject, since, people) =>
-          threadsRepository.bySubject(trx, inboxId, subject, since, people),
+          new Map(ids.filter((id) => context.known.get(id)).map((id) => [id, context.known.get(id)!])),
+        threadBySubject: async () => context.subjectThreadId,
       },
     );
-    matchedBy = resolved.matchedBy;
+    const read = resolved.threadId ? context.threads.get(resolved.threadId) : undefined;
+    const current = read && lockThread ? await threadsRepository.lockForUpdate(db, read.row.id) : read;
     const addition = {
       senders: [bareAddress(draft.from)],
       recipients: [...draft.to, ...draft.cc].map(bareAddress),
@@ -98,16 +149,15 @@ export async function storeMessage(
       preview: draft.preview ?? '',
       size: draft.size ?? 0,
       last_message_id: draft.message_id,
-      timestamp: new Date(draft.timestamp as Date),
+      timestamp,
       now,
     };
-    thread = resolved.threadId
-      ? ((await threadsRepository.append(trx, resolved.threadId, addition)) ?? null)
-      : null;
-    if (!thread) {
-      matchedBy = 'new';
-      thread = await threadsRepository.insertWith(
-        trx,
+    if (current) {
+      thread = threadsRepository.appended(current.row, addition);
+      version = current.version;
+      matchedBy = resolved.matchedBy;
+    } else {
+      thread = threadsRepository.started(
         {
           id: newId('thr'),
           inbox_id: inbox.id,
@@ -117,23 +167,180 @@ export async function storeMessage(
         },
         addition,
       );
+      matchedBy = 'new';
     }
   }
-  const messageRowId = draft.id ?? newId('msg');
-  const message = await messagesRepository.insert(trx, {
-    ...draft,
-    id: messageRowId,
-    inbox_id: inbox.id,
-    thread_id: thread?.id ?? null,
-    matched_by: matchedBy,
-    created_at: now,
-    updated_at: now,
-  });
-  const attachmentRows: AttachmentRow[] = attachments.map((a) => ({
+
+  const message = messageRow(draft, { inboxId: inbox.id, threadId: thread?.id ?? null, matchedBy, now });
+  const attachments: AttachmentRow[] = request.attachments.map((a) => ({
     ...a,
-    message_row_id: messageRowId,
+    message_row_id: message.id,
     created_at: now,
   }));
-  await messagesRepository.insertAttachments(trx, attachmentRows);
-  return { message, attachments: attachmentRows, thread, matchedBy, duplicate: false };
+  const stored: StoredMessage = { message, attachments, thread, matchedBy, blockedBy };
+  const { type, body } = request.event(stored);
+  const event = recorder.prepare(type, scopeOf(inbox), body);
+
+  const threadWrite = !thread
+    ? null
+    : version === undefined
+      ? sql`insert into mailbox_threads select * from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread)}::json) returning id`
+      : sql`update mailbox_threads as t set senders = r.senders, recipients = r.recipients,
+            participants = r.participants, labels = r.labels, preview = r.preview,
+            message_count = r.message_count, size = r.size, last_message_id = r.last_message_id,
+            timestamp = r.timestamp, updated_at = r.updated_at
+          from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread)}::json) as r
+          where t.id = r.id and t.xmin::text = ${version}
+          returning t.id`;
+  const { rows } = await sql<{ stored: boolean; pending: boolean }>`
+    with ${threadWrite ? sql`thread_row as (${threadWrite}),` : sql``}
+    message_row as (
+      insert into mailbox_messages
+      select r.* from json_populate_record(null::mailbox_messages, ${JSON.stringify(message)}::json) as r
+        ${threadWrite ? sql`, thread_row` : sql``}
+      returning id
+    ), attachment_rows as (
+      insert into mailbox_attachments
+      select r.* from message_row, json_populate_recordset(null::mailbox_attachments, ${JSON.stringify(attachments)}::json) as r
+    ), ${recorder.writeParts(event, 'message_row')}
+    select exists (select 1 from message_row) as stored,
+      coalesce((select bool_or(pending) from event_deliveries), false) as pending`.execute(db);
+  const [written] = rows;
+  // The thread changed (or went) since it was read: nothing was written.
+  if (!written?.stored) return 'changed';
+  return { ...stored, duplicate: false, event, queued: [{ pending: written.pending }] };
 }
+
+interface StoreContext {
+  /** Message-ID → thread id ('' for a message in no thread) of the named messages already stored. */
+  known: Map<string, string>;
+  subjectThreadId: string | null;
+  /** The threads of `known` and the subject candidate, each with its row version (xmin). */
+  threads: Map<string, { row: ThreadRow; version: string }>;
+  blockedBy: BlockEntryRow | null;
+}
+
+/** Everything threading and block lists need to know, read in one statement (one snapshot). */
+async function readContext(
+  db: Executor,
+  query: {
+    inboxId: string;
+    messageIds: string[];
+    normalizedSubject: string;
+    since: Date;
+    /** Participants other than the inbox: a subject match needs one of them in common. */
+    others: string[];
+    blockListSender?: string;
+  },
+): Promise<StoreContext> {
+  const blockList = query.blockListSender
+    ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
+    : sql`null`;
+  const { rows } = await sql<{
+    known: Array<{ message_id: string; thread_id: string | null }>;
+    subject_thread_id: string | null;
+    threads: Array<{ row: Record<string, unknown>; version: string }>;
+    blocked_by: Record<string, unknown> | null;
+  }>`
+    with known as (
+      select message_id, thread_id from mailbox_messages
+      where inbox_id = ${query.inboxId} and message_id = any(${unique(query.messageIds.filter(Boolean))}::text[])
+    ), by_subject as (
+      select id from mailbox_threads
+      where ${query.normalizedSubject} <> '' and inbox_id = ${query.inboxId}
+        and normalized_subject = ${query.normalizedSubject} and timestamp >= ${query.since}
+        and participants ?| ${query.others}::text[]
+      order by timestamp desc
+      limit 1
+    )
+    select
+      (select coalesce(json_agg(known), '[]') from known) as known,
+      (select id from by_subject) as subject_thread_id,
+      (select coalesce(json_agg(json_build_object('row', to_json(t), 'version', t.xmin::text)), '[]')
+        from mailbox_threads as t
+        where t.id in (select thread_id from known union all select id from by_subject)) as threads,
+      ${blockList} as blocked_by`.execute(db);
+  const [row] = rows;
+  if (!row) throw new Error('the store context query returned no row');
+  return {
+    known: new Map(row.known.map((known) => [known.message_id, known.thread_id ?? ''])),
+    subjectThreadId: row.subject_thread_id,
+    threads: new Map(
+      row.threads.map(({ row: thread, version }) => [
+        thread.id as string,
+        { row: threadFromJson(thread), version },
+      ]),
+    ),
+    blockedBy: row.blocked_by
+      ? ({ ...row.blocked_by, created_at: new Date(row.blocked_by.created_at as string) } as BlockEntryRow)
+      : null,
+  };
+}
+
+/** A thread row read back as JSON: its timestamps arrive as strings. */
+function threadFromJson(json: Record<string, unknown>): ThreadRow {
+  return {
+    ...(json as unknown as ThreadRow),
+    timestamp: new Date(json.timestamp as string),
+    created_at: new Date(json.created_at as string),
+    updated_at: new Date(json.updated_at as string),
+  };
+}
+
+/** The row as it will be stored, every column filled in as the table's defaults would. */
+function messageRow(
+  draft: MessageDraft,
+  extra: { inboxId: string; threadId: string | null; matchedBy: MatchedBy | null; now: Date },
+): MessageRow {
+  return {
+    id: draft.id ?? newId('msg'),
+    inbox_id: extra.inboxId,
+    message_id: draft.message_id,
+    thread_id: extra.threadId,
+    direction: draft.direction,
+    status: draft.status,
+    from_address: draft.from_address,
+    from: draft.from,
+    reply_to: draft.reply_to,
+    to: draft.to,
+    cc: draft.cc,
+    bcc: draft.bcc,
+    subject: draft.subject ?? '',
+    normalized_subject: draft.normalized_subject ?? '',
+    preview: draft.preview ?? '',
+    text: draft.text ?? null,
+    html: draft.html ?? null,
+    in_reply_to: draft.in_reply_to ?? null,
+    references: draft.references,
+    labels: draft.labels,
+    headers: draft.headers,
+    matched_by: extra.matchedBy,
+    auto_reply: draft.auto_reply ?? false,
+    rejection_reason: draft.rejection_reason ?? null,
+    raw_key: draft.raw_key ?? null,
+    size: draft.size ?? 0,
+    timestamp: new Date(draft.timestamp as Date),
+    created_at: extra.now,
+    updated_at: extra.now,
+  };
+}
+
+async function duplicateOf(db: Executor, inboxId: string, messageId: string): Promise<StoreResult> {
+  const existing = await messagesRepository.byMessageId(db, inboxId, messageId);
+  if (!existing) throw new Error('a stored message vanished while its copy was checked');
+  const thread = existing.thread_id
+    ? ((await threadsRepository.get(db, null, existing.thread_id)) ?? null)
+    : null;
+  const attachments = (await messagesRepository.attachmentsFor(db, [existing.id])).get(existing.id) ?? [];
+  return {
+    message: existing,
+    attachments,
+    thread,
+    matchedBy: existing.matched_by,
+    blockedBy: null,
+    duplicate: true,
+    event: null,
+  };
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';

@@ -267,4 +267,56 @@ describe('threading of hand-made conversations', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1);
   });
+
+  test('replies arriving at once all land on their thread, and each event carries the thread as committed', async () => {
+    const root = mime({
+      from: 'dana@example.com',
+      to: inbox,
+      subject: 'Burst',
+      messageId: '<burst0@example.com>',
+    });
+    await kernel.inbound.deliver(root, { mailFrom: null, recipients: [inbox] });
+    const replies = Array.from({ length: 12 }, (_, index) =>
+      mime({
+        from: `sender${index}@example.com`,
+        to: inbox,
+        subject: 'Re: Burst',
+        messageId: `<burst${index + 1}@example.com>`,
+        inReplyTo: '<burst0@example.com>',
+      }),
+    );
+    // On PostgreSQL these race for the thread row: the losers read it again and retry.
+    const outcomes = await Promise.all(
+      replies.map((raw) => kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] })),
+    );
+    const counts = outcomes.map(([outcome]) => {
+      assert.equal(outcome!.status, 'received');
+      return (outcome!.event!.payload.thread as { message_count: number }).message_count;
+    });
+    assert.deepEqual(
+      counts.sort((a, b) => a - b),
+      Array.from({ length: 12 }, (_, index) => index + 2),
+    );
+    const row = await kernel.database.db
+      .selectFrom('mailbox_threads')
+      .selectAll()
+      .where('last_message_id', 'like', '<burst%')
+      .executeTakeFirstOrThrow();
+    assert.equal(row.message_count, 13);
+    assert.equal(row.senders.length, 13);
+  });
+
+  test('the same message delivered several times at once is stored once', async () => {
+    const raw = mime({
+      from: 'alice@example.com',
+      to: inbox,
+      subject: 'race',
+      messageId: '<race@example.com>',
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] })),
+    );
+    const statuses = outcomes.map(([outcome]) => outcome!.status).sort();
+    assert.deepEqual(statuses, ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'received']);
+  });
 });

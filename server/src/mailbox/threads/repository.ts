@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../db.ts';
-import { json } from '../db.ts';
+import { unique } from '../messages/addresses.ts';
 import type { MailboxTables } from '../tables.ts';
 
 export type ThreadRow = Selectable<MailboxTables['mailbox_threads']>;
@@ -26,55 +26,57 @@ export interface ThreadAddition {
   now: Date;
 }
 
-/** `column || additions` without duplicates, in first-seen order, computed by the database. */
-const appendUnique = (column: string, additions: string[]) =>
-  sql<string>`(select coalesce(jsonb_agg(v order by first), '[]'::jsonb) from (select v, min(n) as first from jsonb_array_elements_text(${sql.ref(column)} || ${JSON.stringify(additions)}::jsonb) with ordinality as e(v, n) group by v) as merged)`;
-
 export const threadsRepository = {
-  /** Adds a message to a thread in one statement (the row lock is taken by the update); undefined if the thread is gone. */
-  async append(db: Executor, id: string, add: ThreadAddition): Promise<ThreadRow | undefined> {
-    return db
-      .updateTable('mailbox_threads')
-      .set({
-        senders: appendUnique('senders', add.senders),
-        recipients: appendUnique('recipients', add.recipients),
-        participants: appendUnique('participants', add.participants),
-        labels: appendUnique('labels', add.labels),
-        preview: add.preview,
-        message_count: sql<number>`message_count + 1`,
-        size: sql<number>`size + ${add.size}`,
-        last_message_id: add.last_message_id,
-        timestamp: add.timestamp,
-        updated_at: add.now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst() as Promise<ThreadRow | undefined>;
+  /** The thread with one more message: aggregates merged in first-seen order, counts added up. */
+  appended(thread: ThreadRow, add: ThreadAddition): ThreadRow {
+    return {
+      ...thread,
+      senders: unique([...thread.senders, ...add.senders]),
+      recipients: unique([...thread.recipients, ...add.recipients]),
+      participants: unique([...thread.participants, ...add.participants]),
+      labels: unique([...thread.labels, ...add.labels]),
+      preview: add.preview,
+      message_count: thread.message_count + 1,
+      size: thread.size + add.size,
+      last_message_id: add.last_message_id,
+      timestamp: add.timestamp,
+      updated_at: add.now,
+    };
   },
 
-  /** A thread that starts with one message, aggregates included. */
-  async insertWith(db: Executor, thread: NewThread, add: ThreadAddition): Promise<ThreadRow> {
-    return db
-      .insertInto('mailbox_threads')
-      .values({
-        id: thread.id,
-        inbox_id: thread.inbox_id,
-        subject: thread.subject,
-        normalized_subject: thread.normalized_subject,
-        senders: json([...new Set(add.senders)]),
-        recipients: json([...new Set(add.recipients)]),
-        participants: json([...new Set(add.participants)]),
-        labels: json([...new Set(add.labels)]),
-        preview: add.preview,
-        message_count: 1,
-        size: add.size,
-        last_message_id: add.last_message_id,
-        timestamp: add.timestamp,
-        created_at: thread.now,
-        updated_at: thread.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow() as Promise<ThreadRow>;
+  /** A thread that starts with one message. */
+  started(thread: NewThread, add: ThreadAddition): ThreadRow {
+    return {
+      id: thread.id,
+      inbox_id: thread.inbox_id,
+      subject: thread.subject,
+      normalized_subject: thread.normalized_subject,
+      senders: unique(add.senders),
+      recipients: unique(add.recipients),
+      participants: unique(add.participants),
+      labels: unique(add.labels),
+      preview: add.preview,
+      message_count: 1,
+      size: add.size,
+      last_message_id: add.last_message_id,
+      timestamp: add.timestamp,
+      created_at: thread.now,
+      updated_at: thread.now,
+    };
+  },
+
+  /** Locks a thread for the caller's transaction; the row and its version as the lock found them. */
+  async lockForUpdate(db: Executor, id: string): Promise<{ row: ThreadRow; version: string } | undefined> {
+    const row = await db
+      .selectFrom('mailbox_threads')
+      .selectAll()
+      .select(sql<string>`xmin::text`.as('version'))
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { version, ...thread } = row;
+    return { row: thread as ThreadRow, version };
   },
 
   async get(db: Executor, inboxIds: string[] | null, id: string): Promise<ThreadRow | undefined> {

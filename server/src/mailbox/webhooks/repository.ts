@@ -1,5 +1,4 @@
-import { type InsertQueryBuilder, type Selectable, sql } from 'kysely';
-import type { DB } from '../../core/db/schema.ts';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import type { EventScope } from '../events/types.ts';
@@ -77,30 +76,17 @@ export const webhooksRepository = {
   },
 
   /** Webhooks (enabled or paused) subscribed to this event and reaching where it happened. */
-  async matching(
-    db: Executor,
-    event: EventScope & { event_type: string },
-    /** Runs in the same statement, e.g. the event's insert. */
-    alongside?: InsertQueryBuilder<DB, 'mailbox_events', { id: string }>,
-  ): Promise<WebhookRow[]> {
-    // A data-modifying CTE runs even though the select does not read it.
-    const base = (alongside ? db.with('recorded_event', () => alongside) : db) as Executor;
-    return base
-      .selectFrom('mailbox_webhooks')
-      .selectAll()
-      .where(sql<boolean>`event_types ? ${event.event_type}`)
-      .where((eb) => eb.or([eb('namespace_id', 'is', null), eb('namespace_id', '=', event.namespace_id)]))
-      .where((eb) =>
-        event.pod_id
-          ? eb.or([eb('pod_id', 'is', null), eb('pod_id', '=', event.pod_id)])
-          : eb('pod_id', 'is', null),
-      )
-      .where((eb) =>
-        event.inbox_id
-          ? eb.or([eb('inbox_ids', 'is', null), sql<boolean>`inbox_ids ? ${event.inbox_id}`])
-          : eb('inbox_ids', 'is', null),
-      )
-      .execute();
+  /** The webhooks an event goes to, as a fan-out's receivers (see DeliveryQueue.fanOutInsert). */
+  receiversOf(event: EventScope & { event_type: string }) {
+    const pod = event.pod_id ? sql`(pod_id is null or pod_id = ${event.pod_id})` : sql`pod_id is null`;
+    const inbox = event.inbox_id
+      ? sql`(inbox_ids is null or inbox_ids ? ${event.inbox_id})`
+      : sql`inbox_ids is null`;
+    return sql<{ endpoint_id: string; tenant_id: string; enabled: boolean }>`
+      select id as endpoint_id, coalesce(namespace_id, '*') as tenant_id, enabled from mailbox_webhooks
+      where event_types ? ${event.event_type}
+        and (namespace_id is null or namespace_id = ${event.namespace_id})
+        and ${pod} and ${inbox}`;
   },
 
   async deliveries(db: Executor, webhookId: string, options: { limit: number; after?: { seq: number } }) {

@@ -57,12 +57,11 @@ export function createEventEmitter(deps: EventEmitterDeps): EventEmitter {
       const envelope = { id, event, created_at: createdAt.toISOString(), data: fields };
       const deliveries = await queue.enqueueFanOut(tx, {
         channel: PLATFORM_WEBHOOK_CHANNEL,
-        tenantId: accountId,
         eventId: id,
         eventType: event,
         payload: JSON.stringify(envelope),
         receivers: sql`
-          select id::text as endpoint_id, enabled from webhook_endpoints
+          select id::text as endpoint_id, ${accountId}::text as tenant_id, enabled from webhook_endpoints
           where account_id = ${accountId}
             and subscribed_events ?| array[${event}, ${ALL_EVENTS_WILDCARD}]::text[]`,
       });
