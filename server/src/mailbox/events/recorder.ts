@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../core/db/database.ts';
 import type { DeliveryQueue } from '../../core/delivery/queue.ts';
@@ -7,6 +7,7 @@ import { newId } from '../ids.ts';
 import { MAILBOX_CHANNEL } from '../webhooks/profile.ts';
 import { webhooksRepository } from '../webhooks/repository.ts';
 import type { EventBus } from './bus.ts';
+import { EVENT_ROW, eventsRepository } from './repository.ts';
 import type { EventScope, FiringEventType, MailboxEvent } from './types.ts';
 
 export type Emit = (
@@ -16,8 +17,10 @@ export type Emit = (
 ) => Promise<MailboxEvent>;
 
 /**
- * Records events inside the caller's transaction (the stored event and one delivery per matching
- * webhook commit with the state change), and publishes them to live sockets after commit.
+ * Records events with the state change they report (the stored event and one delivery per
+ * matching webhook commit with it): inside the caller's transaction (transaction()), or as CTEs
+ * of the caller's single statement (prepare(), writeParts(), then committed()). Publishes them to
+ * live sockets after commit.
  */
 export class EventRecorder {
   constructor(
@@ -70,19 +73,14 @@ export class EventRecorder {
    */
   writeParts(event: MailboxEvent, after?: string): RawBuilder<unknown> {
     const payload = JSON.stringify(event.payload);
-    return sql`event_row as (
-      insert into mailbox_events (id, namespace_id, pod_id, inbox_id, event_type, payload, created_at)
-      select ${event.event_id}, ${event.namespace_id}, ${event.pod_id}::text, ${event.inbox_id}::text,
-        ${event.event_type}, ${payload}::jsonb, ${event.created_at}::timestamptz
-      ${after ? sql`from ${sql.table(after)}` : sql``}
-      returning id
-    ), event_deliveries as (${this.queue.fanOutInsert({
+    const deliveries = this.queue.fanOutInsert({
       channel: MAILBOX_CHANNEL,
       eventId: event.event_id,
       eventType: event.event_type,
       payload,
-      receivers: sql`select r.* from (${webhooksRepository.receiversOf(event)}) as r, event_row`,
-    })})`;
+      receivers: webhooksRepository.receiversOf(event, EVENT_ROW),
+    });
+    return eventsRepository.writeParts(event, { payload, deliveries, after });
   }
 
   /** Once the statement with writeParts committed: wakes delivery workers and reaches live sockets. */
@@ -98,8 +96,7 @@ export class EventRecorder {
     body: Record<string, unknown>,
   ): Promise<MailboxEvent> {
     const event = this.prepare(type, scope, body);
-    const { rows } = await sql<{ pending: boolean }>`
-      with ${this.writeParts(event)} select pending from event_deliveries`.execute(trx);
+    const rows = await eventsRepository.write(trx, this.writeParts(event));
     // Inside the caller's transaction: the NOTIFY goes out when it commits.
     await this.queue.notifyIfDue(trx, rows);
     return event;

@@ -1,7 +1,37 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db.ts';
 import type { MailboxEvent } from './types.ts';
 
+/** The CTE that writeParts() stores the event in; the deliveries' receivers join it. */
+export const EVENT_ROW = 'event_row';
+
 export const eventsRepository = {
+  /**
+   * CTEs that store `event` and then run `deliveries` (a fan-out insert yielding `pending`),
+   * named `event_row` and `event_deliveries`. With `after` (an earlier CTE's name) the event is
+   * stored only if that CTE yielded a row.
+   */
+  writeParts(
+    event: MailboxEvent,
+    parts: { payload: string; deliveries: RawBuilder<{ pending: boolean }>; after?: string },
+  ): RawBuilder<unknown> {
+    return sql`${sql.table(EVENT_ROW)} as (
+      insert into mailbox_events (id, namespace_id, pod_id, inbox_id, event_type, payload, created_at)
+      select ${event.event_id}, ${event.namespace_id}, ${event.pod_id}::text, ${event.inbox_id}::text,
+        ${event.event_type}, ${parts.payload}::jsonb, ${event.created_at}::timestamptz
+      ${parts.after ? sql`from ${sql.table(parts.after)}` : sql``}
+      returning id
+    ), event_deliveries as (${parts.deliveries})`;
+  },
+
+  /** Runs writeParts() on their own; one `pending` flag per queued delivery. */
+  async write(db: Executor, parts: RawBuilder<unknown>): Promise<Array<{ pending: boolean }>> {
+    const { rows } = await sql<{
+      pending: boolean;
+    }>`with ${parts} select pending from event_deliveries`.execute(db);
+    return rows;
+  },
+
   async get(db: Executor, eventId: string): Promise<MailboxEvent | undefined> {
     const row = await db
       .selectFrom('mailbox_events')

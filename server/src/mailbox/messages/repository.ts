@@ -1,7 +1,10 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import type { MailboxTables } from '../tables.ts';
+import type { ThreadRow } from '../threads/repository.ts';
+import { unique } from './addresses.ts';
 
 export type MessageRow = Selectable<MailboxTables['mailbox_messages']>;
 export type AttachmentRow = Selectable<MailboxTables['mailbox_attachments']>;
@@ -29,6 +32,54 @@ export interface MessageListOptions {
 }
 
 export const messagesRepository = {
+  /** Everything storing one message needs to know, read in one statement (one snapshot). */
+  storeContext,
+
+  /**
+   * Writes a thread (new, or updated if still at `version`), a message, its attachments and the
+   * event CTEs `event` (see EventRecorder.writeParts) in one statement. Nothing is written if
+   * the thread is no longer at that version: `stored` is then false.
+   */
+  async writeStored(
+    db: Executor,
+    write: {
+      thread: { row: ThreadRow; version: string | undefined } | null;
+      message: MessageRow;
+      attachments: AttachmentRow[];
+      event: RawBuilder<unknown>;
+    },
+  ): Promise<{ stored: boolean; pending: boolean }> {
+    const { thread } = write;
+    const threadWrite = !thread
+      ? null
+      : thread.version === undefined
+        ? sql`insert into mailbox_threads
+            select * from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread.row)}::json)
+            returning id`
+        : sql`update mailbox_threads as t set senders = r.senders, recipients = r.recipients,
+              participants = r.participants, labels = r.labels, preview = r.preview,
+              message_count = r.message_count, size = r.size, last_message_id = r.last_message_id,
+              timestamp = r.timestamp, updated_at = r.updated_at
+            from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread.row)}::json) as r
+            where t.id = r.id and t.xmin::text = ${thread.version}
+            returning t.id`;
+    const { rows } = await sql<{ stored: boolean; pending: boolean }>`
+      with ${threadWrite ? sql`thread_row as (${threadWrite}),` : sql``}
+      message_row as (
+        insert into mailbox_messages
+        select r.* from json_populate_record(null::mailbox_messages, ${JSON.stringify(write.message)}::json) as r
+          ${threadWrite ? sql`, thread_row` : sql``}
+        returning id
+      ), attachment_rows as (
+        insert into mailbox_attachments
+        select r.* from message_row,
+          json_populate_recordset(null::mailbox_attachments, ${JSON.stringify(write.attachments)}::json) as r
+      ), ${write.event}
+      select exists (select 1 from message_row) as stored,
+        coalesce((select bool_or(pending) from event_deliveries), false) as pending`.execute(db);
+    return rows[0] ?? { stored: false, pending: false };
+  },
+
   async insert(db: Executor, message: NewMessage): Promise<MessageRow> {
     return db
       .insertInto('mailbox_messages')
@@ -162,3 +213,79 @@ export const messagesRepository = {
       .executeTakeFirst();
   },
 };
+
+export interface StoreContext {
+  /** Message-ID → thread id ('' for a message in no thread) of the named messages already stored. */
+  known: Map<string, string>;
+  subjectThreadId: string | null;
+  /** The threads of `known` and the subject candidate, each with its row version (xmin). */
+  threads: Map<string, { row: ThreadRow; version: string }>;
+  blockedBy: BlockEntryRow | null;
+}
+
+/** Everything threading and block lists need to know, read in one statement (one snapshot). */
+async function storeContext(
+  db: Executor,
+  query: {
+    inboxId: string;
+    messageIds: string[];
+    normalizedSubject: string;
+    since: Date;
+    /** Participants other than the inbox: a subject match needs one of them in common. */
+    others: string[];
+    blockListSender?: string;
+  },
+): Promise<StoreContext> {
+  const blockList = query.blockListSender
+    ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
+    : sql`null`;
+  const { rows } = await sql<{
+    known: Array<{ message_id: string; thread_id: string | null }>;
+    subject_thread_id: string | null;
+    threads: Array<{ row: Record<string, unknown>; version: string }>;
+    blocked_by: Record<string, unknown> | null;
+  }>`
+    with known as (
+      select message_id, thread_id from mailbox_messages
+      where inbox_id = ${query.inboxId} and message_id = any(${unique(query.messageIds.filter(Boolean))}::text[])
+    ), by_subject as (
+      select id from mailbox_threads
+      where ${query.normalizedSubject} <> '' and inbox_id = ${query.inboxId}
+        and normalized_subject = ${query.normalizedSubject} and timestamp >= ${query.since}
+        and participants ?| ${query.others}::text[]
+      order by timestamp desc
+      limit 1
+    )
+    select
+      (select coalesce(json_agg(known), '[]') from known) as known,
+      (select id from by_subject) as subject_thread_id,
+      (select coalesce(json_agg(json_build_object('row', to_json(t), 'version', t.xmin::text)), '[]')
+        from mailbox_threads as t
+        where t.id in (select thread_id from known union all select id from by_subject)) as threads,
+      ${blockList} as blocked_by`.execute(db);
+  const [row] = rows;
+  if (!row) throw new Error('the store context query returned no row');
+  return {
+    known: new Map(row.known.map((known) => [known.message_id, known.thread_id ?? ''])),
+    subjectThreadId: row.subject_thread_id,
+    threads: new Map(
+      row.threads.map(({ row: thread, version }) => [
+        thread.id as string,
+        { row: threadFromJson(thread), version },
+      ]),
+    ),
+    blockedBy: row.blocked_by
+      ? ({ ...row.blocked_by, created_at: new Date(row.blocked_by.created_at as string) } as BlockEntryRow)
+      : null,
+  };
+}
+
+/** A thread row read back as JSON: its timestamps arrive as strings. */
+function threadFromJson(json: Record<string, unknown>): ThreadRow {
+  return {
+    ...(json as unknown as ThreadRow),
+    timestamp: new Date(json.timestamp as string),
+    created_at: new Date(json.created_at as string),
+    updated_at: new Date(json.updated_at as string),
+  };
+}

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
-import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
+import type { BlockEntryRow } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type FiringEventType, type MailboxEvent, scopeOf } from '../events/types.ts';
@@ -106,7 +105,7 @@ async function storeOnce(
       .map(bareAddress)
       .filter(Boolean),
   );
-  const context = await readContext(db, {
+  const context = await messagesRepository.storeContext(db, {
     inboxId: inbox.id,
     messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
     normalizedSubject: asReceived.normalized_subject ?? '',
@@ -181,110 +180,15 @@ async function storeOnce(
   const { type, body } = request.event(stored);
   const event = recorder.prepare(type, scopeOf(inbox), body);
 
-  const threadWrite = !thread
-    ? null
-    : version === undefined
-      ? sql`insert into mailbox_threads select * from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread)}::json) returning id`
-      : sql`update mailbox_threads as t set senders = r.senders, recipients = r.recipients,
-            participants = r.participants, labels = r.labels, preview = r.preview,
-            message_count = r.message_count, size = r.size, last_message_id = r.last_message_id,
-            timestamp = r.timestamp, updated_at = r.updated_at
-          from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread)}::json) as r
-          where t.id = r.id and t.xmin::text = ${version}
-          returning t.id`;
-  const { rows } = await sql<{ stored: boolean; pending: boolean }>`
-    with ${threadWrite ? sql`thread_row as (${threadWrite}),` : sql``}
-    message_row as (
-      insert into mailbox_messages
-      select r.* from json_populate_record(null::mailbox_messages, ${JSON.stringify(message)}::json) as r
-        ${threadWrite ? sql`, thread_row` : sql``}
-      returning id
-    ), attachment_rows as (
-      insert into mailbox_attachments
-      select r.* from message_row, json_populate_recordset(null::mailbox_attachments, ${JSON.stringify(attachments)}::json) as r
-    ), ${recorder.writeParts(event, 'message_row')}
-    select exists (select 1 from message_row) as stored,
-      coalesce((select bool_or(pending) from event_deliveries), false) as pending`.execute(db);
-  const [written] = rows;
+  const written = await messagesRepository.writeStored(db, {
+    thread: thread && { row: thread, version },
+    message,
+    attachments,
+    event: recorder.writeParts(event, 'message_row'),
+  });
   // The thread changed (or went) since it was read: nothing was written.
-  if (!written?.stored) return 'changed';
+  if (!written.stored) return 'changed';
   return { ...stored, duplicate: false, event, queued: [{ pending: written.pending }] };
-}
-
-interface StoreContext {
-  /** Message-ID → thread id ('' for a message in no thread) of the named messages already stored. */
-  known: Map<string, string>;
-  subjectThreadId: string | null;
-  /** The threads of `known` and the subject candidate, each with its row version (xmin). */
-  threads: Map<string, { row: ThreadRow; version: string }>;
-  blockedBy: BlockEntryRow | null;
-}
-
-/** Everything threading and block lists need to know, read in one statement (one snapshot). */
-async function readContext(
-  db: Executor,
-  query: {
-    inboxId: string;
-    messageIds: string[];
-    normalizedSubject: string;
-    since: Date;
-    /** Participants other than the inbox: a subject match needs one of them in common. */
-    others: string[];
-    blockListSender?: string;
-  },
-): Promise<StoreContext> {
-  const blockList = query.blockListSender
-    ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
-    : sql`null`;
-  const { rows } = await sql<{
-    known: Array<{ message_id: string; thread_id: string | null }>;
-    subject_thread_id: string | null;
-    threads: Array<{ row: Record<string, unknown>; version: string }>;
-    blocked_by: Record<string, unknown> | null;
-  }>`
-    with known as (
-      select message_id, thread_id from mailbox_messages
-      where inbox_id = ${query.inboxId} and message_id = any(${unique(query.messageIds.filter(Boolean))}::text[])
-    ), by_subject as (
-      select id from mailbox_threads
-      where ${query.normalizedSubject} <> '' and inbox_id = ${query.inboxId}
-        and normalized_subject = ${query.normalizedSubject} and timestamp >= ${query.since}
-        and participants ?| ${query.others}::text[]
-      order by timestamp desc
-      limit 1
-    )
-    select
-      (select coalesce(json_agg(known), '[]') from known) as known,
-      (select id from by_subject) as subject_thread_id,
-      (select coalesce(json_agg(json_build_object('row', to_json(t), 'version', t.xmin::text)), '[]')
-        from mailbox_threads as t
-        where t.id in (select thread_id from known union all select id from by_subject)) as threads,
-      ${blockList} as blocked_by`.execute(db);
-  const [row] = rows;
-  if (!row) throw new Error('the store context query returned no row');
-  return {
-    known: new Map(row.known.map((known) => [known.message_id, known.thread_id ?? ''])),
-    subjectThreadId: row.subject_thread_id,
-    threads: new Map(
-      row.threads.map(({ row: thread, version }) => [
-        thread.id as string,
-        { row: threadFromJson(thread), version },
-      ]),
-    ),
-    blockedBy: row.blocked_by
-      ? ({ ...row.blocked_by, created_at: new Date(row.blocked_by.created_at as string) } as BlockEntryRow)
-      : null,
-  };
-}
-
-/** A thread row read back as JSON: its timestamps arrive as strings. */
-function threadFromJson(json: Record<string, unknown>): ThreadRow {
-  return {
-    ...(json as unknown as ThreadRow),
-    timestamp: new Date(json.timestamp as string),
-    created_at: new Date(json.created_at as string),
-    updated_at: new Date(json.updated_at as string),
-  };
 }
 
 /** The row as it will be stored, every column filled in as the table's defaults would. */

@@ -76,16 +76,20 @@ export const webhooksRepository = {
   },
 
   /** Webhooks (enabled or paused) subscribed to this event and reaching where it happened. */
-  /** The webhooks an event goes to, as a fan-out's receivers (see DeliveryQueue.fanOutInsert). */
-  receiversOf(event: EventScope & { event_type: string }) {
-    const pod = event.pod_id ? sql`(pod_id is null or pod_id = ${event.pod_id})` : sql`pod_id is null`;
+  /**
+   * The webhooks an event goes to, as a fan-out's receivers (see DeliveryQueue.fanOutInsert),
+   * joined with the CTE `after` so there are none when it yielded no row.
+   */
+  receiversOf(event: EventScope & { event_type: string }, after: string) {
+    const pod = event.pod_id ? sql`(w.pod_id is null or w.pod_id = ${event.pod_id})` : sql`w.pod_id is null`;
     const inbox = event.inbox_id
-      ? sql`(inbox_ids is null or inbox_ids ? ${event.inbox_id})`
-      : sql`inbox_ids is null`;
+      ? sql`(w.inbox_ids is null or w.inbox_ids ? ${event.inbox_id})`
+      : sql`w.inbox_ids is null`;
     return sql<{ endpoint_id: string; tenant_id: string; enabled: boolean }>`
-      select id as endpoint_id, coalesce(namespace_id, '*') as tenant_id, enabled from mailbox_webhooks
-      where event_types ? ${event.event_type}
-        and (namespace_id is null or namespace_id = ${event.namespace_id})
+      select w.id as endpoint_id, coalesce(w.namespace_id, '*') as tenant_id, w.enabled
+      from mailbox_webhooks as w, ${sql.table(after)}
+      where w.event_types ? ${event.event_type}
+        and (w.namespace_id is null or w.namespace_id = ${event.namespace_id})
         and ${pod} and ${inbox}`;
   },
 
