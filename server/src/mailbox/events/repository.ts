@@ -2,13 +2,14 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db.ts';
 import type { MailboxEvent } from './types.ts';
 
-/** The CTE that writeParts() stores the event in; the deliveries' receivers join it. */
+/** The CTEs of writeParts(): the stored event (the deliveries' receivers join it) and the deliveries. */
 export const EVENT_ROW = 'event_row';
+export const EVENT_DELIVERIES = 'event_deliveries';
 
 export const eventsRepository = {
   /**
    * CTEs that store `event` and then run `deliveries` (a fan-out insert yielding `pending`),
-   * named `event_row` and `event_deliveries`. With `after` (an earlier CTE's name) the event is
+   * named EVENT_ROW and EVENT_DELIVERIES. With `after` (an earlier CTE's name) the event is
    * stored only if that CTE yielded a row.
    */
   writeParts(
@@ -21,14 +22,14 @@ export const eventsRepository = {
         ${event.event_type}, ${parts.payload}::jsonb, ${event.created_at}::timestamptz
       ${parts.after ? sql`from ${sql.table(parts.after)}` : sql``}
       returning id
-    ), event_deliveries as (${parts.deliveries})`;
+    ), ${sql.table(EVENT_DELIVERIES)} as (${parts.deliveries})`;
   },
 
   /** Runs writeParts() on their own; one `pending` flag per queued delivery. */
   async write(db: Executor, parts: RawBuilder<unknown>): Promise<Array<{ pending: boolean }>> {
     const { rows } = await sql<{
       pending: boolean;
-    }>`with ${parts} select pending from event_deliveries`.execute(db);
+    }>`with ${parts} select pending from ${sql.table(EVENT_DELIVERIES)}`.execute(db);
     return rows;
   },
 

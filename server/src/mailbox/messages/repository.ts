@@ -2,6 +2,7 @@ import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
+import { EVENT_DELIVERIES } from '../events/repository.ts';
 import type { MailboxTables } from '../tables.ts';
 import type { ThreadRow } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
@@ -30,6 +31,9 @@ export interface MessageListOptions {
   /** Blocked mail is left out unless asked for by label. */
   includeBlocked?: boolean;
 }
+
+/** The CTE of writeStored() that inserts the message: the event's CTEs follow it (see `after`). */
+export const MESSAGE_ROW = 'message_row';
 
 export const messagesRepository = {
   /** Everything storing one message needs to know, read in one statement (one snapshot). */
@@ -65,18 +69,20 @@ export const messagesRepository = {
             returning t.id`;
     const { rows } = await sql<{ stored: boolean; pending: boolean }>`
       with ${threadWrite ? sql`thread_row as (${threadWrite}),` : sql``}
-      message_row as (
+      ${sql.table(MESSAGE_ROW)} as (
         insert into mailbox_messages
         select r.* from json_populate_record(null::mailbox_messages, ${JSON.stringify(write.message)}::json) as r
           ${threadWrite ? sql`, thread_row` : sql``}
         returning id
       ), attachment_rows as (
         insert into mailbox_attachments
-        select r.* from message_row,
+        select r.* from ${sql.table(MESSAGE_ROW)},
           json_populate_recordset(null::mailbox_attachments, ${JSON.stringify(write.attachments)}::json) as r
       ), ${write.event}
-      select exists (select 1 from message_row) as stored,
-        coalesce((select bool_or(pending) from event_deliveries), false) as pending`.execute(db);
+      select exists (select 1 from ${sql.table(MESSAGE_ROW)}) as stored,
+        coalesce((select bool_or(pending) from ${sql.table(EVENT_DELIVERIES)}), false) as pending`.execute(
+      db,
+    );
     return rows[0] ?? { stored: false, pending: false };
   },
 

@@ -8,7 +8,13 @@ import type { InboxRow } from '../inboxes/repository.ts';
 import { type MatchedBy, resolveThread, SUBJECT_WINDOW_DAYS } from '../threading/resolve.ts';
 import { type ThreadRow, threadsRepository } from '../threads/repository.ts';
 import { bareAddress, unique } from './addresses.ts';
-import { type AttachmentRow, type MessageRow, messagesRepository, type NewMessage } from './repository.ts';
+import {
+  type AttachmentRow,
+  MESSAGE_ROW,
+  type MessageRow,
+  messagesRepository,
+  type NewMessage,
+} from './repository.ts';
 
 export interface StoredAttachment {
   id: string;
@@ -184,7 +190,7 @@ async function storeOnce(
     thread: thread && { row: thread, version },
     message,
     attachments,
-    event: recorder.writeParts(event, 'message_row'),
+    event: recorder.writeParts(event, MESSAGE_ROW),
   });
   // The thread changed (or went) since it was read: nothing was written.
   if (!written.stored) return 'changed';
