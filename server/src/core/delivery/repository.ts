@@ -48,7 +48,14 @@ export async function claimDueDeliveries(
   for (const channel of options.channels) {
     const limit = options.limit - claimed.length;
     if (limit <= 0) break;
-    claimed.push(...(await claimDueOf(db, channel, { ...options, limit })));
+    try {
+      claimed.push(...(await claimDueOf(db, channel, { ...options, limit })));
+    } catch (error) {
+      // What earlier statements claimed is leased already: hand it to the caller rather than
+      // leave it untouched until the lease passes. This channel is asked again next time.
+      if (claimed.length === 0) throw error;
+      break;
+    }
   }
   return claimed;
 }

@@ -41,7 +41,7 @@ export class EventRecorder {
       }),
     );
     // Only committed events reach live sockets.
-    if (emitted.length > 0) await this.bus.publish(emitted);
+    if (emitted.length > 0) await this.committed(this.database.db, emitted, []);
     return result;
   }
 
@@ -83,10 +83,16 @@ export class EventRecorder {
     return eventsRepository.writeParts(event, { payload, deliveries, after });
   }
 
-  /** Once the statement with writeParts committed: wakes delivery workers and reaches live sockets. */
+  /**
+   * Once the statement with writeParts committed: wakes delivery workers and reaches live
+   * sockets. Never throws: what it reports is stored already, so a failure here must not look
+   * like a failed write to the caller (which would undo its files or make a client send again).
+   * Both are best effort: workers also poll every second, and clients catch up from the events
+   * API.
+   */
   async committed(db: Executor, events: MailboxEvent[], queued: ReadonlyArray<{ pending: boolean }>) {
-    await this.queue.notifyIfDue(db, queued);
-    await this.bus.publish(events);
+    await this.queue.notifyIfDue(db, queued).catch(() => {});
+    await this.bus.publish(events).catch(() => {});
   }
 
   private async record(

@@ -32,6 +32,20 @@ export interface MessageListOptions {
   includeBlocked?: boolean;
 }
 
+/**
+ * `INSERT INTO table (columns of the rows) SELECT … FROM json_populate_recordset(…)`: whole rows
+ * as one JSON parameter, typed by the table itself. Only the rows' own columns are named, so a
+ * column added later gets its default. With `after` (a CTE), rows are inserted only if it
+ * yielded one.
+ */
+function insertFromJson(table: string, rows: object[], after?: string): RawBuilder<unknown> {
+  const columns = Object.keys(rows[0] ?? {});
+  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.ref(column)))})
+    select ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}
+    from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json) as r
+      ${after ? sql`, ${sql.table(after)}` : sql``}`;
+}
+
 /** The CTE of writeStored() that inserts the message: the event's CTEs follow it (see `after`). */
 export const MESSAGE_ROW = 'message_row';
 
@@ -57,9 +71,7 @@ export const messagesRepository = {
     const threadWrite = !thread
       ? null
       : thread.version === undefined
-        ? sql`insert into mailbox_threads
-            select * from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread.row)}::json)
-            returning id`
+        ? sql`${insertFromJson('mailbox_threads', [thread.row])} returning id`
         : sql`update mailbox_threads as t set senders = r.senders, recipients = r.recipients,
               participants = r.participants, labels = r.labels, preview = r.preview,
               message_count = r.message_count, size = r.size, last_message_id = r.last_message_id,
@@ -67,18 +79,15 @@ export const messagesRepository = {
             from json_populate_record(null::mailbox_threads, ${JSON.stringify(thread.row)}::json) as r
             where t.id = r.id and t.xmin::text = ${thread.version}
             returning t.id`;
+    const attachments = write.attachments.length
+      ? sql`, attachment_rows as (${insertFromJson('mailbox_attachments', write.attachments, MESSAGE_ROW)})`
+      : sql``;
     const { rows } = await sql<{ stored: boolean; pending: boolean }>`
       with ${threadWrite ? sql`thread_row as (${threadWrite}),` : sql``}
       ${sql.table(MESSAGE_ROW)} as (
-        insert into mailbox_messages
-        select r.* from json_populate_record(null::mailbox_messages, ${JSON.stringify(write.message)}::json) as r
-          ${threadWrite ? sql`, thread_row` : sql``}
+        ${insertFromJson('mailbox_messages', [write.message], threadWrite ? 'thread_row' : undefined)}
         returning id
-      ), attachment_rows as (
-        insert into mailbox_attachments
-        select r.* from ${sql.table(MESSAGE_ROW)},
-          json_populate_recordset(null::mailbox_attachments, ${JSON.stringify(write.attachments)}::json) as r
-      ), ${write.event}
+      )${attachments}, ${write.event}
       select exists (select 1 from ${sql.table(MESSAGE_ROW)}) as stored,
         coalesce((select bool_or(pending) from ${sql.table(EVENT_DELIVERIES)}), false) as pending`.execute(
       db,

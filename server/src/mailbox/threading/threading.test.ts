@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { messagesRepository } from '../messages/repository.ts';
 import { mime, openTestKernel, type TestKernel } from '../testing/kernel.ts';
 import { detectAutoReply } from './auto-reply.ts';
 import { normalizeMessageId, parseMessageIdList, SUBJECT_WINDOW_DAYS } from './resolve.ts';
@@ -318,5 +320,58 @@ describe('threading of hand-made conversations', () => {
     );
     const statuses = outcomes.map(([outcome]) => outcome!.status).sort();
     assert.deepEqual(statuses, ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'received']);
+  });
+
+  test('a thread changed between the read and the write is read again under a lock, and neither change is lost', async () => {
+    await receive(
+      'lock-root',
+      mime({ from: 'erin@example.com', to: inbox, subject: 'Lock', messageId: '<lock0@example.com>' }),
+    );
+    const threadId = thread.get('lock-root')!;
+    const read = messagesRepository.storeContext;
+    let reads = 0;
+    messagesRepository.storeContext = async (db, query) => {
+      const context = await read(db, query);
+      reads += 1;
+      // A label change lands after the first read and before its write.
+      if (reads === 1)
+        await sql`update mailbox_threads set labels = labels || '["starred"]'::jsonb where id = ${threadId}`.execute(
+          kernel.database.db,
+        );
+      return context;
+    };
+    let payload: Awaited<ReturnType<typeof receive>>;
+    try {
+      payload = await receive(
+        'lock-reply',
+        mime({
+          from: 'erin@example.com',
+          to: inbox,
+          subject: 'Re: Lock',
+          messageId: '<lock1@example.com>',
+          inReplyTo: '<lock0@example.com>',
+        }),
+      );
+    } finally {
+      messagesRepository.storeContext = read;
+    }
+    assert.equal(reads, 2, 'the first write found the thread changed and stored nothing');
+    assert.equal(thread.get('lock-reply'), threadId);
+    const row = await kernel.database.db
+      .selectFrom('mailbox_threads')
+      .selectAll()
+      .where('id', '=', threadId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.message_count, 2);
+    assert.ok(row.labels.includes('starred'), 'the label change is kept');
+    const inEvent = payload.thread as unknown as { message_count: number; labels: string[] };
+    assert.equal(inEvent.message_count, 2);
+    assert.ok(inEvent.labels.includes('starred'), 'the event carries the thread as written');
+    const messages = await kernel.database.db
+      .selectFrom('mailbox_messages')
+      .select('id')
+      .where('thread_id', '=', threadId)
+      .execute();
+    assert.equal(messages.length, 2, 'the reply was stored once');
   });
 });
