@@ -77,8 +77,9 @@ export class DeliveryQueue {
 
   /**
    * The fan-out's INSERT, for a caller that runs it as part of a larger statement (a CTE).
-   * Disabled receivers get a held delivery. Delivery ids come from PostgreSQL's gen_random_uuid() (v4, like randomUUID())
-   * because the rows are made by the database. Yields one `pending` flag per delivery.
+   * Disabled receivers get a held delivery. Delivery ids come from PostgreSQL's
+   * gen_random_uuid() (v4, like randomUUID()) because the rows are made by the database.
+   * Yields one `pending` flag per delivery.
    */
   fanOutInsert(fanOut: FanOut): RawBuilder<{ pending: boolean }> {
     const now = this.clock.now();
