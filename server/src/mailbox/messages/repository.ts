@@ -95,30 +95,6 @@ export const messagesRepository = {
     return rows[0] ?? { stored: false, pending: false };
   },
 
-  async insert(db: Executor, message: NewMessage): Promise<MessageRow> {
-    return db
-      .insertInto('mailbox_messages')
-      .values({
-        ...message,
-        reply_to: json(message.reply_to),
-        to: json(message.to),
-        cc: json(message.cc),
-        bcc: json(message.bcc),
-        references: json(message.references),
-        labels: json(message.labels),
-        headers: json(message.headers),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  },
-
-  async insertAttachments(
-    db: Executor,
-    rows: Insertable<MailboxTables['mailbox_attachments']>[],
-  ): Promise<void> {
-    if (rows.length > 0) await db.insertInto('mailbox_attachments').values(rows).execute();
-  },
-
   async byMessageId(db: Executor, inboxId: string, messageId: string): Promise<MessageRow | undefined> {
     return db
       .selectFrom('mailbox_messages')
@@ -126,27 +102,6 @@ export const messagesRepository = {
       .where('inbox_id', '=', inboxId)
       .where('message_id', '=', messageId)
       .executeTakeFirst();
-  },
-
-  /**
-   * Thread ids of this inbox's messages with these Message-IDs. With includeUnthreaded, messages
-   * outside any thread (blocked mail) are present too, mapped to ''.
-   */
-  async threadsByMessageIds(
-    db: Executor,
-    inboxId: string,
-    messageIds: string[],
-    options: { includeUnthreaded?: boolean } = {},
-  ): Promise<Map<string, string>> {
-    if (messageIds.length === 0) return new Map();
-    let query = db
-      .selectFrom('mailbox_messages')
-      .select(['message_id', 'thread_id'])
-      .where('inbox_id', '=', inboxId)
-      .where('message_id', 'in', [...new Set(messageIds)]);
-    if (!options.includeUnthreaded) query = query.where('thread_id', 'is not', null);
-    const rows = await query.execute();
-    return new Map(rows.map((row) => [row.message_id, row.thread_id ?? '']));
   },
 
   async list(db: Executor, inboxId: string, options: MessageListOptions): Promise<MessageRow[]> {

@@ -105,25 +105,4 @@ export const threadsRepository = {
       ThreadRow[]
     >;
   },
-
-  /** The subject layer of threading: same subject, recent, a participant in common. */
-  async bySubject(
-    db: Executor,
-    inboxId: string,
-    normalizedSubject: string,
-    since: Date,
-    participants: string[],
-  ): Promise<string | null> {
-    const row = await db
-      .selectFrom('mailbox_threads')
-      .select('id')
-      .where('inbox_id', '=', inboxId)
-      .where('normalized_subject', '=', normalizedSubject)
-      .where('timestamp', '>=', since)
-      .where(sql<boolean>`participants ?| ${sql.val(participants)}::text[]`)
-      .orderBy('timestamp', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.id ?? null;
-  },
 };
