@@ -83,8 +83,11 @@ describe('threading of hand-made conversations', () => {
   const inbox = 'agent@mail.test';
   const thread = new Map<string, string>();
 
+  const deliver = (raw: Buffer, to = inbox) =>
+    kernel.inbound.deliver(raw, { mailFrom: null, recipients: [to] });
+
   async function receive(name: string, raw: Buffer, to = inbox) {
-    const [outcome] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [to] });
+    const [outcome] = await deliver(raw, to);
     assert.equal(outcome!.status, 'received', name);
     const payload = outcome!.event!.payload as {
       matched_by: string;
@@ -258,8 +261,8 @@ describe('threading of hand-made conversations', () => {
       subject: 'dup',
       messageId: '<dup@example.com>',
     });
-    const [first] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] });
-    const [second] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] });
+    const [first] = await deliver(raw);
+    const [second] = await deliver(raw);
     assert.equal(first!.status, 'received');
     assert.equal(second!.status, 'duplicate');
     const count = await kernel.database.db
@@ -277,7 +280,7 @@ describe('threading of hand-made conversations', () => {
       subject: 'Burst',
       messageId: '<burst0@example.com>',
     });
-    await kernel.inbound.deliver(root, { mailFrom: null, recipients: [inbox] });
+    await deliver(root);
     const replies = Array.from({ length: 12 }, (_, index) =>
       mime({
         from: `sender${index}@example.com`,
@@ -288,9 +291,7 @@ describe('threading of hand-made conversations', () => {
       }),
     );
     // On PostgreSQL these race for the thread row: the losers read it again and retry.
-    const outcomes = await Promise.all(
-      replies.map((raw) => kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] })),
-    );
+    const outcomes = await Promise.all(replies.map((raw) => deliver(raw)));
     const counts = outcomes.map(([outcome]) => {
       assert.equal(outcome!.status, 'received');
       return (outcome!.event!.payload.thread as { message_count: number }).message_count;
@@ -315,9 +316,7 @@ describe('threading of hand-made conversations', () => {
       subject: 'race',
       messageId: '<race@example.com>',
     });
-    const outcomes = await Promise.all(
-      Array.from({ length: 5 }, () => kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] })),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => deliver(raw)));
     const statuses = outcomes.map(([outcome]) => outcome!.status).sort();
     assert.deepEqual(statuses, ['duplicate', 'duplicate', 'duplicate', 'duplicate', 'received']);
   });
