@@ -199,13 +199,12 @@ async function storeContext(
   query: {
     inboxId: string;
     messageIds: string[];
-    normalizedSubject: string;
-    since: Date;
-    /** Participants other than the inbox: a subject match needs one of them in common. */
-    others: string[];
+    /** The subject layer's search (see subjectSearch), or null when it cannot match. */
+    subject: { normalizedSubject: string; since: Date; others: string[] } | null;
     blockListSender?: string;
   },
 ): Promise<StoreContext> {
+  const { subject } = query;
   const blockList = query.blockListSender
     ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
     : sql`null`;
@@ -218,14 +217,15 @@ async function storeContext(
     with known as (
       select message_id, thread_id from mailbox_messages
       where inbox_id = ${query.inboxId} and message_id = any(${unique(query.messageIds.filter(Boolean))}::text[])
-    ), by_subject as (
-      select id from mailbox_threads
-      where ${query.normalizedSubject} <> '' and inbox_id = ${query.inboxId}
-        and normalized_subject = ${query.normalizedSubject} and timestamp >= ${query.since}
-        and participants ?| ${query.others}::text[]
-      order by timestamp desc
-      limit 1
-    )
+    ), by_subject as (${
+      subject
+        ? sql`select id from mailbox_threads
+            where inbox_id = ${query.inboxId} and normalized_subject = ${subject.normalizedSubject}
+              and timestamp >= ${subject.since} and participants ?| ${subject.others}::text[]
+            order by timestamp desc
+            limit 1`
+        : sql`select null::text as id where false`
+    })
     select
       (select coalesce(json_agg(known), '[]') from known) as known,
       (select id from by_subject) as subject_thread_id,

@@ -5,7 +5,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import { type FiringEventType, type MailboxEvent, scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
-import { type MatchedBy, resolveThread, SUBJECT_WINDOW_DAYS } from '../threading/resolve.ts';
+import { type MatchedBy, resolveThread, subjectSearch, type ThreadingInput } from '../threading/resolve.ts';
 import { type ThreadRow, threadsRepository } from '../threads/repository.ts';
 import { bareAddress, unique } from './addresses.ts';
 import {
@@ -111,12 +111,18 @@ async function storeOnce(
       .map(bareAddress)
       .filter(Boolean),
   );
+  const threading: ThreadingInput = {
+    inboxAddress: inbox.id,
+    inReplyTo: asReceived.in_reply_to ?? null,
+    references: asReceived.references,
+    normalizedSubject: asReceived.normalized_subject ?? '',
+    participants,
+    timestamp,
+  };
   const context = await messagesRepository.storeContext(db, {
     inboxId: inbox.id,
     messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
-    normalizedSubject: asReceived.normalized_subject ?? '',
-    since: new Date(timestamp.getTime() - SUBJECT_WINDOW_DAYS * 24 * 60 * 60 * 1000),
-    others: participants.filter((address) => address !== inbox.id.toLowerCase()),
+    subject: subjectSearch(threading),
     blockListSender: request.blockListSender,
   });
   if (context.known.has(asReceived.message_id))
@@ -129,21 +135,10 @@ async function storeOnce(
   let version: string | undefined;
   let matchedBy: MatchedBy | null = null;
   if (!blockedBy) {
-    const resolved = await resolveThread(
-      {
-        inboxAddress: inbox.id,
-        inReplyTo: draft.in_reply_to ?? null,
-        references: draft.references,
-        normalizedSubject: draft.normalized_subject ?? '',
-        participants,
-        timestamp,
-      },
-      {
-        threadsByMessageIds: async (_inboxId, ids) =>
-          new Map(ids.filter((id) => context.known.get(id)).map((id) => [id, context.known.get(id)!])),
-        threadBySubject: async () => context.subjectThreadId,
-      },
-    );
+    const resolved = resolveThread(threading, {
+      threadByMessageId: context.known,
+      subjectThreadId: context.subjectThreadId,
+    });
     const read = resolved.threadId ? context.threads.get(resolved.threadId) : undefined;
     const current = read && lockThread ? await threadsRepository.lockForUpdate(db, read.row.id) : read;
     const addition = {

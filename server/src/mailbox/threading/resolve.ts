@@ -14,17 +14,27 @@ export interface ThreadingInput {
   timestamp: Date;
 }
 
-/** The lookups threading needs; the repository answers them within the storing transaction. */
-export interface ThreadLookups {
-  /** Thread ids of this inbox's messages with these Message-IDs (absent ids are left out). */
-  threadsByMessageIds(inboxId: string, messageIds: string[]): Promise<Map<string, string>>;
-  /** Most recent thread with this normalised subject, last active at or after `since`, sharing a participant. */
-  threadBySubject(
-    inboxId: string,
-    normalizedSubject: string,
-    since: Date,
-    participants: string[],
-  ): Promise<string | null>;
+/** What is stored already that threading can join, read before resolving (see storeMessage). */
+export interface StoredForThreading {
+  /** Thread id by Message-ID of this inbox's stored messages ('' for a message in no thread). */
+  threadByMessageId: Map<string, string>;
+  /** The thread subjectSearch() found, if any. */
+  subjectThreadId: string | null;
+}
+
+/**
+ * What the subject layer looks for: the most recent thread with this normalised subject, active
+ * since `since`, with one of `others` (the participants but the inbox) in it. Null when it cannot
+ * match: no subject, or nobody but the inbox.
+ */
+export function subjectSearch(
+  input: ThreadingInput,
+): { normalizedSubject: string; since: Date; others: string[] } | null {
+  const inbox = input.inboxAddress.toLowerCase();
+  const others = [...new Set(input.participants.map((p) => p.toLowerCase()))].filter((p) => p !== inbox);
+  if (!input.normalizedSubject || others.length === 0) return null;
+  const since = new Date(input.timestamp.getTime() - SUBJECT_WINDOW_MS);
+  return { normalizedSubject: input.normalizedSubject, since, others };
 }
 
 export interface ThreadingResult {
@@ -40,24 +50,15 @@ export interface ThreadingResult {
  *    itself, and the thread active within SUBJECT_WINDOW_DAYS;
  * 4. `new`.
  */
-export async function resolveThread(input: ThreadingInput, lookups: ThreadLookups): Promise<ThreadingResult> {
-  const inbox = input.inboxAddress.toLowerCase();
-  const ids = [...new Set([input.inReplyTo, ...input.references].filter((id): id is string => Boolean(id)))];
-  if (ids.length > 0) {
-    const found = await lookups.threadsByMessageIds(inbox, ids);
-    if (input.inReplyTo && found.has(input.inReplyTo))
-      return { threadId: found.get(input.inReplyTo)!, matchedBy: 'in_reply_to' };
-    for (const reference of [...input.references].reverse()) {
-      const threadId = found.get(reference);
-      if (threadId) return { threadId, matchedBy: 'references' };
-    }
+export function resolveThread(input: ThreadingInput, stored: StoredForThreading): ThreadingResult {
+  const threadOf = (messageId: string) => stored.threadByMessageId.get(messageId) || undefined;
+  const inReplyTo = input.inReplyTo ? threadOf(input.inReplyTo) : undefined;
+  if (inReplyTo) return { threadId: inReplyTo, matchedBy: 'in_reply_to' };
+  for (const reference of [...input.references].reverse()) {
+    const threadId = threadOf(reference);
+    if (threadId) return { threadId, matchedBy: 'references' };
   }
-  const others = [...new Set(input.participants.map((p) => p.toLowerCase()))].filter((p) => p !== inbox);
-  if (input.normalizedSubject && others.length > 0) {
-    const since = new Date(input.timestamp.getTime() - SUBJECT_WINDOW_MS);
-    const threadId = await lookups.threadBySubject(inbox, input.normalizedSubject, since, others);
-    if (threadId) return { threadId, matchedBy: 'subject' };
-  }
+  if (stored.subjectThreadId) return { threadId: stored.subjectThreadId, matchedBy: 'subject' };
   return { threadId: null, matchedBy: 'new' };
 }
 
