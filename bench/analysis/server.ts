@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
 import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
-import { platformWorkers, startWorkers } from '../../server/src/app/workers.ts';
+import { platformWorkers } from '../../server/src/app/workers.ts';
 import { loadConfig } from '../../server/src/config.ts';
+import { startWorkers } from '../../server/src/core/workers.ts';
 
 const config = loadConfig({
   ...process.env,

@@ -12,9 +12,9 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildMailboxApp } from '../../server/src/app/mailbox-app.ts';
-import { createMailboxDeps } from '../../server/src/app/mailbox-deps.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { openTestDatabase } from '../../server/src/mailbox/testing/db.ts';
+import { createMailboxDeps } from '../../server/src/mailbox/wiring.ts';
 
 const BENCH_DOMAIN = 'bench.test';
 const INBOXES = Number(process.env.INBOXES ?? 20);

@@ -1,14 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createCoreDeps, disposeAll } from './app/core-deps.ts';
 import { buildMailboxApp } from './app/mailbox-app.ts';
-import { createMailboxDeps, mailboxWorkers } from './app/mailbox-deps.ts';
 import { generateOpenApiDocuments } from './app/openapi.ts';
 import { buildPlatformApp } from './app/platform-app.ts';
 import { createPlatformDeps } from './app/platform-deps.ts';
-import { platformWorkers, startWorkers } from './app/workers.ts';
+import { platformWorkers } from './app/workers.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
+import { startWorkers } from './core/workers.ts';
+import { createMailboxDeps, mailboxWorkers } from './mailbox/wiring.ts';
 
 const USAGE = `usage: understudy <command>
   serve     start the platform API and the mailbox service (API + SMTP), with background workers

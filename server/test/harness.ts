@@ -3,13 +3,14 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type CoreDeps, createCoreDeps, disposeAll } from '../src/app/core-deps.ts';
+import { createCoreDeps, disposeAll } from '../src/app/core-deps.ts';
 import { buildPlatformApp } from '../src/app/platform-app.ts';
 import { createPlatformDeps, type PlatformDeps } from '../src/app/platform-deps.ts';
-import type { AppInstance } from '../src/app/types.ts';
 import { loadConfig } from '../src/config.ts';
 import { FakeClock } from '../src/core/clock.ts';
 import { type Database, openPGlite, openPostgres } from '../src/core/db/database.ts';
+import type { CoreDeps } from '../src/core/deps.ts';
+import type { AppInstance } from '../src/core/http/types.ts';
 
 /**
  * Test databases: in-memory PGlite by default; the machine's PostgreSQL when DATABASE_URL is set

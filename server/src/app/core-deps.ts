@@ -7,22 +7,9 @@ import { SecretBox } from '../core/crypto/secret-box.ts';
 import { type Database, openDatabase } from '../core/db/database.ts';
 import { migrate } from '../core/db/migrator.ts';
 import type { DB } from '../core/db/schema.ts';
+import type { CoreDeps } from '../core/deps.ts';
 import { Paginator } from '../core/http/pagination.ts';
 import { createLogger } from '../core/logging.ts';
-
-/** What every service and worker shares: configuration, storage, time, secrets and logging. */
-export interface CoreDeps {
-  config: Readonly<Config>;
-  database: Database;
-  db: Kysely<DB>;
-  clock: Clock;
-  secretBox: SecretBox;
-  paginator: Paginator;
-  logger: Logger;
-  redis: Redis | null;
-  /** Run in reverse order on shutdown. */
-  disposers: Array<() => Promise<void> | void>;
-}
 
 export interface CoreOverrides {
   clock?: Clock;

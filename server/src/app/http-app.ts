@@ -5,8 +5,8 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { ErrorResponse } from '../core/http/schemas.ts';
+import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
-import type { AppInstance } from './types.ts';
 
 export interface HttpAppOptions {
   logger: Logger;

@@ -1,7 +1,7 @@
 import { JobCatalog, type JobDefinition, JobRunner } from '../core/jobs/index.ts';
+import type { BackgroundWorker } from '../core/workers.ts';
 import { meetingJobs } from '../platform/live/wiring.ts';
 import type { PlatformDeps } from './platform-deps.ts';
-import type { BackgroundWorker } from './workers.ts';
 
 /**
  * Every platform job (DESIGN convention 6). Add one line per module. A job enqueued under a name

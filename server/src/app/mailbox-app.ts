@@ -1,11 +1,11 @@
 import websocket from '@fastify/websocket';
 import { installOperations } from '../core/http/ops.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
+import type { AppInstance } from '../core/http/types.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
 import { registerMailboxRoutes } from '../mailbox/routes.ts';
+import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
-import type { MailboxDeps } from './mailbox-deps.ts';
-import type { AppInstance } from './types.ts';
 
 export const MAILBOX_API_VERSION = '0.1.0';
 /** Spec limit: 300 requests per 60 s per key, 429 with Retry-After: 60. */

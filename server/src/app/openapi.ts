@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { openPGlite } from '../core/db/database.ts';
+import { createMailboxDeps } from '../mailbox/wiring.ts';
 import { createCoreDeps, disposeAll } from './core-deps.ts';
 import { buildMailboxApp } from './mailbox-app.ts';
-import { createMailboxDeps } from './mailbox-deps.ts';
 import { buildPlatformApp } from './platform-app.ts';
 import { createPlatformDeps } from './platform-deps.ts';
 

@@ -4,6 +4,7 @@ import { installIdempotency } from '../core/http/idempotency.ts';
 import { installOperations } from '../core/http/ops.ts';
 import type { Principal } from '../core/http/principal.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
+import type { AppInstance } from '../core/http/types.ts';
 import { identityRoutes } from '../platform/identity/routes.ts';
 import { registerLiveRoutes } from '../platform/live/wiring.ts';
 import { registerAvatarAssets } from '../platform/personas/assets.ts';
@@ -11,7 +12,6 @@ import { registerPlatformRoomPages } from '../platform/room/wiring.ts';
 import { registerPlatformRoutes } from '../platform/routes.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
-import type { AppInstance } from './types.ts';
 
 export const PLATFORM_API_VERSION = '1.0.0';
 

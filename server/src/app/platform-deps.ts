@@ -1,3 +1,5 @@
+import type { CoreDeps } from '../core/deps.ts';
+import { outboundPolicyFor } from '../core/outbound/address-policy.ts';
 import { type AnalysisServices, createAnalysisServices } from '../platform/analyses/wiring.ts';
 import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
 import { ApiSecretService } from '../platform/api-secrets/service.ts';
@@ -9,8 +11,6 @@ import { TokenService } from '../platform/identity/tokens.ts';
 import { createMeetingsServices, type MeetingsServices } from '../platform/live/wiring.ts';
 import { type AuthoringServices, createAuthoringServices } from '../platform/scenarios/wiring.ts';
 import { WebhookEndpointService } from '../platform/webhooks/service.ts';
-import { outboundPolicyFor } from '../platform/webhooks/wiring.ts';
-import type { CoreDeps } from './core-deps.ts';
 
 /** The platform's services, built once per process and handed to routes and workers. */
 export interface PlatformDeps extends CoreDeps, AuthoringServices, AnalysisServices, MeetingsServices {

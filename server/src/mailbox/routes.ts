@@ -1,7 +1,6 @@
-import type { AppInstance } from '../app/types.ts';
+import type { AppInstance } from '../core/http/types.ts';
 import { apiKeyRoutes } from './api-keys/routes.ts';
 import { blockListRoutes } from './block-list/routes.ts';
-import type { MailboxDeps } from './deps.ts';
 import { domainRoutes } from './domains/routes.ts';
 import { draftRoutes } from './drafts/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -10,6 +9,7 @@ import { messageRoutes } from './messages/routes.ts';
 import { podRoutes } from './pods/routes.ts';
 import { threadRoutes } from './threads/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import type { MailboxDeps } from './wiring.ts';
 import { wsRoutes } from './ws/routes.ts';
 
 /** Every /v0 route, inside the authenticated, rate-limited scope. */

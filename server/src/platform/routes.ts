@@ -1,5 +1,5 @@
 import type { PlatformDeps } from '../app/platform-deps.ts';
-import type { AppInstance } from '../app/types.ts';
+import type { AppInstance } from '../core/http/types.ts';
 import { analysisRoutes } from './analyses/routes.ts';
 import { apiSecretRoutes } from './api-secrets/routes.ts';
 import { customFunctionRoutes } from './custom-functions/routes.ts';

@@ -3,7 +3,7 @@
 // prints a room URL. The browser test itself runs against the real platform.
 import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
-import type { AppInstance } from '../../src/app/types.ts';
+import type { AppInstance } from '../../src/core/http/types.ts';
 import { registerRoomPages } from '../../src/platform/room/plugin.ts';
 
 export const FAKE_MEETING_ID = '5b1f0c3e-8a4d-4f1e-9c2b-7d6e5f4a3b21';

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { Config } from '../../config.ts';
 
 type IPv4 = ipaddr.IPv4;
 type IPv6 = ipaddr.IPv6;
@@ -145,4 +146,12 @@ export function parseCidrList(csv: string | undefined): string[] {
       }
       return `${addr.toString()}/${prefix}`;
     });
+}
+
+/** HTTPS only in production; blocked ranges reachable only where OUTBOUND_ALLOW_CIDRS says. */
+export function outboundPolicyFor(config: Pick<Config, 'appEnv' | 'outboundAllowCidrs'>): OutboundPolicy {
+  return {
+    allowCidrs: parseCidrList(config.outboundAllowCidrs),
+    requireHttps: config.appEnv === 'production',
+  };
 }

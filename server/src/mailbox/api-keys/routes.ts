@@ -1,16 +1,16 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { prefixedSecret, sha256Hex } from '../../core/crypto/hashing.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { DEFAULT_NAMESPACE, notFound, requireAdmin } from '../auth/principal.ts';
 import { SCOPED_KEY_PREFIX } from '../auth/resolver.ts';
 import { json } from '../db.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { newId } from '../ids.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { podsRepository } from '../pods/repository.ts';
 import { Nullable, StringList, Timestamp } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 
 const tags = ['API keys'];
 

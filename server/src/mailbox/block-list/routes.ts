@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { newId } from '../ids.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { isValidAddress } from '../messages/addresses.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam, Nullable, Timestamp } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { type BlockEntryRow, blockListRepository } from './repository.ts';
 
 const tags = ['Block list'];

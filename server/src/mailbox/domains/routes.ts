@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { MailboxDeps } from '../deps.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { Nullable, Timestamp } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 
 const tags = ['Domains'];
 

@@ -1,11 +1,10 @@
 import type { Selectable } from 'kysely';
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { toBuffer } from '../../core/storage/types.ts';
 import { notFound } from '../auth/principal.ts';
 import { json } from '../db.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import { loadInbox } from '../inboxes/service.ts';
@@ -15,6 +14,7 @@ import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam, Nullable, Timestamp } from '../schemas.ts';
 import type { DraftAttachment, MailboxTables } from '../tables.ts';
 import { normalizeMessageId, parseMessageIdList } from '../threading/resolve.ts';
+import type { MailboxDeps } from '../wiring.ts';
 
 const tags = ['Drafts'];
 type DraftRow = Selectable<MailboxTables['mailbox_drafts']>;

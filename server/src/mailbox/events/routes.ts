@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { MailboxDeps } from '../deps.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { InboxIdParam } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { eventsRepository } from './repository.ts';
 import { EVENT_TYPES } from './types.ts';
 

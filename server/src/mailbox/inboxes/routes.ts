@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { emptyBodyAsObject } from '../../core/http/validation.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { toInbox } from './present.ts';
 import { inboxesRepository } from './repository.ts';
 import { CreateInboxBody, Inbox, UpdateInboxBody } from './schemas.ts';

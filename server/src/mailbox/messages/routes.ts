@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { invalidParam } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { notFound } from '../auth/principal.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { afterTime, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { bareAddress, unique } from './addresses.ts';
 import { asList, decodeAttachments } from './input.ts';
 import { toMessage } from './present.ts';

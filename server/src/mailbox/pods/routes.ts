@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { notFound, requireUnrestricted } from '../auth/principal.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { newId } from '../ids.ts';
 import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
 import { Timestamp } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { type PodRow, podsRepository } from './repository.ts';
 
 const tags = ['Pods'];

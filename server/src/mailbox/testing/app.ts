@@ -4,9 +4,9 @@ import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
 import { startPlatform, type TestPlatform } from '../../../test/harness.ts';
 import { buildMailboxApp } from '../../app/mailbox-app.ts';
-import { createMailboxDeps, type MailboxDeps, type MailboxOverrides } from '../../app/mailbox-deps.ts';
-import type { AppInstance } from '../../app/types.ts';
 import { FakeClock } from '../../core/clock.ts';
+import type { AppInstance } from '../../core/http/types.ts';
+import { createMailboxDeps, type MailboxDeps, type MailboxOverrides } from '../wiring.ts';
 
 export interface TestMailbox {
   app: AppInstance;

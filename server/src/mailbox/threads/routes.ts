@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { notFound } from '../auth/principal.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { toMessage, toThread } from '../messages/present.ts';
 import { messagesRepository } from '../messages/repository.ts';
 import { Thread } from '../messages/schemas.ts';
 import { afterTime, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { threadsRepository } from './repository.ts';
 
 const tags = ['Threads'];

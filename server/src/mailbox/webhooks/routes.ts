@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { AppInstance } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { MailboxDeps } from '../deps.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from './schemas.ts';
 import { toWebhook } from './service.ts';
 

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { WebSocket } from 'ws';
-import type { AppInstance } from '../../app/types.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
-import type { MailboxDeps } from '../deps.ts';
 import { EVENT_TYPES } from '../events/types.ts';
 import { inboxesRepository, reaches } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
+import type { MailboxDeps } from '../wiring.ts';
 import type { LiveClient } from './hub.ts';
 
 const tags = ['Events'];

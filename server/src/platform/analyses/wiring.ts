@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../../app/core-deps.ts';
+import type { CoreDeps } from '../../core/deps.ts';
 import { type JobDefinition, JobQueue } from '../../core/jobs/index.ts';
 import { createLlmClient } from '../../core/llm/index.ts';
 import { createEventEmitter } from '../events/emitter.ts';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { RouteModule } from '../../app/types.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { Nullable, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import {
   AttachmentParams,
   CreateCustomFunctionBody,

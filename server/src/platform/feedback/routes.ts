@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { RouteModule } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { Feedback, FeedbackCatalog, MeetingIdParams, SubmitFeedbackBody } from './schemas.ts';
 import { FeedbackService } from './service.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RouteModule } from '../../app/types.ts';
 import { UuidParam, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { ArrayOrPage, Deleted } from '../scenarios/common.ts';
 import { BulkGoalsBody, CreateGoalBody, Goal, GoalListQuery, UpdateGoalBody } from './schemas.ts';
 import type { GoalService } from './service.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { RouteModule } from '../../app/types.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { Timestamp, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import type { IdentityService } from './service.ts';
 import type { TokenService } from './tokens.ts';
 

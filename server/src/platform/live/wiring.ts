@@ -1,21 +1,21 @@
 // Builds the meetings/live module once per process, and hands its routes, jobs and background
 // loops to the app (platform-app.ts, routes.ts, app/jobs.ts, workers.ts).
 import { Type } from 'typebox';
-import type { CoreDeps } from '../../app/core-deps.ts';
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { AppInstance } from '../../app/types.ts';
-import type { BackgroundWorker } from '../../app/workers.ts';
+import type { CoreDeps } from '../../core/deps.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { defineJob, type JobDefinition, JobQueue } from '../../core/jobs/index.ts';
 import { createLlmClient } from '../../core/llm/index.ts';
+import { outboundPolicyFor } from '../../core/outbound/address-policy.ts';
 import { OutboundClient } from '../../core/outbound/index.ts';
 import { createStorage, type ObjectStorage } from '../../core/storage/index.ts';
+import type { BackgroundWorker } from '../../core/workers.ts';
 import { createEventEmitter } from '../events/emitter.ts';
 import { FINALIZE_JOB, MeetingLifecycle } from '../meetings/lifecycle.ts';
 import { MeetingService } from '../meetings/service.ts';
 import { RecordingService } from '../recordings/service.ts';
 import { registerStorageRoute } from '../recordings/storage-route.ts';
 import { TranscriptService } from '../transcripts/service.ts';
-import { outboundPolicyFor } from '../webhooks/wiring.ts';
 import { LiveHub, type LiveHubDeps } from './hub.ts';
 import { registerRoomRoutes } from './room-routes.ts';
 import { createWebSearch } from './web-search.ts';

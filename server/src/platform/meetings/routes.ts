@@ -1,5 +1,5 @@
-import type { RouteModule } from '../../app/types.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
 import {
   CreatedMeeting,

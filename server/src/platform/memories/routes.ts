@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { RouteModule } from '../../app/types.ts';
 import { AppError, type FieldError } from '../../core/http/errors.ts';
 import { Nullable, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import {
   CreateMemoriesBody,
   CreateMemoriesResponse,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppInstance } from '../../app/types.ts';
 import { AppError } from '../../core/http/errors.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { AVATAR_ASSET_PREFIX, AVATARS } from './catalog.ts';
 
 const AVATAR_DIR = join(dirname(fileURLToPath(import.meta.url)), 'avatars');

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { RouteModule } from '../../app/types.ts';
 import { Nullable, Timestamp, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import type { RecordingService } from './service.ts';
 
 const tags = ['Recordings'];

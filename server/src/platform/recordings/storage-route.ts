@@ -1,5 +1,5 @@
-import type { AppInstance } from '../../app/types.ts';
 import { AppError } from '../../core/http/errors.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { LocalStorage, type ObjectStorage } from '../../core/storage/index.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import type { AppInstance } from '../../app/types.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { registerRoomPages } from './plugin.ts';
 
 const MEETING = '0b6f2a52-3c1d-4e8f-9a7b-1c2d3e4f5a6b';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppInstance } from '../../app/types.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
 
 /** The browser room: plain ES modules, HTML and CSS under web/room (docs/decisions/0001). */

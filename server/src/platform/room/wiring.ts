@@ -1,5 +1,5 @@
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { AppInstance } from '../../app/types.ts';
+import type { AppInstance } from '../../core/http/types.ts';
 import { checkRoomToken } from '../meetings/room-token.ts';
 import { registerRoomPages } from './plugin.ts';
 

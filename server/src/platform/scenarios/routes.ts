@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppInstance, RouteModule } from '../../app/types.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { UuidParam, withErrors } from '../../core/http/schemas.ts';
+import type { AppInstance, RouteModule } from '../../core/http/types.ts';
 import { legacyWebhookDeprecationHeaders } from '../events/legacy-webhook.ts';
 import { DataList, Deleted } from './common.ts';
 import { ImportResult, ScenarioExport, type ScenarioTransfer } from './export.ts';

@@ -1,9 +1,9 @@
-import type { CoreDeps } from '../../app/core-deps.ts';
+import type { CoreDeps } from '../../core/deps.ts';
 import { createLlmClient } from '../../core/llm/index.ts';
+import { outboundPolicyFor } from '../../core/outbound/address-policy.ts';
 import { GoalService } from '../goals/service.ts';
 import type { AccountCreatedHook } from '../identity/accounts.ts';
 import { PersonaService } from '../personas/service.ts';
-import { outboundPolicyFor } from '../webhooks/wiring.ts';
 import { ScenarioTransfer } from './export.ts';
 import { ScenarioGenerator } from './generate/service.ts';
 import { seedDefaultScenarios } from './seeds.ts';

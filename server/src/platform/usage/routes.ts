@@ -5,11 +5,11 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { RouteModule } from '../../app/types.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { invalidParam } from '../../core/http/errors.ts';
 import { Timestamp, withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { RouteModule } from '../../app/types.ts';
 import { PageQuery, pageEnvelope } from '../../core/http/pagination.ts';
 import { withErrors } from '../../core/http/schemas.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import {
   CreateWebhookEndpointBody,
   DeliveryIdParams,

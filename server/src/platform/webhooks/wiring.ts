@@ -1,19 +1,11 @@
 import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { BackgroundWorker } from '../../app/workers.ts';
 import type { Config } from '../../config.ts';
 import { DeliveryWorker } from '../../core/delivery/worker.ts';
-import { type OutboundPolicy, parseCidrList } from '../../core/outbound/address-policy.ts';
+import { outboundPolicyFor } from '../../core/outbound/address-policy.ts';
 import { OutboundClient } from '../../core/outbound/client.ts';
+import type { BackgroundWorker } from '../../core/workers.ts';
 import { createLegacyWebhookProfile } from '../events/legacy-webhook.ts';
 import { createPlatformWebhookProfile } from '../events/webhook-profile.ts';
-
-/** HTTPS only in production; blocked ranges reachable only where OUTBOUND_ALLOW_CIDRS says. */
-export function outboundPolicyFor(config: Pick<Config, 'appEnv' | 'outboundAllowCidrs'>): OutboundPolicy {
-  return {
-    allowCidrs: parseCidrList(config.outboundAllowCidrs),
-    requireHttps: config.appEnv === 'production',
-  };
-}
 
 /** Delivers platform webhooks and legacy per-scenario webhooks; runs in `npm start` and `npm run worker`. */
 export function platformDeliveryWorker(deps: PlatformDeps): BackgroundWorker {

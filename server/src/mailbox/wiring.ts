@@ -1,24 +1,24 @@
 import { DeliveryQueue } from '../core/delivery/queue.ts';
 import { DeliveryWorker } from '../core/delivery/worker.ts';
+import type { CoreDeps } from '../core/deps.ts';
 import { OutboundClient, parseCidrList } from '../core/outbound/index.ts';
 import { createStorage, type ObjectStorage } from '../core/storage/index.ts';
-import { MailboxCredentialResolver, type PlatformKeyVerifier } from '../mailbox/auth/resolver.ts';
-import { type DomainDns, ResolverDns } from '../mailbox/domains/dns.ts';
-import { DomainService } from '../mailbox/domains/service.ts';
-import { type EventBus, PostgresEventBus, RedisEventBus } from '../mailbox/events/bus.ts';
-import { EventRecorder } from '../mailbox/events/recorder.ts';
-import { InboxService } from '../mailbox/inboxes/service.ts';
-import { InboundMail } from '../mailbox/messages/ingest.ts';
-import { OutboundMail } from '../mailbox/messages/outbound.ts';
-import { type MailRelay, NoRelay, SmtpRelay } from '../mailbox/messages/transport.ts';
-import { PageTokens } from '../mailbox/pagination.ts';
-import { loadTls, SmtpListener } from '../mailbox/smtp/listener.ts';
-import { mailboxDeliveryProfile } from '../mailbox/webhooks/profile.ts';
-import { WebhookService } from '../mailbox/webhooks/service.ts';
-import { LiveHub } from '../mailbox/ws/hub.ts';
+import type { BackgroundWorker } from '../core/workers.ts';
 import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
-import type { CoreDeps } from './core-deps.ts';
-import type { BackgroundWorker } from './workers.ts';
+import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
+import { type DomainDns, ResolverDns } from './domains/dns.ts';
+import { DomainService } from './domains/service.ts';
+import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts';
+import { EventRecorder } from './events/recorder.ts';
+import { InboxService } from './inboxes/service.ts';
+import { InboundMail } from './messages/ingest.ts';
+import { OutboundMail } from './messages/outbound.ts';
+import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
+import { PageTokens } from './pagination.ts';
+import { loadTls, SmtpListener } from './smtp/listener.ts';
+import { mailboxDeliveryProfile } from './webhooks/profile.ts';
+import { WebhookService } from './webhooks/service.ts';
+import { LiveHub } from './ws/hub.ts';
 
 /** The mailbox service's collaborators, built once per process. */
 export interface MailboxDeps extends CoreDeps {

@@ -1,1 +1,0 @@
-export type { MailboxDeps } from '../app/mailbox-deps.ts';
