@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
 import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
-import { platformWorkers } from '../../server/src/app/workers.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { startWorkers } from '../../server/src/core/workers.ts';
 
@@ -24,7 +23,7 @@ const config = loadConfig({
 const deps = await createPlatformDeps(await createCoreDeps(config));
 const app = await buildPlatformApp(deps);
 await app.listen({ port: 0, host: '127.0.0.1' });
-const stopWorkers = await startWorkers(platformWorkers(deps));
+const stopWorkers = await startWorkers(deps.workers);
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {

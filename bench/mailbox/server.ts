@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
+import { createSharedAdapters } from '../../server/src/app/adapters.ts';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildMailboxApp } from '../../server/src/app/mailbox-app.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -31,10 +32,13 @@ const config = loadConfig({
 });
 const database = await openTestDatabase();
 const core = await createCoreDeps(config, { database, logger: pino({ level: 'silent' }) });
-const deps = await createMailboxDeps(core, {
-  platformKeys: null,
-  eventChannel: `mailbox_bench_${randomBytes(4).toString('hex')}`,
-});
+const deps = await createMailboxDeps(
+  { ...core, ...(await createSharedAdapters(core)) },
+  {
+    platformKeys: null,
+    eventChannel: `mailbox_bench_${randomBytes(4).toString('hex')}`,
+  },
+);
 const app = await buildMailboxApp(deps);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const smtpPort = await deps.smtp.listen(0, '127.0.0.1');

@@ -1,15 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createSharedAdapters } from './app/adapters.ts';
 import { createCoreDeps, disposeAll } from './app/core-deps.ts';
 import { buildMailboxApp } from './app/mailbox-app.ts';
 import { generateOpenApiDocuments } from './app/openapi.ts';
 import { buildPlatformApp } from './app/platform-app.ts';
 import { createPlatformDeps } from './app/platform-deps.ts';
-import { platformWorkers } from './app/workers.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
+import type { CoreDeps } from './core/deps.ts';
 import { startWorkers } from './core/workers.ts';
-import { createMailboxDeps, mailboxWorkers } from './mailbox/wiring.ts';
+import { createMailboxDeps, type MailboxAdapters } from './mailbox/wiring.ts';
 
 const USAGE = `usage: understudy <command>
   serve     start the platform API and the mailbox service (API + SMTP), with background workers
@@ -19,11 +20,11 @@ const USAGE = `usage: understudy <command>
   openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)`;
 
 /** The mailbox service: /v0 on MAILBOX_PORT and the SMTP listener on SMTP_PORT. */
-async function serveMailbox(core: Awaited<ReturnType<typeof createCoreDeps>>, runWorkers: boolean) {
+async function serveMailbox(core: CoreDeps & MailboxAdapters, runWorkers: boolean) {
   const config = core.config;
   const deps = await createMailboxDeps(core);
   const app = await buildMailboxApp(deps);
-  const stopWorkers = runWorkers ? await startWorkers(mailboxWorkers(deps)) : async () => {};
+  const stopWorkers = runWorkers ? await startWorkers(deps.workers) : async () => {};
   await app.listen({ port: config.mailboxPort, host: config.host });
   const smtpPort = await deps.smtp.listen(config.smtpPort, config.host);
   const base = `${config.publicUrl.replace(/:\d+$/, '')}:${config.mailboxPort}/v0`;
@@ -49,7 +50,7 @@ async function serve(only: string | null) {
   const config = loadConfig();
   if (only === 'mailbox') {
     const core = await createCoreDeps(config);
-    const stop = await serveMailbox(core, config.runWorkers);
+    const stop = await serveMailbox({ ...core, ...(await createSharedAdapters(core)) }, config.runWorkers);
     onShutdown(async () => {
       await stop();
       await disposeAll(core);
@@ -59,7 +60,7 @@ async function serve(only: string | null) {
   const deps = await createPlatformDeps(await createCoreDeps(config));
   const stopMailbox = only === 'platform' ? async () => {} : await serveMailbox(deps, config.runWorkers);
   const app = await buildPlatformApp(deps);
-  const stopWorkers = config.runWorkers ? await startWorkers(platformWorkers(deps)) : async () => {};
+  const stopWorkers = config.runWorkers ? await startWorkers(deps.workers) : async () => {};
   await app.listen({ port: config.port, host: config.host });
   const base = `${config.publicUrl}/v1`;
   deps.logger.info(`platform API listening: ${base}`);
@@ -88,7 +89,7 @@ async function worker() {
   const config = loadConfig();
   const deps = await createPlatformDeps(await createCoreDeps(config));
   const mailbox = await createMailboxDeps(deps);
-  const stopWorkers = await startWorkers([...platformWorkers(deps), ...mailboxWorkers(mailbox)]);
+  const stopWorkers = await startWorkers([...deps.workers, ...mailbox.workers]);
   deps.logger.info('workers running');
   onShutdown(async () => {
     await stopWorkers();

@@ -5,11 +5,6 @@ import { installOperations } from '../core/http/ops.ts';
 import type { Principal } from '../core/http/principal.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
-import { identityRoutes } from '../platform/identity/routes.ts';
-import { registerLiveRoutes } from '../platform/live/wiring.ts';
-import { registerAvatarAssets } from '../platform/personas/assets.ts';
-import { registerPlatformRoomPages } from '../platform/room/wiring.ts';
-import { registerPlatformRoutes } from '../platform/routes.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
@@ -50,20 +45,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     },
   });
   installOperations(app, { database: deps.database, service: 'platform' });
-  registerAvatarAssets(app);
-  await registerPlatformRoomPages(app, deps);
-  await registerLiveRoutes(app, deps);
-
-  await app.register(async (auth) => {
-    // Sign-up and log-in are unauthenticated: a per-address budget keeps password guessing slow.
-    installRateLimits(auth, {
-      rules: [{ name: 'auth', points: deps.config.rateLimit.authPerMinute, durationSeconds: 60 }],
-      redis: deps.redis,
-      keyPrefix: 'rl:platform-auth',
-      keyOf: (request) => request.ip,
-    });
-    identityRoutes(auth as AppInstance, { ...deps, signupEnabled: deps.config.signupEnabled });
-  });
+  for (const routes of deps.publicRoutes) await routes(app);
 
   await app.register(
     async (v1) => {
@@ -84,7 +66,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       });
       installIdempotency(v1, deps);
       v1.setNotFoundHandler(notFound);
-      await registerPlatformRoutes(v1 as AppInstance, deps);
+      for (const routes of deps.routes) await routes(v1 as AppInstance);
     },
     { prefix: '/v1' },
   );

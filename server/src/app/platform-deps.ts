@@ -1,69 +1,167 @@
+// The platform's composition root: every module is built here exactly once, from the core and the
+// shared adapters, and hands back its services and its parts (routes, jobs, workers).
 import type { CoreDeps } from '../core/deps.ts';
-import { outboundPolicyFor } from '../core/outbound/address-policy.ts';
-import { type AnalysisServices, createAnalysisServices } from '../platform/analyses/wiring.ts';
-import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
-import { ApiSecretService } from '../platform/api-secrets/service.ts';
-import { createEventEmitter, type EventEmitter } from '../platform/events/emitter.ts';
-import type { AccountCreatedHook } from '../platform/identity/accounts.ts';
-import { OidcVerifier } from '../platform/identity/oidc.ts';
-import { IdentityService } from '../platform/identity/service.ts';
-import { TokenService } from '../platform/identity/tokens.ts';
-import { createMeetingsServices, type MeetingsServices } from '../platform/live/wiring.ts';
-import { type AuthoringServices, createAuthoringServices } from '../platform/scenarios/wiring.ts';
-import { WebhookEndpointService } from '../platform/webhooks/service.ts';
+import { purgeExpiredIdempotencyKeys } from '../core/http/idempotency.ts';
+import { JobCatalog, type JobDefinition } from '../core/jobs/index.ts';
+import type { BoundRoutes } from '../core/module.ts';
+import { type BackgroundWorker, periodic } from '../core/workers.ts';
+import { createAnalysesModule } from '../platform/analyses/wiring.ts';
+import { createApiSecretsModule } from '../platform/api-secrets/wiring.ts';
+import { createCustomFunctionsModule } from '../platform/custom-functions/wiring.ts';
+import { createFeedbackModule } from '../platform/feedback/wiring.ts';
+import { createGoalsModule } from '../platform/goals/wiring.ts';
+import { createGuardrailsModule } from '../platform/guardrails/wiring.ts';
+import { createIdentityModule } from '../platform/identity/wiring.ts';
+import { createLiveModule } from '../platform/live/wiring.ts';
+import { createMeetingsModule } from '../platform/meetings/wiring.ts';
+import { createMemoriesModule } from '../platform/memories/wiring.ts';
+import { createPersonasModule } from '../platform/personas/wiring.ts';
+import { createRecordingsModule } from '../platform/recordings/wiring.ts';
+import { createRoomModule } from '../platform/room/wiring.ts';
+import { createScenariosModule } from '../platform/scenarios/wiring.ts';
+import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
+import { createUsageModule } from '../platform/usage/wiring.ts';
+import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
+import { createSharedAdapters, type SharedAdapters } from './adapters.ts';
+import { createJobWorker } from './jobs.ts';
 
-/** The platform's services, built once per process and handed to routes and workers. */
-export interface PlatformDeps extends CoreDeps, AuthoringServices, AnalysisServices, MeetingsServices {
-  tokens: TokenService;
-  oidc: OidcVerifier | null;
-  identity: IdentityService;
-  apiKeys: ApiKeyVerifier;
-  apiSecrets: ApiSecretService;
-  /** Run inside the transaction that creates a workspace (seeding). */
-  accountHooks: AccountCreatedHook[];
-  /** Emit platform events (and legacy webhooks) inside the caller's transaction. */
-  events: EventEmitter;
-  webhooks: WebhookEndpointService;
+type Module<F extends (...args: any[]) => any> = Awaited<ReturnType<F>>;
+
+/** The platform's services, built once per process; tests reach them as `t.deps`. */
+export interface PlatformDeps extends CoreDeps, SharedAdapters {
+  tokens: Module<typeof createIdentityModule>['tokens'];
+  oidc: Module<typeof createIdentityModule>['oidc'];
+  identity: Module<typeof createIdentityModule>['identity'];
+  apiSecrets: Module<typeof createApiSecretsModule>['apiSecrets'];
+  personas: Module<typeof createPersonasModule>['personas'];
+  goals: Module<typeof createGoalsModule>['goals'];
+  scenarios: Module<typeof createScenariosModule>['scenarios'];
+  guardrails: Module<typeof createGuardrailsModule>['guardrails'];
+  customFunctions: Module<typeof createCustomFunctionsModule>['functions'];
+  memories: Module<typeof createMemoriesModule>['memories'];
+  webhooks: Module<typeof createWebhooksModule>['webhooks'];
+  analyses: Module<typeof createAnalysesModule>['analyses'];
+  analysisPipeline: Module<typeof createAnalysesModule>['analysisPipeline'];
+  analysisJobs: JobDefinition<any>[];
+  meetings: {
+    service: Module<typeof createMeetingsModule>['service'];
+    lifecycle: Module<typeof createMeetingsModule>['lifecycle'];
+    hub: Module<typeof createLiveModule>['hub'];
+    recordings: Module<typeof createRecordingsModule>['recordings'];
+    transcripts: Module<typeof createTranscriptsModule>['transcripts'];
+  };
+  /** Registered inside the authenticated /v1 scope, in this order (the OpenAPI document follows it). */
+  routes: BoundRoutes[];
+  /** Registered outside /v1: sign-up and log-in, avatars, the room pages, API and WebSocket, storage. */
+  publicRoutes: BoundRoutes[];
+  /** Every platform job, each name declared once (a second declaration throws at start-up). */
+  jobCatalog: JobCatalog;
+  /** Every background loop: started by `serve` (unless RUN_WORKERS=false) and by `worker`. */
+  workers: BackgroundWorker[];
 }
 
-const USAGE_FLUSH_MS = 10_000;
-
 export async function createPlatformDeps(core: CoreDeps): Promise<PlatformDeps> {
-  const { db, clock, secretBox, config } = core;
-  const tokens = await TokenService.load({ db, secretBox, clock, issuer: config.publicUrl });
-  const accountHooks: AccountCreatedHook[] = [];
-  const apiKeys = new ApiKeyVerifier(db, clock);
+  const shared = await createSharedAdapters(core);
+  const { events, jobs, llm, outbound, outboundPolicy, storage, apiKeys } = shared;
+  const { logger } = core;
 
-  const unlisten = await core.database.listen(API_SECRET_CHANGED_CHANNEL, (lookupHash) =>
-    apiKeys.evict(lookupHash),
-  );
-  const flush = setInterval(() => {
-    apiKeys.flushUsage().catch((error) => core.logger.warn({ err: error }, 'could not record API key usage'));
-  }, USAGE_FLUSH_MS);
-  flush.unref();
-  core.disposers.push(unlisten, async () => {
-    clearInterval(flush);
-    await apiKeys.flushUsage();
-  });
-
-  return {
+  const apiSecrets = createApiSecretsModule({ ...core, apiKeys });
+  const personas = createPersonasModule(core);
+  const goals = createGoalsModule(core);
+  const scenarios = createScenariosModule({
     ...core,
-    tokens,
-    oidc: config.oidc ? new OidcVerifier(config.oidc.issuer, config.oidc.audience, clock) : null,
-    identity: new IdentityService({ db, clock, tokens, accountHooks }),
-    apiKeys,
-    apiSecrets: new ApiSecretService({ db, clock, apiKeys, paginator: core.paginator }),
-    accountHooks,
-    ...createAuthoringServices(core, accountHooks),
-    ...createAnalysisServices(core),
-    ...createMeetingsServices(core),
-    events: createEventEmitter({ clock, secretBox, legacyWebhookSunset: config.legacyWebhookSunset }),
-    webhooks: new WebhookEndpointService({
-      db,
-      clock,
-      secretBox,
-      paginator: core.paginator,
-      outboundPolicy: outboundPolicyFor(config),
-    }),
+    personas: personas.personas,
+    goals: goals.goals,
+    llm,
+    outboundPolicy,
+  });
+  const identity = await createIdentityModule({ ...core, accountHooks: [scenarios.seedAccount] });
+  const guardrails = createGuardrailsModule(core);
+  const webhooks = createWebhooksModule({ ...core, outboundPolicy, outbound });
+  const customFunctions = createCustomFunctionsModule(core);
+  const memories = createMemoriesModule(core);
+  const feedback = createFeedbackModule(core);
+  const analyses = createAnalysesModule({ ...core, events, jobs, llm });
+  const meetings = createMeetingsModule({
+    ...core,
+    events,
+    jobs,
+    outboundPolicy,
+    scenarios: scenarios.scenarios,
+  });
+  const transcripts = createTranscriptsModule(core);
+  const recordings = createRecordingsModule({ ...core, events, storage });
+  const usage = createUsageModule(core);
+  const live = createLiveModule({
+    ...core,
+    lifecycle: meetings.lifecycle,
+    recordings: recordings.recordings,
+    outbound,
+    llm,
+  });
+  const room = createRoomModule(core);
+
+  const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs]);
+  const deps: PlatformDeps = {
+    ...core,
+    ...shared,
+    tokens: identity.tokens,
+    oidc: identity.oidc,
+    identity: identity.identity,
+    apiSecrets: apiSecrets.apiSecrets,
+    personas: personas.personas,
+    goals: goals.goals,
+    scenarios: scenarios.scenarios,
+    guardrails: guardrails.guardrails,
+    customFunctions: customFunctions.functions,
+    memories: memories.memories,
+    webhooks: webhooks.webhooks,
+    analyses: analyses.analyses,
+    analysisPipeline: analyses.analysisPipeline,
+    analysisJobs: analyses.jobs,
+    meetings: {
+      service: meetings.service,
+      lifecycle: meetings.lifecycle,
+      hub: live.hub,
+      recordings: recordings.recordings,
+      transcripts: transcripts.transcripts,
+    },
+    routes: [
+      ...apiSecrets.routes,
+      ...personas.routes,
+      ...goals.routes,
+      ...scenarios.routes,
+      ...guardrails.routes,
+      ...webhooks.routes,
+      ...customFunctions.routes,
+      ...memories.routes,
+      ...feedback.routes,
+      ...analyses.routes,
+      ...meetings.routes,
+      ...transcripts.routes,
+      ...recordings.routes,
+      ...usage.routes,
+    ],
+    publicRoutes: [
+      ...personas.publicRoutes,
+      ...room.publicRoutes,
+      ...live.publicRoutes,
+      ...recordings.publicRoutes,
+      ...identity.publicRoutes,
+    ],
+    jobCatalog,
+    workers: [],
   };
+  deps.workers = [
+    ...webhooks.workers,
+    createJobWorker(deps),
+    ...meetings.workers,
+    periodic(
+      'idempotency-purge',
+      10 * 60 * 1000,
+      () => purgeExpiredIdempotencyKeys(core.db, core.clock.now()),
+      (error) => logger.warn({ err: error, worker: 'idempotency-purge' }, 'worker task failed'),
+    ),
+  ];
+  return deps;
 }

@@ -1,10 +1,9 @@
 import { DeliveryQueue } from '../core/delivery/queue.ts';
 import { DeliveryWorker } from '../core/delivery/worker.ts';
 import type { CoreDeps } from '../core/deps.ts';
-import { OutboundClient, parseCidrList } from '../core/outbound/index.ts';
-import { createStorage, type ObjectStorage } from '../core/storage/index.ts';
+import type { OutboundClient } from '../core/outbound/index.ts';
+import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
-import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
 import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
@@ -38,28 +37,39 @@ export interface MailboxDeps extends CoreDeps {
   hub: LiveHub;
   smtp: SmtpListener;
   deliveryClient: { request: OutboundClient['request'] };
+  /** The webhook delivery worker (its own channel of the shared delivery engine). */
+  workers: BackgroundWorker[];
 }
 
 export interface MailboxOverrides {
   bus?: EventBus;
   relay?: MailRelay;
   dns?: DomainDns;
-  storage?: ObjectStorage;
   platformKeys?: PlatformKeyVerifier | null;
   /** Channel of the event bus; tests sharing one PostgreSQL or Redis use their own. */
   eventChannel?: string;
   deliveryClient?: { request: OutboundClient['request'] };
 }
 
-/** Revocations reach this verifier by NOTIFY; the cache TTL bounds the lag otherwise (spec: at most 60 s). */
-const PLATFORM_IDENTITY_TTL_MS = 60_000;
+/** What the mailbox takes from the composition root besides the core. */
+export interface MailboxAdapters {
+  storage: ObjectStorage;
+  /** The shared SSRF-safe client webhooks are delivered with. */
+  outbound: { request: OutboundClient['request'] };
+  /** The platform's `svc_` key verifier, whose cache both services share. */
+  apiKeys: { verify(secret: string, maxAgeMs: number): ReturnType<PlatformKeyVerifier['verify']> };
+}
+
+/** Revocations reach the verifier by NOTIFY; otherwise this bounds the lag (spec: at most 60 s). */
+const PLATFORM_KEY_MAX_AGE_MS = 60_000;
 
 export async function createMailboxDeps(
-  core: CoreDeps,
+  deps: CoreDeps & MailboxAdapters,
   overrides: MailboxOverrides = {},
 ): Promise<MailboxDeps> {
-  const { config, db, clock, secretBox, database } = core;
-  const storage = overrides.storage ?? createStorage(config, secretBox.deriveKey('storage-url'), clock);
+  const { config, database, db, clock, secretBox, paginator, logger, redis, disposers, storage } = deps;
+  // Only the core is carried on: a caller's other services (the platform's) stay out of the mailbox.
+  const core: CoreDeps = { config, database, db, clock, secretBox, paginator, logger, redis, disposers };
   const bus =
     overrides.bus ??
     (core.redis
@@ -82,25 +92,10 @@ export async function createMailboxDeps(
     maxMessageBytes: config.mailMaxMessageBytes,
   });
 
-  let platformKeys: PlatformKeyVerifier | null | undefined = overrides.platformKeys;
-  if (platformKeys === undefined) {
-    const verifier = new ApiKeyVerifier(db, clock, PLATFORM_IDENTITY_TTL_MS);
-    const unlisten = await database.listen(API_SECRET_CHANGED_CHANNEL, (hash) => verifier.evict(hash));
-    const flush = setInterval(() => void verifier.flushUsage().catch(() => {}), 10_000);
-    flush.unref();
-    core.disposers.push(unlisten, async () => {
-      clearInterval(flush);
-      await verifier.flushUsage().catch(() => {});
-    });
-    platformKeys = {
-      async verify(secret) {
-        const principal = await verifier.verify(secret);
-        return principal
-          ? { accountId: principal.accountId, subject: principal.subject, scopes: principal.scopes }
-          : null;
-      },
-    };
-  }
+  const platformKeys =
+    overrides.platformKeys !== undefined
+      ? overrides.platformKeys
+      : { verify: (secret: string) => deps.apiKeys.verify(secret, PLATFORM_KEY_MAX_AGE_MS) };
 
   const pageTokens = new PageTokens(secretBox.deriveKey('mailbox-page-token'));
   const hub = new LiveHub(bus);
@@ -116,7 +111,7 @@ export async function createMailboxDeps(
   });
   core.disposers.push(() => relay.close());
 
-  return {
+  const mailbox: Omit<MailboxDeps, 'workers'> = {
     ...core,
     mailDomain,
     storage,
@@ -147,17 +142,13 @@ export async function createMailboxDeps(
     }),
     hub,
     smtp,
-    deliveryClient:
-      overrides.deliveryClient ??
-      new OutboundClient({
-        allowCidrs: parseCidrList(config.outboundAllowCidrs),
-        requireHttps: config.appEnv === 'production',
-      }),
+    deliveryClient: overrides.deliveryClient ?? deps.outbound,
   };
+  return { ...mailbox, workers: [deliveryWorker(mailbox)] };
 }
 
-/** The mailbox webhook delivery worker (its own channel of the shared delivery engine). */
-export function mailboxWorkers(deps: MailboxDeps): BackgroundWorker[] {
+/** Delivers mailbox webhooks: its own channel of the shared delivery engine. */
+function deliveryWorker(deps: Omit<MailboxDeps, 'workers'>): BackgroundWorker {
   const worker = new DeliveryWorker({
     database: deps.database,
     clock: deps.clock,
@@ -169,5 +160,5 @@ export function mailboxWorkers(deps: MailboxDeps): BackgroundWorker[] {
       error: (details, message) => deps.logger.error(details, message),
     },
   });
-  return [{ name: 'mailbox-webhook-deliveries', start: () => worker.start(), stop: () => worker.stop() }];
+  return { name: 'mailbox-webhook-deliveries', start: () => worker.start(), stop: () => worker.stop() };
 }

@@ -3,6 +3,7 @@ export {
   classifyAddress,
   isAddressAllowed,
   type OutboundPolicy,
+  outboundPolicyFor,
   parseCidrList,
 } from './address-policy.ts';
 export {

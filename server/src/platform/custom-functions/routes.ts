@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../app/platform-deps.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { Nullable, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
@@ -14,7 +13,7 @@ import {
   ScenarioIdParams,
   UpdateCustomFunctionBody,
 } from './schemas.ts';
-import { CustomFunctionService } from './service.ts';
+import type { CustomFunctionService } from './service.ts';
 
 const tags = ['Custom functions'];
 
@@ -26,9 +25,10 @@ const listOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
     next_cursor: Type.Optional(Nullable(Type.String())),
   });
 
-export const customFunctionRoutes: RouteModule<PlatformDeps> = (app, deps) => {
-  const functions = new CustomFunctionService(deps);
-
+export const customFunctionRoutes: RouteModule<{ functions: CustomFunctionService }> = (
+  app,
+  { functions },
+) => {
   app.post(
     '/custom-functions',
     {

@@ -1,16 +1,13 @@
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../app/platform-deps.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import { Feedback, FeedbackCatalog, MeetingIdParams, SubmitFeedbackBody } from './schemas.ts';
-import { FeedbackService } from './service.ts';
+import type { FeedbackService } from './service.ts';
 
 const tags = ['Meetings'];
 const FeedbackEnvelope = Type.Object({ data: Feedback });
 
-export const feedbackRoutes: RouteModule<PlatformDeps> = (app, deps) => {
-  const feedback = new FeedbackService(deps);
-
+export const feedbackRoutes: RouteModule<{ feedback: FeedbackService }> = (app, { feedback }) => {
   app.get(
     '/meetings/feedback/catalog',
     {

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../app/platform-deps.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
@@ -17,14 +16,12 @@ import {
   UpdateAttachmentBody,
   UpdateGuardrailBody,
 } from './schemas.ts';
-import { GuardrailService } from './service.ts';
+import type { GuardrailService } from './service.ts';
 
 const tags = ['Guardrails'];
 const NoContent = Type.Null({ description: 'No content.' });
 
-export const guardrailRoutes: RouteModule<PlatformDeps> = (app, deps) => {
-  const guardrails = new GuardrailService(deps);
-
+export const guardrailRoutes: RouteModule<{ guardrails: GuardrailService }> = (app, { guardrails }) => {
   app.post(
     '/guardrails',
     {

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../app/platform-deps.ts';
 import { AppError, type FieldError } from '../../core/http/errors.ts';
 import { Nullable, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
@@ -18,7 +17,7 @@ import {
   TagSummary,
   UpdateMemoryBody,
 } from './schemas.ts';
-import { MemoryService } from './service.ts';
+import type { MemoryService } from './service.ts';
 
 const tags = ['Memories'];
 const NoContent = Type.Null({ description: 'No content.' });
@@ -56,9 +55,7 @@ async function refuseImmutableFields(request: FastifyRequest) {
 
 const wildcardTag = (request: FastifyRequest) => (request.params as Record<string, string>)['*'] ?? '';
 
-export const memoryRoutes: RouteModule<PlatformDeps> = (app, deps) => {
-  const memories = new MemoryService(deps);
-
+export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { memories }) => {
   app.post(
     '/memories',
     {

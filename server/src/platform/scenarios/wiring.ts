@@ -1,31 +1,31 @@
+import type { Logger } from 'pino';
 import type { CoreDeps } from '../../core/deps.ts';
-import { createLlmClient } from '../../core/llm/index.ts';
-import { outboundPolicyFor } from '../../core/outbound/address-policy.ts';
-import { GoalService } from '../goals/service.ts';
-import type { AccountCreatedHook } from '../identity/accounts.ts';
-import { PersonaService } from '../personas/service.ts';
+import type { AppInstance } from '../../core/http/types.ts';
+import type { LlmClient } from '../../core/llm/index.ts';
+import type { OutboundPolicy } from '../../core/outbound/index.ts';
+import type { GoalService } from '../goals/service.ts';
+import type { PersonaService } from '../personas/service.ts';
 import { ScenarioTransfer } from './export.ts';
 import { ScenarioGenerator } from './generate/service.ts';
+import { scenarioRoutes } from './routes.ts';
 import { seedDefaultScenarios } from './seeds.ts';
 import { ScenarioService } from './service.ts';
 
-/** The authoring services (personas, goals, scenarios), built once per process. */
-export interface AuthoringServices {
+export interface ScenariosModuleDeps
+  extends Pick<CoreDeps, 'db' | 'clock' | 'secretBox' | 'paginator' | 'config'> {
   personas: PersonaService;
   goals: GoalService;
-  scenarios: ScenarioService;
-  scenarioTransfer: ScenarioTransfer;
-  scenarioGenerator: ScenarioGenerator;
+  llm: LlmClient | null;
+  outboundPolicy: OutboundPolicy;
+  logger: Logger;
 }
 
-/** Also registers the sign-up hook that seeds the two default scenarios into every new account. */
-export function createAuthoringServices(
-  core: CoreDeps,
-  accountHooks: AccountCreatedHook[],
-): AuthoringServices {
-  const { db, clock, secretBox, paginator, config } = core;
-  const personas = new PersonaService({ db, clock, paginator, publicUrl: config.publicUrl });
-  const goals = new GoalService({ db, clock, paginator });
+/**
+ * Scenarios, their export/import and create-with-gpt; `seedAccount` puts the two default scenarios
+ * into every new workspace (run inside the sign-up transaction).
+ */
+export function createScenariosModule(deps: ScenariosModuleDeps) {
+  const { db, clock, secretBox, paginator, config, personas, goals, outboundPolicy } = deps;
   const scenarios = new ScenarioService({
     db,
     clock,
@@ -33,7 +33,7 @@ export function createAuthoringServices(
     paginator,
     personas,
     goals,
-    outboundPolicy: outboundPolicyFor(config),
+    outboundPolicy,
     appEnv: config.appEnv,
   });
   const scenarioTransfer = new ScenarioTransfer({
@@ -43,16 +43,23 @@ export function createAuthoringServices(
     personas,
     goals,
     scenarios,
-    outboundPolicy: outboundPolicyFor(config),
+    outboundPolicy,
   });
-  accountHooks.push(seedDefaultScenarios({ personas, goals, scenarios }));
   const scenarioGenerator = new ScenarioGenerator({
     db,
-    llm: config.llm ? createLlmClient(config.llm) : null,
+    llm: deps.llm,
     personas,
     goals,
     scenarios,
-    logger: core.logger,
+    logger: deps.logger,
   });
-  return { personas, goals, scenarios, scenarioTransfer, scenarioGenerator };
+  return {
+    scenarios,
+    scenarioTransfer,
+    scenarioGenerator,
+    seedAccount: seedDefaultScenarios({ personas, goals, scenarios }),
+    routes: [
+      (app: AppInstance) => scenarioRoutes(app, { scenarios, scenarioTransfer, scenarioGenerator, config }),
+    ],
+  };
 }

@@ -1,34 +1,44 @@
-import type { PlatformDeps } from '../../app/platform-deps.ts';
-import type { Config } from '../../config.ts';
-import { DeliveryWorker } from '../../core/delivery/worker.ts';
-import { outboundPolicyFor } from '../../core/outbound/address-policy.ts';
-import { OutboundClient } from '../../core/outbound/client.ts';
-import type { BackgroundWorker } from '../../core/workers.ts';
+import type { Logger } from 'pino';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../core/delivery/worker.ts';
+import type { CoreDeps } from '../../core/deps.ts';
+import type { AppInstance } from '../../core/http/types.ts';
+import type { OutboundPolicy } from '../../core/outbound/index.ts';
 import { createLegacyWebhookProfile } from '../events/legacy-webhook.ts';
 import { createPlatformWebhookProfile } from '../events/webhook-profile.ts';
+import { webhookRoutes } from './routes.ts';
+import { WebhookEndpointService } from './service.ts';
 
-/** Delivers platform webhooks and legacy per-scenario webhooks; runs in `npm start` and `npm run worker`. */
-export function platformDeliveryWorker(deps: PlatformDeps): BackgroundWorker {
-  const client = new OutboundClient(outboundPolicyFor(deps.config));
+export interface WebhooksModuleDeps
+  extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'secretBox' | 'paginator' | 'config'> {
+  outboundPolicy: OutboundPolicy;
+  /** The shared outbound client the delivery worker posts with. */
+  outbound: DeliveryWorkerOptions['client'];
+  logger: Logger;
+}
+
+/** Webhook endpoints, and the worker that delivers platform and legacy per-scenario webhooks. */
+export function createWebhooksModule(deps: WebhooksModuleDeps) {
+  const { db, database, clock, secretBox, paginator, config } = deps;
+  const webhooks = new WebhookEndpointService({
+    db,
+    clock,
+    secretBox,
+    paginator,
+    outboundPolicy: deps.outboundPolicy,
+  });
   const worker = new DeliveryWorker({
-    database: deps.database,
-    clock: deps.clock,
-    client,
+    database,
+    clock,
+    client: deps.outbound,
     profiles: [
-      createPlatformWebhookProfile({ secretBox: deps.secretBox }),
-      createLegacyWebhookProfile({
-        secretBox: deps.secretBox,
-        legacyWebhookSunset: deps.config.legacyWebhookSunset,
-      }),
+      createPlatformWebhookProfile({ secretBox }),
+      createLegacyWebhookProfile({ secretBox, legacyWebhookSunset: config.legacyWebhookSunset }),
     ],
     logger: deps.logger.child({ worker: 'webhook-delivery' }),
   });
   return {
-    name: 'webhook-delivery',
-    start: () => worker.start(),
-    async stop() {
-      await worker.stop();
-      await client.close();
-    },
+    webhooks,
+    routes: [(app: AppInstance) => webhookRoutes(app, { webhooks })],
+    workers: [{ name: 'webhook-delivery', start: () => worker.start(), stop: () => worker.stop() }],
   };
 }
