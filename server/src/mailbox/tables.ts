@@ -174,3 +174,7 @@ export interface DraftAttachment {
   content_id: string | null;
   inline: boolean;
 }
+
+declare module '../core/db/schema.ts' {
+  interface DB extends MailboxTables {}
+}

@@ -1,14 +1,4 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { MailboxTables } from '../../mailbox/tables.ts';
-import type { AnalysisTables } from '../../platform/analyses/tables.ts';
-import type { CustomFunctionTables } from '../../platform/custom-functions/tables.ts';
-import type { PlatformEventTables } from '../../platform/events/tables.ts';
-import type { FeedbackTables } from '../../platform/feedback/tables.ts';
-import type { GuardrailTables } from '../../platform/guardrails/tables.ts';
-import type { LiveTables } from '../../platform/live/tables.ts';
-import type { MeetingTables } from '../../platform/meetings/tables.ts';
-import type { MemoryTables } from '../../platform/memories/tables.ts';
-import type { AuthoringTables } from '../../platform/scenarios/tables.ts';
 import type { DeliveryTables } from '../delivery/tables.ts';
 import type { JobTables } from '../jobs/tables.ts';
 
@@ -68,17 +58,9 @@ export interface FoundationTables {
   };
 }
 
-export interface DB
-  extends FoundationTables,
-    MailboxTables,
-    DeliveryTables,
-    PlatformEventTables,
-    AuthoringTables,
-    GuardrailTables,
-    CustomFunctionTables,
-    MemoryTables,
-    MeetingTables,
-    FeedbackTables,
-    JobTables,
-    LiveTables,
-    AnalysisTables {}
+/**
+ * Every table the query builder knows. The kernel's own tables are listed here; each feature module
+ * adds its own from its `tables.ts` (`declare module '…/core/db/schema.ts' { interface DB extends
+ * XTables {} }`), so core/ names no feature module.
+ */
+export interface DB extends FoundationTables, DeliveryTables, JobTables {}

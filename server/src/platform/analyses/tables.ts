@@ -60,3 +60,7 @@ export interface AnalysisTables {
     created_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends AnalysisTables {}
+}

@@ -26,3 +26,7 @@ export interface CustomFunctionTables {
     attached_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends CustomFunctionTables {}
+}

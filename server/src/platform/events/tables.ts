@@ -23,3 +23,7 @@ export interface PlatformEventTables {
     updated_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends PlatformEventTables {}
+}

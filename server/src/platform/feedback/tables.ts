@@ -15,3 +15,7 @@ export interface FeedbackTables {
     updated_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends FeedbackTables {}
+}

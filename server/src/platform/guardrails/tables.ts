@@ -23,3 +23,7 @@ export interface GuardrailTables {
     updated_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends GuardrailTables {}
+}

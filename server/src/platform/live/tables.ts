@@ -75,3 +75,7 @@ export interface LiveTables {
     updated_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends LiveTables {}
+}

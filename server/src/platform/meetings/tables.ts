@@ -35,3 +35,7 @@ export interface MeetingTables {
     recording_expected: Generated<boolean>;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends MeetingTables {}
+}

@@ -21,3 +21,7 @@ export interface MemoryTables {
     seq: Generated<number>;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends MemoryTables {}
+}

@@ -101,3 +101,7 @@ export interface AuthoringTables {
     created_at: Timestamp;
   };
 }
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends AuthoringTables {}
+}
