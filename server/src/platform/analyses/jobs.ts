@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { defineJob, type JobDefinition, type RetryPolicy } from '../../core/jobs/index.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import { composeNotification, type NotificationMailer } from './notifications.ts';
-import { ANALYSIS_JOB, type AnalysisPipeline, NOTIFICATION_JOB } from './pipeline.ts';
+import type { AnalysisPipeline } from './pipeline.ts';
 
 /** Transient failures (model unreachable, database away) are retried; the last one fails the analysis. */
 export const ANALYSIS_RETRY: RetryPolicy = { maxAttempts: 4, backoffMs: 5_000, maxBackoffMs: 60_000 };
@@ -24,7 +25,7 @@ export interface AnalysisJobDeps {
 export function analysisJobs(deps: AnalysisJobDeps): JobDefinition<any>[] {
   return [
     defineJob({
-      name: ANALYSIS_JOB,
+      name: JOB_NAMES.analysisRun,
       payload: MeetingPayload,
       retry: ANALYSIS_RETRY,
       timeoutMs: ANALYSIS_TIMEOUT_MS,
@@ -36,7 +37,7 @@ export function analysisJobs(deps: AnalysisJobDeps): JobDefinition<any>[] {
         }),
     }),
     defineJob({
-      name: NOTIFICATION_JOB,
+      name: JOB_NAMES.notificationEmail,
       payload: MeetingPayload,
       retry: { maxAttempts: 6, backoffMs: 30_000, maxBackoffMs: 30 * 60_000 },
       timeoutMs: 60_000,

@@ -12,6 +12,7 @@ import type { JobQueue, JobReschedule } from '../../core/jobs/index.ts';
 import { LlmError } from '../../core/llm/index.ts';
 import { computeSpeechAnalytics, parseScoreRange } from '../analysis/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import { isValidTag } from '../memories/facts.ts';
 import { addMemories } from '../memories/service.ts';
 import type { AnalysisEvaluator, EvaluationInput, EvaluationOutput } from './evaluators.ts';
@@ -26,8 +27,6 @@ import {
 import { renderWebhook } from './render.ts';
 import { analysisRepository } from './repository.ts';
 
-export const ANALYSIS_JOB = 'analysis.run';
-export const NOTIFICATION_JOB = 'meeting.notification_email';
 /** A re-trigger (or a run right after the end) waits this long for the transcript, then fails. */
 export const TRANSCRIPT_WAIT_MS = 5 * 60_000;
 const TRANSCRIPT_POLL_MS = 2_000;
@@ -312,9 +311,9 @@ export class AnalysisPipeline {
     }
     await this.deps.jobs.enqueue(
       tx,
-      NOTIFICATION_JOB,
+      JOB_NAMES.notificationEmail,
       { meeting_id: material.meeting.id },
-      { dedupeKey: `${NOTIFICATION_JOB}:${material.meeting.id}` },
+      { dedupeKey: `${JOB_NAMES.notificationEmail}:${material.meeting.id}` },
     );
   }
 }

@@ -6,8 +6,8 @@ import type { PageQuery, PageRequest, Paginator } from '../../core/http/paginati
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import { isUuid, requireScenario } from '../scenario-ref.ts';
-import { ANALYSIS_JOB } from './pipeline.ts';
 import { renderEmbedded, renderStandalone } from './render.ts';
 import { type AnalysisWithMeeting, analysisRepository as repo } from './repository.ts';
 
@@ -38,7 +38,7 @@ export async function activeAnalysisJob(db: Kysely<DB>, meetingId: string) {
   return db
     .selectFrom('jobs')
     .select(['id', 'state'])
-    .where('name', '=', ANALYSIS_JOB)
+    .where('name', '=', JOB_NAMES.analysisRun)
     .where('state', 'in', ['pending', 'running'])
     .where(sql<string>`payload->>'meeting_id'`, '=', meetingId)
     .executeTakeFirst();
@@ -118,7 +118,7 @@ export class AnalysisService {
           headers: { 'Retry-After': '5' },
         });
       }
-      const job = await this.deps.jobs.enqueue(tx, ANALYSIS_JOB, {
+      const job = await this.deps.jobs.enqueue(tx, JOB_NAMES.analysisRun, {
         meeting_id: id,
         account_id: principal.accountId,
         trigger: 'api',

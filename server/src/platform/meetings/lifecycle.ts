@@ -8,6 +8,7 @@ import type { Database } from '../../core/db/database.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import { publishRecording } from '../recordings/publish.ts';
 import { type MeetingRow, type ParticipantRow, renderParticipant } from './render.ts';
 import type { EndReason } from './schemas.ts';
@@ -21,10 +22,6 @@ export type ControlSignal =
 
 /** After this long without a refresh of live_seen_at, no process holds the meeting's socket. */
 export const LIVE_STALE_MS = 90_000;
-
-export const FINALIZE_JOB = 'meeting.finalize';
-/** The analysis module's job. Enqueued after transcript.ready; it waits until a handler exists. */
-export const ANALYSIS_JOB = 'analysis.run';
 
 export interface JoinDetails {
   name?: string;
@@ -206,9 +203,9 @@ export class MeetingLifecycle {
         .execute();
       await this.deps.jobs.enqueue(
         tx,
-        FINALIZE_JOB,
+        JOB_NAMES.meetingFinalize,
         { meeting_id: meetingId },
-        { dedupeKey: `${FINALIZE_JOB}:${meetingId}` },
+        { dedupeKey: `${JOB_NAMES.meetingFinalize}:${meetingId}` },
       );
       await notifyControl(tx, { action: 'ended', meeting_id: meetingId, reason });
       return { ended: true, meeting: ended };
@@ -266,9 +263,9 @@ export class MeetingLifecycle {
       });
       await this.deps.jobs.enqueue(
         tx,
-        ANALYSIS_JOB,
+        JOB_NAMES.analysisRun,
         { meeting_id: meeting.id, account_id: meeting.account_id },
-        { dedupeKey: `${ANALYSIS_JOB}:${meeting.id}` },
+        { dedupeKey: `${JOB_NAMES.analysisRun}:${meeting.id}` },
       );
     });
   }

@@ -5,8 +5,9 @@ import { defineJob, type JobQueue } from '../../core/jobs/index.ts';
 import type { OutboundPolicy } from '../../core/outbound/index.ts';
 import type { BackgroundWorker } from '../../core/workers.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
-import { FINALIZE_JOB, MeetingLifecycle } from './lifecycle.ts';
+import { MeetingLifecycle } from './lifecycle.ts';
 import { meetingRoutes } from './routes.ts';
 import { MeetingService } from './service.ts';
 
@@ -34,7 +35,7 @@ export function createMeetingsModule(deps: MeetingsModuleDeps) {
     outboundPolicy: deps.outboundPolicy,
   });
   const finalize = defineJob({
-    name: FINALIZE_JOB,
+    name: JOB_NAMES.meetingFinalize,
     payload: Type.Object({ meeting_id: Type.String() }),
     retry: { maxAttempts: 12, backoffMs: 2_000, maxBackoffMs: 10 * 60_000 },
     timeoutMs: 60_000,

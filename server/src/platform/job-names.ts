@@ -1,0 +1,10 @@
+// Every platform job's name, declared once. A name is stored with each queued job, so it never
+// changes: a renamed job would strand the ones already queued under the old name.
+export const JOB_NAMES = {
+  /** Runs what follows a meeting's end (transcript closed, recording published, analysis queued). */
+  meetingFinalize: 'meeting.finalize',
+  /** Scores a finished meeting against its scenario's goals. */
+  analysisRun: 'analysis.run',
+  /** Emails the meeting-ended notification once the analysis is stored. */
+  notificationEmail: 'meeting.notification_email',
+} as const;
