@@ -29,3 +29,35 @@ export function withErrors<T extends Record<number, TSchema>>(responses: T) {
 }
 
 export const UuidParam = Type.Object({ id: Type.String({ description: 'Resource id (UUID).' }) });
+
+/** The body of a successful DELETE: which object is gone. */
+export const Deleted = (object: string) =>
+  Type.Object(
+    {
+      id: Type.String(),
+      object: Type.Literal(object),
+      deleted: Type.Literal(true),
+    },
+    { title: `Deleted${object[0]!.toUpperCase()}${object.slice(1)}` },
+  );
+
+/** `{ data, object?, has_more?, next_cursor? }`: an envelope list, paginated when asked. */
+export const DataList = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    object: Type.Optional(Type.Literal('list')),
+    has_more: Type.Optional(Type.Boolean()),
+    next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  });
+
+/** Bare array when unpaginated, the page envelope otherwise (goals and personas, per the spec). */
+export const ArrayOrPage = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Union([
+    Type.Array(item),
+    Type.Object({
+      object: Type.Literal('list'),
+      data: Type.Array(item),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ]);

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import type { BlockEntryRow } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
@@ -247,5 +248,3 @@ async function duplicateOf(db: Executor, inboxId: string, messageId: string): Pr
     event: null,
   };
 }
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';

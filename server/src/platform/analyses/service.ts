@@ -2,12 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
 import { JOB_NAMES } from '../job-names.ts';
-import { isUuid, requireScenario } from '../scenario-ref.ts';
+import { requireScenario } from '../scenarios/require.ts';
 import { renderEmbedded, renderStandalone } from './render.ts';
 import { type AnalysisWithMeeting, analysisRepository as repo } from './repository.ts';
 

@@ -5,13 +5,15 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, type FieldError, notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { isAddressAllowed, type OutboundPolicy, parseCidrList } from '../../core/outbound/address-policy.ts';
-import { isUuid, requireScenario } from '../scenario-ref.ts';
+import { requireScenario } from '../scenarios/require.ts';
 import { parametersSchemaProblem } from './json-schema.ts';
 import {
   type CustomFunctionRow,
@@ -50,7 +52,6 @@ const duplicateName = (name: string) =>
   new AppError('duplicate', `A custom function named "${name}" already exists in this workspace.`, {
     param: 'name',
   });
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 export class CustomFunctionService {
   private readonly policy: OutboundPolicy;

@@ -3,8 +3,8 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { isUuid } from '../scenario-ref.ts';
 import {
   AGENT_ISSUES,
   type AgentIssue,

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
-import { newestFirst } from '../../core/http/keyset.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type GoalRow = Selectable<DB['goals']>;

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { UuidParam, withErrors } from '../../core/http/schemas.ts';
+import { ArrayOrPage, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { ArrayOrPage, Deleted } from '../scenarios/common.ts';
 import { BulkGoalsBody, CreateGoalBody, Goal, GoalListQuery, UpdateGoalBody } from './schemas.ts';
 import type { GoalService } from './service.ts';
 

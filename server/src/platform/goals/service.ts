@@ -3,11 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { invalidParam, notFound } from '../../core/http/errors.ts';
+import { isUuid, requireUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { type Owner, principalOwner } from '../personas/service.ts';
-import { isUuid, requireUuid } from '../scenarios/common.ts';
 import { type GoalRow, goalLinks, liveScenarioIds, goalRepository as repo } from './repository.ts';
 import { GOAL_METRICS_MAX_BYTES } from './schemas.ts';
 

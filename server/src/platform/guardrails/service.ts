@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { isUuid, requireScenario } from '../scenario-ref.ts';
+import { requireScenario } from '../scenarios/require.ts';
 import {
   type AttachmentPosition,
   type AttachmentRow,
@@ -39,8 +41,6 @@ const duplicateName = (name: string) =>
     errors: [{ param: 'guardrail_name', code: 'duplicate', message: `guardrail_name "${name}" is taken.` }],
   });
 const guardrailNotFound = () => notFound('guardrail', 'id');
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 export class GuardrailService {
   constructor(private readonly deps: GuardrailDeps) {}

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { safeEqual, sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
-import { isUuid } from '../scenario-ref.ts';
+import { isUuid } from '../../core/http/ids.ts';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,256}$/;
 

@@ -3,9 +3,10 @@ import type { Insertable, Kysely } from 'kysely';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, type FieldError, notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, Paginator } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { isUuid, requireScenario } from '../scenario-ref.ts';
+import { requireScenario } from '../scenarios/require.ts';
 import {
   cleanFact,
   factKey,

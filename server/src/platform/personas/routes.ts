@@ -1,8 +1,7 @@
 import { AppError, notFound } from '../../core/http/errors.ts';
 import { PageQuery, type PageQuery as PageQueryType, type Paginator } from '../../core/http/pagination.ts';
-import { UuidParam, withErrors } from '../../core/http/schemas.ts';
+import { ArrayOrPage, DataList, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { ArrayOrPage, DataList, Deleted } from '../scenarios/common.ts';
 import { AVATARS, findAvatar, findVoice, renderAvatar, renderVoice, VOICES } from './catalog.ts';
 import { Avatar, CreatePersonaBody, Persona, SetAvatarBody, UpdatePersonaBody, Voice } from './schemas.ts';
 import type { PersonaService } from './service.ts';

@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
+import { requireUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { requireUuid } from '../scenarios/common.ts';
 import type { Demeanor, Gender } from '../scenarios/tables.ts';
 import {
   type Avatar,

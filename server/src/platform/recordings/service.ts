@@ -8,12 +8,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { ObjectStorage } from '../../core/storage/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { RECORDING_MAX_BYTES } from '../live/context.ts';
 import type { RoomMeeting } from '../meetings/room-token.ts';
-import { isUuid } from '../scenario-ref.ts';
 import { publishRecording } from './publish.ts';
 
 export const THUMBNAIL_MAX_BYTES = 5 * 1024 * 1024;

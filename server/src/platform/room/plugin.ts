@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isUuid } from '../../core/http/ids.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
 
@@ -22,7 +23,6 @@ export interface RoomPagesOptions {
   mediaPublicUrl?: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
 const NOT_FOUND = {
@@ -72,7 +72,7 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
   const page = (kind: 'room' | 'meeting') => async (request: FastifyRequest, reply: FastifyReply) => {
     const { meetingId } = request.params as { meetingId: string };
     const token = (request.query as { t?: unknown }).t;
-    if (!UUID.test(meetingId) || typeof token !== 'string' || !TOKEN.test(token)) {
+    if (!isUuid(meetingId) || typeof token !== 'string' || !TOKEN.test(token)) {
       return send(request, reply, 'message', 404, notFoundPage);
     }
     let grant: RoomPageGrant | null;

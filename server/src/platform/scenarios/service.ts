@@ -5,6 +5,7 @@ import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam, notFound, requireText } from '../../core/http/errors.ts';
+import { isUuid, requireUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
@@ -15,7 +16,6 @@ import { generateWelcomeMessage } from '../live/providers/offline-script/welcome
 import type { PersonaRow } from '../personas/repository.ts';
 import { type Owner, type PersonaService, principalOwner } from '../personas/service.ts';
 import { scenarioAttachments } from './attachments.ts';
-import { isUuid, requireUuid } from './common.ts';
 import {
   type CustomAgentConfigInput,
   columnsOf,

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
 import { notFound } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { renderSentence } from '../meetings/render.ts';
-import { isUuid } from '../scenario-ref.ts';
 
 const LIST = 'scenario_transcripts';
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);

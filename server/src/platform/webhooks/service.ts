@@ -6,6 +6,7 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { DeliveryQueue, type DeliveryRow } from '../../core/delivery/queue.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { isUuid } from '../../core/http/ids.ts';
 import { type PageQuery, type PageRequest, type Paginator, positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
@@ -17,7 +18,6 @@ import { assertAcceptableWebhookUrl } from './url-rules.ts';
 /** How long the previous secret keeps signing after a rotation (spec: 24 hours). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const LIST = 'webhook_endpoints';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhookServiceDeps {
   db: Kysely<DB>;
@@ -228,7 +228,7 @@ function renderDelivery(row: DeliveryRow) {
 }
 
 function parseUuid(id: string, param: string): string {
-  if (!UUID.test(id)) throw notFound(param === 'id' ? 'webhook endpoint' : 'delivery', param);
+  if (!isUuid(id)) throw notFound(param === 'id' ? 'webhook endpoint' : 'delivery', param);
   return id.toLowerCase();
 }
 

@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { PageRequest } from './pagination.ts';
+import type { PageRequest } from '../http/pagination.ts';
 
 /**
  * Newest-first keyset paging on (created_at, id): rows strictly after the cursor's position,
