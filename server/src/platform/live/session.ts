@@ -18,7 +18,7 @@ import type { MeetingContext } from './context.ts';
 import { callCustomFunction, type FunctionCaller } from './function-call.ts';
 import {
   CLOSE,
-  type ErrorCode,
+  type RoomErrorCode,
   type ServerMessage,
   type ToolStatus,
   type UtteranceMessage,
@@ -196,7 +196,7 @@ export class LiveSession {
     if (this.#socket) sendTo(this.#socket, message);
   }
 
-  error(code: ErrorCode, message: string, fatal = false): void {
+  error(code: RoomErrorCode, message: string, fatal = false): void {
     this.send({ type: 'error', code, message, fatal });
   }
 
