@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 
@@ -48,7 +49,7 @@ export const transcriptRepository = {
   },
   /** The scenario's meetings with their transcript id, newest first; `limit + 1` rows when paged. */
   scenarioMeetings(db: Kysely<DB>, accountId: string, scenarioId: string, page: PageRequest | null) {
-    let query = db
+    const query = db
       .selectFrom('meetings')
       .innerJoin('transcripts', 'transcripts.meeting_id', 'meetings.id')
       .select([
@@ -58,25 +59,8 @@ export const transcriptRepository = {
         'transcripts.id as transcript_id',
       ])
       .where('meetings.account_id', '=', accountId)
-      .where('meetings.scenario_id', '=', scenarioId)
-      .orderBy('meetings.created_at', 'desc')
-      .orderBy('meetings.id', 'desc');
-    if (page) {
-      if (page.after) {
-        const after = page.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('meetings.created_at', '<', new Date(after.createdAt)),
-            eb.and([
-              eb('meetings.created_at', '=', new Date(after.createdAt)),
-              eb('meetings.id', '<', String(after.id)),
-            ]),
-          ]),
-        );
-      }
-      query = query.limit(page.limit + 1);
-    }
-    return query.execute();
+      .where('meetings.scenario_id', '=', scenarioId);
+    return newestFirst(query, page, 'meetings').execute();
   },
   /** The sentences of several transcripts, grouped by transcript and in order within each. */
   sentencesOf(db: Kysely<DB>, transcriptIds: number[]) {
