@@ -6,6 +6,7 @@ import type { DB } from '../../core/db/schema.ts';
 import type { MeetingRow } from '../meetings/render.ts';
 import { AVATARS, avatarImageUrl, VOICES } from '../personas/catalog.ts';
 import type { MeetingControls } from '../scenarios/tables.ts';
+import { liveRepository as repo } from './repository.ts';
 
 /** Recording uploads are refused beyond this size (docs/realtime.md). */
 export const RECORDING_MAX_BYTES = 500 * 1024 * 1024;
@@ -40,44 +41,10 @@ export interface MeetingContext {
 }
 
 export async function loadMeetingContext(db: Kysely<DB>, meetingId: string): Promise<MeetingContext | null> {
-  const meeting = await db.selectFrom('meetings').selectAll().where('id', '=', meetingId).executeTakeFirst();
+  const meeting = await repo.findMeeting(db, meetingId);
   if (!meeting) return null;
-  const scenario = await db
-    .selectFrom('scenarios')
-    .select([
-      'id',
-      'name',
-      'type',
-      'description',
-      'prompt',
-      'welcome_message',
-      'call_duration',
-      'recording_enabled',
-      'recording_consent_required',
-      'memory_enabled',
-      'language',
-      'meeting_controls',
-      'persona_id',
-    ])
-    .where('id', '=', meeting.scenario_id)
-    .executeTakeFirstOrThrow();
-  const persona = scenario.persona_id
-    ? await db
-        .selectFrom('personas')
-        .select([
-          'id',
-          'name',
-          'job_title',
-          'demeanor',
-          'background',
-          'gender',
-          'voice_id',
-          'avatar_id',
-          'avatar_url',
-        ])
-        .where('id', '=', scenario.persona_id)
-        .executeTakeFirst()
-    : undefined;
+  const scenario = await repo.contextScenario(db, meeting.scenario_id);
+  const persona = scenario.persona_id ? await repo.contextPersona(db, scenario.persona_id) : undefined;
   const { persona_id: _personaId, ...scenarioFields } = scenario;
   return {
     meeting,

@@ -7,7 +7,7 @@ import { hmacSha256Hex } from '../../core/crypto/hashing.ts';
 import { OutboundError, type OutboundRequest, type OutboundResponse } from '../../core/outbound/index.ts';
 import type { CallableCustomFunction } from '../custom-functions/queries.ts';
 
-export const SIGNATURE_HEADER = 'X-Service-Signature';
+export const FUNCTION_SIGNATURE_HEADER = 'X-Service-Signature';
 const MAX_RESULT_BYTES = 64 * 1024;
 
 export interface FunctionCallOutcome {
@@ -86,7 +86,7 @@ export async function callCustomFunction(
         'content-type': 'application/json',
         accept: 'application/json',
         'user-agent': 'Understudy-Functions/1',
-        [SIGNATURE_HEADER]: signFunctionBody(body, fn.webhook_secret),
+        [FUNCTION_SIGNATURE_HEADER]: signFunctionBody(body, fn.webhook_secret),
       },
       body,
       timeoutMs: fn.timeout_ms,

@@ -8,6 +8,7 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { buildGuardrailsBlock } from '../guardrails/block.ts';
 import type { MeetingContext } from './context.ts';
+import { liveRepository } from './repository.ts';
 
 /** Facts read from the memory container at the start (newest first). */
 export const MEMORY_FACTS_LIMIT = 50;
@@ -107,15 +108,7 @@ export async function assembleSystemPrompt(
 
 async function readFacts(deps: AssembleDeps, accountId: string, tag: string): Promise<string[]> {
   try {
-    const rows = await deps.db
-      .selectFrom('memories')
-      .select('content')
-      .where('account_id', '=', accountId)
-      .where('user_memory_tag', '=', tag)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(MEMORY_FACTS_LIMIT)
-      .execute();
+    const rows = await liveRepository.memoryFacts(deps.db, accountId, tag, MEMORY_FACTS_LIMIT);
     return rows.map((row) => row.content);
   } catch (error) {
     deps.logger.warn({ err: error }, 'memories could not be read; the call starts without them');

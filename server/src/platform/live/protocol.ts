@@ -84,7 +84,7 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
 
 export type ToolStatus = 'started' | 'completed' | 'failed';
 
-export type ErrorCode =
+export type RoomErrorCode =
   | 'invalid_message'
   | 'not_joined'
   | 'already_joined'
@@ -104,7 +104,7 @@ export type ServerMessage =
   | { type: 'tool'; turn_id: string; call_id: string; name: string; status: ToolStatus }
   | { type: 'transcript.sentence'; sentence: RenderedSentence; client_id?: string }
   | { type: 'ended'; reason: EndReason; ended_at: string; duration_seconds: number }
-  | { type: 'error'; code: ErrorCode; message: string; fatal: boolean }
+  | { type: 'error'; code: RoomErrorCode; message: string; fatal: boolean }
   | { type: 'pong'; ts?: number; server_time: string };
 
 /** WebSocket close codes the server uses. */

@@ -13,18 +13,20 @@ import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { renderSentence } from '../meetings/render.ts';
+import { meetingRepository } from '../meetings/repository.ts';
 import { findRoomMeeting, type RoomMeeting } from '../meetings/room-token.ts';
 import type { RecordingService, UploadKind } from '../recordings/service.ts';
 import { loadMeetingContext, renderWelcome } from './context.ts';
-import type { LiveHub } from './hub.ts';
 import { CLOSE, MAX_FRAME_BYTES, parseClientMessage, type ServerMessage } from './protocol.ts';
+import { liveRepository } from './repository.ts';
 import type { LiveSession, RoomSocket } from './session.ts';
+import type { MeetingSessionHub } from './session-hub.ts';
 
 export interface RoomRouteDeps {
   db: Kysely<DB>;
   clock: Clock;
   publicUrl: string;
-  hub: LiveHub;
+  hub: MeetingSessionHub;
   recordings: RecordingService;
 }
 
@@ -109,17 +111,8 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         },
       },
       async (request) => {
-        const meeting = await deps.db
-          .selectFrom('meetings')
-          .select(['status', 'end_reason'])
-          .where('id', '=', request.room.id)
-          .executeTakeFirstOrThrow();
-        const sentences = await deps.db
-          .selectFrom('transcript_sentences')
-          .selectAll()
-          .where('meeting_id', '=', request.room.id)
-          .orderBy('sequence_number')
-          .execute();
+        const meeting = await liveRepository.meetingState(deps.db, request.room.id);
+        const sentences = await meetingRepository.sentences(deps.db, request.room.id);
         return {
           status: meeting.status,
           end_reason: meeting.end_reason,

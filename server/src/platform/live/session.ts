@@ -5,26 +5,27 @@
 // numbers follow what was said.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { loadCustomFunctionsForCall } from '../custom-functions/queries.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
-import { type RenderedSentence, renderSentence, type SentenceRow } from '../meetings/render.ts';
+import { type RenderedSentence, renderSentence } from '../meetings/render.ts';
 import type { EndReason } from '../meetings/schemas.ts';
 import type { MeetingContext } from './context.ts';
 import { callCustomFunction, type FunctionCaller } from './function-call.ts';
 import {
   CLOSE,
-  type ErrorCode,
+  type RoomErrorCode,
   type ServerMessage,
   type ToolStatus,
   type UtteranceMessage,
 } from './protocol.ts';
 import { chunkText } from './providers/offline-script/index.ts';
 import type { ChatMessage, ReplyProvider, ToolCall, ToolSpec } from './providers/types.ts';
+import { liveRepository } from './repository.ts';
 import type { Speaker } from './tables.ts';
 import { END_CALL, endReasonOf, WEB_SEARCH } from './tools.ts';
 import type { WebSearch } from './web-search.ts';
@@ -195,7 +196,7 @@ export class LiveSession {
     if (this.#socket) sendTo(this.#socket, message);
   }
 
-  error(code: ErrorCode, message: string, fatal = false): void {
+  error(code: RoomErrorCode, message: string, fatal = false): void {
     this.send({ type: 'error', code, message, fatal });
   }
 
@@ -252,11 +253,7 @@ export class LiveSession {
     if (this.#closed || this.#ending) return;
     this.#interrupt();
     await this.#writes.catch(() => {});
-    const row = await this.#deps.db
-      .selectFrom('meetings')
-      .select(['ended_at', 'duration_seconds', 'end_reason'])
-      .where('id', '=', this.meetingId)
-      .executeTakeFirst();
+    const row = await liveRepository.endState(this.#deps.db, this.meetingId);
     this.#finish(
       (row?.end_reason as EndReason | null) ?? reason,
       row?.ended_at ?? null,
@@ -472,7 +469,7 @@ export class LiveSession {
     const transcriptId = this.#transcriptId;
     this.#writes = this.#writes
       .then(() =>
-        insertSentence(this.#deps.db, {
+        liveRepository.appendSentence(this.#deps.db, {
           transcriptId,
           meetingId: this.meetingId,
           accountId: this.accountId,
@@ -500,18 +497,7 @@ export class LiveSession {
     const usage = this.#usage;
     this.#usage = { promptTokens: 0, completionTokens: 0, turns: 0 };
     this.#writes = this.#writes
-      .then(() =>
-        this.#deps.db
-          .updateTable('meeting_usage')
-          .set((eb) => ({
-            prompt_tokens: eb('prompt_tokens', '+', usage.promptTokens),
-            completion_tokens: eb('completion_tokens', '+', usage.completionTokens),
-            turns: eb('turns', '+', usage.turns),
-            updated_at: this.#deps.clock.now(),
-          }))
-          .where('meeting_id', '=', this.meetingId)
-          .execute(),
-      )
+      .then(() => liveRepository.addUsage(this.#deps.db, this.meetingId, usage, this.#deps.clock.now()))
       .catch((error) =>
         this.#deps.logger.warn({ err: error, meeting_id: this.meetingId }, 'usage not recorded'),
       );
@@ -554,41 +540,4 @@ export class LiveSession {
 
 function sendTo(socket: RoomSocket, message: ServerMessage): void {
   if (socket.open) socket.send(JSON.stringify(message));
-}
-
-type SentenceInsert = {
-  transcriptId: number;
-  meetingId: string;
-  accountId: string;
-  speaker: Speaker;
-  message: string;
-  startMs: number;
-  endMs: number | null;
-  now: Date;
-};
-
-/**
- * Appends a sentence with the next sequence number of its transcript, unless the transcript was
- * already completed (the meeting was finalised): then nothing is written and null comes back.
- */
-export async function insertSentence(db: Kysely<DB>, input: SentenceInsert): Promise<SentenceRow | null> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const { rows } = await sql<SentenceRow>`
-        insert into transcript_sentences (transcript_id, meeting_id, account_id, speaker, message, start_ms,
-          end_ms, sequence_number, created_at)
-        select t.id, ${input.meetingId}::uuid, ${input.accountId}::uuid, ${input.speaker}, ${input.message},
-          ${Math.round(input.startMs)}::integer, ${input.endMs === null ? null : Math.round(input.endMs)}::integer,
-          coalesce((select max(s.sequence_number) from transcript_sentences s where s.transcript_id = t.id), 0) + 1,
-          ${input.now}::timestamptz
-        from transcripts t
-        where t.id = ${input.transcriptId} and t.status = 'in_progress'
-        returning *`.execute(db);
-      return rows[0] ?? null;
-    } catch (error) {
-      // Two writers took the same number (a hand-over between instances): take the next one.
-      if (attempt < 3 && (error as { code?: string }).code === '23505') continue;
-      throw error;
-    }
-  }
 }

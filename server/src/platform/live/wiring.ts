@@ -5,23 +5,23 @@ import type { AppInstance } from '../../core/http/types.ts';
 import type { LlmClient } from '../../core/llm/index.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
 import type { RecordingService } from '../recordings/service.ts';
-import { LiveHub, type LiveHubDeps } from './hub.ts';
 import { registerRoomRoutes } from './room-routes.ts';
+import { MeetingSessionHub, type MeetingSessionHubDeps } from './session-hub.ts';
 import { createWebSearch } from './web-search.ts';
 
 export interface LiveModuleDeps
   extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'secretBox' | 'config' | 'logger'> {
   lifecycle: MeetingLifecycle;
   recordings: RecordingService;
-  outbound: LiveHubDeps['outbound'];
+  outbound: MeetingSessionHubDeps['outbound'];
   llm: LlmClient | null;
   /** Tests: a shorter filler delay, reconnect grace or heartbeat. */
-  hub?: Partial<Pick<LiveHubDeps, 'fillerDelayMs' | 'reconnectGraceMs' | 'heartbeatMs'>>;
+  hub?: Partial<Pick<MeetingSessionHubDeps, 'fillerDelayMs' | 'reconnectGraceMs' | 'heartbeatMs'>>;
 }
 
 export function createLiveModule(deps: LiveModuleDeps) {
   const { db, database, clock, secretBox, config, logger, lifecycle, recordings } = deps;
-  const hub = new LiveHub({
+  const hub = new MeetingSessionHub({
     database,
     clock,
     secretBox,

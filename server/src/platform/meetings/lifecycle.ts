@@ -1,7 +1,7 @@
 // The meeting state machine (spec "Meeting status"): created → active on the first join; active
 // → ended by the participant leaving, the duration limit, PUT /end or the agent. Every change and
 // its events commit together; what follows the end runs as durable jobs (meeting.finalize).
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../core/db/database.ts';
@@ -10,7 +10,9 @@ import type { JobQueue } from '../../core/jobs/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import { publishRecording } from '../recordings/publish.ts';
+import { lifecycleRepository as repo } from './lifecycle-repository.ts';
 import { type MeetingRow, type ParticipantRow, renderParticipant } from './render.ts';
+import { meetingRepository } from './repository.ts';
 import type { EndReason } from './schemas.ts';
 
 /** Cross-instance control signals: the instance holding a meeting's socket acts on them. */
@@ -62,80 +64,46 @@ export class MeetingLifecycle {
       const now = this.deps.clock.now();
       let updated: MeetingRow;
       if (meeting.status === 'created') {
-        const scenario = await tx
-          .selectFrom('scenarios')
-          .select('call_duration')
-          .where('id', '=', meeting.scenario_id)
-          .executeTakeFirstOrThrow();
-        updated = await tx
-          .updateTable('meetings')
-          .set({
-            status: 'active',
-            started_at: now,
-            deadline_at: new Date(now.getTime() + scenario.call_duration * 60_000),
-            live_seen_at: now,
-            recording_expected: join.recordingExpected,
-            updated_at: now,
-          })
-          .where('id', '=', meetingId)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const scenario = await repo.callDuration(tx, meeting.scenario_id);
+        updated = await repo.markStarted(tx, meetingId, {
+          now,
+          deadlineAt: new Date(now.getTime() + scenario.call_duration * 60_000),
+          recordingExpected: join.recordingExpected,
+        });
       } else {
-        updated = await tx
-          .updateTable('meetings')
-          .set({
-            live_seen_at: now,
-            recording_expected: meeting.recording_expected || join.recordingExpected,
-            updated_at: now,
-          })
-          .where('id', '=', meetingId)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        updated = await repo.markRejoined(tx, meetingId, {
+          now,
+          recordingExpected: meeting.recording_expected || join.recordingExpected,
+        });
       }
-      const existing = await tx
-        .selectFrom('meeting_participants')
-        .selectAll()
-        .where('meeting_id', '=', meetingId)
-        .orderBy('created_at')
-        .limit(1)
-        .forUpdate()
-        .executeTakeFirst();
+      const existing = await repo.lockParticipant(tx, meetingId);
       const firstJoin = !existing?.joined_at;
       const clientInfo = join.clientInfo ? JSON.stringify(join.clientInfo) : null;
       const name = join.name?.trim() || null;
       let participant: ParticipantRow;
       if (!existing) {
-        participant = await tx
-          .insertInto('meeting_participants')
-          .values({
-            id: crypto.randomUUID(),
-            meeting_id: meetingId,
-            account_id: meeting.account_id,
-            name: meeting.person_name ?? name,
-            email: null,
-            is_self: meeting.meeting_type === 'regular',
-            joined_at: now,
-            recording_consent: join.recordingConsent,
-            client_info: clientInfo,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        participant = await repo.insertJoinedParticipant(tx, {
+          id: crypto.randomUUID(),
+          meeting_id: meetingId,
+          account_id: meeting.account_id,
+          name: meeting.person_name ?? name,
+          email: null,
+          is_self: meeting.meeting_type === 'regular',
+          joined_at: now,
+          recording_consent: join.recordingConsent,
+          client_info: clientInfo,
+          created_at: now,
+          updated_at: now,
+        });
       } else {
-        participant = await tx
-          .updateTable('meeting_participants')
-          .set({
-            joined_at: existing.joined_at ?? now,
-            name: existing.name ?? name,
-            // Consent given once stays given for the meeting; a re-join cannot withdraw an upload already allowed.
-            recording_consent: Boolean(existing.recording_consent) || join.recordingConsent,
-            client_info: clientInfo,
-            updated_at: now,
-          })
-          .where('id', '=', existing.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        participant = await repo.updateParticipant(tx, existing.id, {
+          joined_at: existing.joined_at ?? now,
+          name: existing.name ?? name,
+          // Consent given once stays given for the meeting; a re-join cannot withdraw an upload already allowed.
+          recording_consent: Boolean(existing.recording_consent) || join.recordingConsent,
+          client_info: clientInfo,
+          updated_at: now,
+        });
       }
       if (firstJoin) {
         await this.deps.events.emit(tx, {
@@ -164,27 +132,8 @@ export class MeetingLifecycle {
       const duration = meeting.started_at
         ? Math.max(0, Math.round((now.getTime() - new Date(meeting.started_at).getTime()) / 1000))
         : 0;
-      const ended = await tx
-        .updateTable('meetings')
-        .set({
-          status: 'ended',
-          ended_at: now,
-          duration_seconds: duration,
-          end_reason: reason,
-          live_seen_at: null,
-          updated_at: now,
-        })
-        .where('id', '=', meetingId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const leaving = await tx
-        .updateTable('meeting_participants')
-        .set({ left_at: now, updated_at: now })
-        .where('meeting_id', '=', meetingId)
-        .where('joined_at', 'is not', null)
-        .where('left_at', 'is', null)
-        .returningAll()
-        .execute();
+      const ended = await repo.markEnded(tx, meetingId, { now, durationSeconds: duration, reason });
+      const leaving = await repo.markParticipantsLeft(tx, meetingId, now);
       for (const participant of leaving) {
         await this.deps.events.emit(tx, {
           accountId: meeting.account_id,
@@ -196,11 +145,7 @@ export class MeetingLifecycle {
           },
         });
       }
-      await tx
-        .updateTable('meeting_usage')
-        .set({ session_seconds: duration, updated_at: now })
-        .where('meeting_id', '=', meetingId)
-        .execute();
+      await repo.recordSessionSeconds(tx, meetingId, duration, now);
       await this.deps.jobs.enqueue(
         tx,
         JOB_NAMES.meetingFinalize,
@@ -226,26 +171,11 @@ export class MeetingLifecycle {
       await publishRecording(tx, this.deps, meetingId);
       const transcript = await ensureTranscript(tx, meeting, this.deps.clock.now());
       if (transcript.status === 'completed') return;
-      const sentences = await tx
-        .selectFrom('transcript_sentences')
-        .select(['speaker', 'message'])
-        .where('transcript_id', '=', transcript.id)
-        .orderBy('sequence_number')
-        .execute();
+      const sentences = await meetingRepository.transcriptLines(tx, transcript.id);
       const names = await speakerNames(tx, meeting);
       const content = sentences.map((s) => `${names[s.speaker]}: ${s.message}`).join('\n');
       const now = this.deps.clock.now();
-      await tx
-        .updateTable('transcripts')
-        .set({
-          status: 'completed',
-          content,
-          sentence_count: sentences.length,
-          completed_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', transcript.id)
-        .execute();
+      await repo.completeTranscript(tx, transcript.id, { content, sentenceCount: sentences.length, now });
       const ref = { meeting_id: meeting.id, scenario_id: meeting.scenario_id };
       await this.deps.events.emit(tx, {
         accountId: meeting.account_id,
@@ -273,12 +203,7 @@ export class MeetingLifecycle {
   /** Refreshes live_seen_at of the meetings whose sockets this process holds. */
   async touch(meetingIds: string[]): Promise<void> {
     if (meetingIds.length === 0) return;
-    await this.#db
-      .updateTable('meetings')
-      .set({ live_seen_at: this.deps.clock.now() })
-      .where('id', 'in', meetingIds)
-      .where('status', '=', 'active')
-      .execute();
+    await repo.refreshLiveSeen(this.#db, meetingIds, this.deps.clock.now());
   }
 
   /**
@@ -289,19 +214,13 @@ export class MeetingLifecycle {
     options: { limit?: number; accountId?: string } = {},
   ): Promise<Array<{ meetingId: string; reason: EndReason }>> {
     const now = this.deps.clock.now();
-    const stale = new Date(now.getTime() - LIVE_STALE_MS);
-    let query = this.#db.selectFrom('meetings');
     // Scoping to one workspace is for tests and tools; the worker sweeps everything.
-    if (options.accountId) query = query.where('account_id', '=', options.accountId);
-    const due = await query
-      .select(['id', 'deadline_at'])
-      .where('status', '=', 'active')
-      .where((eb) =>
-        eb.or([eb('deadline_at', '<=', now), eb('live_seen_at', '<', stale), eb('live_seen_at', 'is', null)]),
-      )
-      .orderBy('deadline_at')
-      .limit(options.limit ?? 100)
-      .execute();
+    const due = await repo.dueToEnd(this.#db, {
+      now,
+      staleBefore: new Date(now.getTime() - LIVE_STALE_MS),
+      limit: options.limit ?? 100,
+      accountId: options.accountId,
+    });
     const ended: Array<{ meetingId: string; reason: EndReason }> = [];
     for (const row of due) {
       const reason: EndReason =
@@ -320,52 +239,30 @@ export class MeetingLifecycle {
 }
 
 async function lockMeeting(tx: Kysely<DB>, meetingId: string): Promise<MeetingRow> {
-  const meeting = await tx
-    .selectFrom('meetings')
-    .selectAll()
-    .where('id', '=', meetingId)
-    .forUpdate()
-    .executeTakeFirst();
+  const meeting = await repo.lockMeeting(tx, meetingId);
   if (!meeting) throw new Error(`meeting ${meetingId} does not exist`);
   return meeting;
 }
 
 export async function notifyControl(db: Kysely<DB>, signal: ControlSignal): Promise<void> {
-  await sql`select pg_notify(${MEETING_CONTROL_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
+  await repo.notify(db, MEETING_CONTROL_CHANNEL, JSON.stringify(signal));
 }
 
 /** The meeting's transcript row (one per meeting), created when missing. */
 export async function ensureTranscript(db: Kysely<DB>, meeting: MeetingRow, now: Date) {
-  const existing = await db
-    .selectFrom('transcripts')
-    .selectAll()
-    .where('meeting_id', '=', meeting.id)
-    .executeTakeFirst();
+  const existing = await repo.findTranscript(db, meeting.id);
   if (existing) return existing;
-  await db
-    .insertInto('transcripts')
-    .values({
-      meeting_id: meeting.id,
-      account_id: meeting.account_id,
-      scenario_id: meeting.scenario_id,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((conflict) => conflict.column('meeting_id').doNothing())
-    .execute();
-  return db
-    .selectFrom('transcripts')
-    .selectAll()
-    .where('meeting_id', '=', meeting.id)
-    .executeTakeFirstOrThrow();
+  await repo.insertTranscriptIfMissing(db, {
+    meeting_id: meeting.id,
+    account_id: meeting.account_id,
+    scenario_id: meeting.scenario_id,
+    created_at: now,
+    updated_at: now,
+  });
+  return repo.findTranscriptOrThrow(db, meeting.id);
 }
 
 async function speakerNames(db: Kysely<DB>, meeting: MeetingRow): Promise<Record<'user' | 'agent', string>> {
-  const persona = await db
-    .selectFrom('scenarios')
-    .leftJoin('personas', 'personas.id', 'scenarios.persona_id')
-    .select('personas.name')
-    .where('scenarios.id', '=', meeting.scenario_id)
-    .executeTakeFirst();
+  const persona = await repo.personaName(db, meeting.scenario_id);
   return { user: meeting.person_name?.trim() || 'Participant', agent: persona?.name?.trim() || 'Agent' };
 }

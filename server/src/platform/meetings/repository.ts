@@ -1,8 +1,39 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
 
-/** Meeting reads; every query filters by account, so another workspace's id finds nothing. */
+/**
+ * Meetings for the API and the room. Reads by the API filter by account, so another workspace's
+ * id finds nothing; rows of one meeting are reached through its id once the meeting was found.
+ */
 export const meetingRepository = {
+  /** A new meeting's rows (in the caller's transaction). */
+  insert(db: Kysely<DB>, values: Insertable<DB['meetings']>) {
+    return db.insertInto('meetings').values(values).execute();
+  },
+  insertParticipant(db: Kysely<DB>, values: Insertable<DB['meeting_participants']>) {
+    return db.insertInto('meeting_participants').values(values).execute();
+  },
+  insertTranscript(db: Kysely<DB>, values: Insertable<DB['transcripts']>) {
+    return db.insertInto('transcripts').values(values).execute();
+  },
+  insertUsage(db: Kysely<DB>, values: Insertable<DB['meeting_usage']>) {
+    return db.insertInto('meeting_usage').values(values).execute();
+  },
+  /** What the room token is checked against: the meeting (any account), its token hash and its scenario's visibility. */
+  findForRoom(db: Kysely<DB>, meetingId: string) {
+    return db
+      .selectFrom('meetings')
+      .innerJoin('scenarios', 'scenarios.id', 'meetings.scenario_id')
+      .select([
+        'meetings.id',
+        'meetings.account_id',
+        'meetings.scenario_id',
+        'meetings.room_token_hash',
+        'scenarios.visibility',
+      ])
+      .where('meetings.id', '=', meetingId)
+      .executeTakeFirst();
+  },
   find(db: Kysely<DB>, accountId: string, id: string) {
     return db
       .selectFrom('meetings')
@@ -35,6 +66,23 @@ export const meetingRepository = {
       .selectFrom('transcript_sentences')
       .selectAll()
       .where('meeting_id', '=', meetingId)
+      .orderBy('sequence_number')
+      .execute();
+  },
+  transcriptSentences(db: Kysely<DB>, transcriptId: number) {
+    return db
+      .selectFrom('transcript_sentences')
+      .selectAll()
+      .where('transcript_id', '=', transcriptId)
+      .orderBy('sequence_number')
+      .execute();
+  },
+  /** Who said what, in order: what a transcript's text is made of. */
+  transcriptLines(db: Kysely<DB>, transcriptId: number) {
+    return db
+      .selectFrom('transcript_sentences')
+      .select(['speaker', 'message'])
+      .where('transcript_id', '=', transcriptId)
       .orderBy('sequence_number')
       .execute();
   },

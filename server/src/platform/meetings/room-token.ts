@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { safeEqual, sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { isUuid } from '../../core/http/ids.ts';
+import { meetingRepository } from './repository.ts';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,256}$/;
 
@@ -29,18 +30,7 @@ export async function findRoomMeeting(
 ): Promise<RoomMeeting | null> {
   if (!token || !TOKEN_SHAPE.test(token) || !isUuid(meetingId)) return null;
   const hash = sha256Hex(token);
-  const row = await db
-    .selectFrom('meetings')
-    .innerJoin('scenarios', 'scenarios.id', 'meetings.scenario_id')
-    .select([
-      'meetings.id',
-      'meetings.account_id',
-      'meetings.scenario_id',
-      'meetings.room_token_hash',
-      'scenarios.visibility',
-    ])
-    .where('meetings.id', '=', meetingId.toLowerCase())
-    .executeTakeFirst();
+  const row = await meetingRepository.findForRoom(db, meetingId.toLowerCase());
   if (!row?.room_token_hash || !safeEqual(row.room_token_hash, hash)) return null;
   return {
     id: row.id,

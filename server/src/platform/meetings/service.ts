@@ -59,68 +59,56 @@ export class MeetingService {
         : `participant:${participantId}`);
     const now = clock.now();
     await db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('meetings')
-        .values({
-          id,
-          account_id: principal.accountId,
-          membership_id: principal.membershipId,
-          scenario_id: scenario.id,
-          person_name: input.person_name?.trim() || null,
-          meeting_type: meetingType,
-          note_context: input.note_context ?? null,
-          user_memory_tag: input.user_memory_tag ?? null,
-          memory_tag: memoryTag,
-          agent_provider: provider,
-          status: 'created',
-          analysis_status: 'not_started',
-          room_token_hash: hash,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await tx
-        .insertInto('meeting_participants')
-        .values({
-          id: participantId,
-          meeting_id: id,
-          account_id: principal.accountId,
-          name: input.person_name?.trim() || null,
-          email: null,
-          is_self: meetingType === 'regular',
-          client_info: null,
-          recording_consent: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await tx
-        .insertInto('transcripts')
-        .values({
-          meeting_id: id,
-          account_id: principal.accountId,
-          scenario_id: scenario.id,
-          language: scenario.language,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await tx
-        .insertInto('meeting_usage')
-        .values({
-          meeting_id: id,
-          account_id: principal.accountId,
-          provider,
-          model:
-            provider === 'llm'
-              ? this.deps.llmModel
-              : provider === 'custom_agent'
-                ? scenario.custom_agent_model
-                : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await repo.insert(tx, {
+        id,
+        account_id: principal.accountId,
+        membership_id: principal.membershipId,
+        scenario_id: scenario.id,
+        person_name: input.person_name?.trim() || null,
+        meeting_type: meetingType,
+        note_context: input.note_context ?? null,
+        user_memory_tag: input.user_memory_tag ?? null,
+        memory_tag: memoryTag,
+        agent_provider: provider,
+        status: 'created',
+        analysis_status: 'not_started',
+        room_token_hash: hash,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertParticipant(tx, {
+        id: participantId,
+        meeting_id: id,
+        account_id: principal.accountId,
+        name: input.person_name?.trim() || null,
+        email: null,
+        is_self: meetingType === 'regular',
+        client_info: null,
+        recording_consent: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertTranscript(tx, {
+        meeting_id: id,
+        account_id: principal.accountId,
+        scenario_id: scenario.id,
+        language: scenario.language,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertUsage(tx, {
+        meeting_id: id,
+        account_id: principal.accountId,
+        provider,
+        model:
+          provider === 'llm'
+            ? this.deps.llmModel
+            : provider === 'custom_agent'
+              ? scenario.custom_agent_model
+              : null,
+        created_at: now,
+        updated_at: now,
+      });
       await this.deps.events.emit(tx, {
         accountId: principal.accountId,
         event: 'meeting.created',

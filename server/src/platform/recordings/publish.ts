@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import { recordingRepository as repo } from './repository.ts';
 
 /**
  * Publishes a meeting's uploaded recording: the record becomes `ready` and `recording.ready`
@@ -13,22 +14,10 @@ export async function publishRecording(
   deps: { clock: Clock; events: EventEmitter },
   meetingId: string,
 ): Promise<boolean> {
-  const row = await tx
-    .selectFrom('recordings')
-    .innerJoin('meetings', 'meetings.id', 'recordings.meeting_id')
-    .select(['recordings.id', 'recordings.account_id', 'recordings.scenario_id', 'recordings.status'])
-    .where('recordings.meeting_id', '=', meetingId)
-    .where('meetings.status', '=', 'ended')
-    .where('recordings.media_key', 'is not', null)
-    .forUpdate()
-    .executeTakeFirst();
+  const row = await repo.lockPublishable(tx, meetingId);
   if (!row || row.status === 'ready') return false;
   const now = deps.clock.now();
-  await tx
-    .updateTable('recordings')
-    .set({ status: 'ready', ready_at: now, updated_at: now })
-    .where('id', '=', row.id)
-    .execute();
+  await repo.markReady(tx, row.id, now);
   await deps.events.emit(tx, {
     accountId: row.account_id,
     event: 'recording.ready',

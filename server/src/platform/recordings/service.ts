@@ -15,6 +15,7 @@ import type { EventEmitter } from '../events/emitter.ts';
 import { RECORDING_MAX_BYTES } from '../live/context.ts';
 import type { RoomMeeting } from '../meetings/room-token.ts';
 import { publishRecording } from './publish.ts';
+import { recordingRepository as repo } from './repository.ts';
 
 export const THUMBNAIL_MAX_BYTES = 5 * 1024 * 1024;
 /** Uploads are accepted until this long after the end. */
@@ -107,7 +108,7 @@ export class RecordingService {
         },
       );
     }
-    await this.assertUploadAllowed(room, kind);
+    await this.assertUploadAllowed(room);
     const key = `recordings/${room.account_id}/${room.id}/${kind}-${randomUUID()}.${types[type]}`;
     try {
       await storage.put(key, input.body.pipe(limited(limit, length)), type, { contentLength: length });
@@ -123,12 +124,7 @@ export class RecordingService {
     let replaced: string | null = null;
     try {
       await db.transaction().execute(async (tx) => {
-        const current = await tx
-          .selectFrom('recordings')
-          .selectAll()
-          .where('meeting_id', '=', room.id)
-          .forUpdate()
-          .executeTakeFirst();
+        const current = await repo.lockForMeeting(tx, room.id);
         if (kind === 'media' && current?.status === 'ready') {
           throw new AppError('resource_conflict', 'The recording of this meeting is already published.');
         }
@@ -138,25 +134,18 @@ export class RecordingService {
             : { thumbnail_key: key, thumbnail_content_type: type, thumbnail_size: length };
         if (current) {
           replaced = kind === 'media' ? current.media_key : current.thumbnail_key;
-          await tx
-            .updateTable('recordings')
-            .set({ ...columns, updated_at: now })
-            .where('id', '=', current.id)
-            .execute();
+          await repo.update(tx, current.id, { ...columns, updated_at: now });
         } else {
-          await tx
-            .insertInto('recordings')
-            .values({
-              id: randomUUID(),
-              meeting_id: room.id,
-              account_id: room.account_id,
-              scenario_id: room.scenario_id,
-              status: 'uploaded',
-              ...columns,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
+          await repo.insert(tx, {
+            id: randomUUID(),
+            meeting_id: room.id,
+            account_id: room.account_id,
+            scenario_id: room.scenario_id,
+            status: 'uploaded',
+            ...columns,
+            created_at: now,
+            updated_at: now,
+          });
         }
         if (kind === 'media') await publishRecording(tx, this.deps, room.id);
       });
@@ -168,20 +157,8 @@ export class RecordingService {
     return { status: 'uploaded' as const, size: length, content_type: type };
   }
 
-  private async assertUploadAllowed(room: RoomMeeting, kind: UploadKind): Promise<void> {
-    const row = await this.deps.db
-      .selectFrom('meetings')
-      .innerJoin('scenarios', 'scenarios.id', 'meetings.scenario_id')
-      .leftJoin('meeting_participants', 'meeting_participants.meeting_id', 'meetings.id')
-      .select([
-        'meetings.status',
-        'meetings.ended_at',
-        'scenarios.recording_enabled',
-        'scenarios.recording_consent_required',
-        'meeting_participants.recording_consent',
-      ])
-      .where('meetings.id', '=', room.id)
-      .executeTakeFirstOrThrow();
+  private async assertUploadAllowed(room: RoomMeeting): Promise<void> {
+    const row = await repo.uploadConditions(this.deps.db, room.id);
     if (row.status === 'created') {
       throw new AppError('resource_conflict', 'The meeting has not started: nothing can be recorded yet.');
     }
@@ -200,28 +177,16 @@ export class RecordingService {
         `Uploads close ${UPLOAD_WINDOW_MS / 60_000} minutes after the meeting ends.`,
       );
     }
-    void kind;
   }
 
   /** A published recording's signed URLs; 404 while there is none (not yet, or never). */
   async urls(principal: Principal, meetingId: string) {
     const row = isUuid(meetingId)
-      ? await this.deps.db
-          .selectFrom('recordings')
-          .selectAll()
-          .where('account_id', '=', principal.accountId)
-          .where('meeting_id', '=', meetingId)
-          .where('status', '=', 'ready')
-          .executeTakeFirst()
+      ? await repo.findReady(this.deps.db, principal.accountId, meetingId)
       : undefined;
     if (!row?.media_key) {
       const meeting = isUuid(meetingId)
-        ? await this.deps.db
-            .selectFrom('meetings')
-            .select('id')
-            .where('account_id', '=', principal.accountId)
-            .where('id', '=', meetingId)
-            .executeTakeFirst()
+        ? await repo.findMeeting(this.deps.db, principal.accountId, meetingId)
         : undefined;
       if (!meeting) throw notFound('meeting', 'meetingId');
       throw new AppError('resource_not_found', 'This meeting has no recording (yet).', {

@@ -5,6 +5,8 @@ import { isUuid } from '../../core/http/ids.ts';
 import type { PageQuery, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { renderSentence } from '../meetings/render.ts';
+import { meetingRepository } from '../meetings/repository.ts';
+import { transcriptRepository as repo } from './repository.ts';
 
 const LIST = 'scenario_transcripts';
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
@@ -18,20 +20,10 @@ export class TranscriptService {
   async forMeeting(principal: Principal, meetingId: string) {
     const { db } = this.deps;
     const meeting = isUuid(meetingId)
-      ? await db
-          .selectFrom('meetings')
-          .select(['id', 'person_name', 'scenario_id'])
-          .where('account_id', '=', principal.accountId)
-          .where('id', '=', meetingId)
-          .executeTakeFirst()
+      ? await repo.findMeeting(db, principal.accountId, meetingId)
       : undefined;
     if (!meeting) throw notFound('meeting', 'meetingId');
-    const transcripts = await db
-      .selectFrom('transcripts')
-      .selectAll()
-      .where('meeting_id', '=', meeting.id)
-      .where('account_id', '=', principal.accountId)
-      .execute();
+    const transcripts = await repo.forMeeting(db, principal.accountId, meeting.id);
     return Promise.all(transcripts.map((row) => this.render(row)));
   }
 
@@ -40,12 +32,7 @@ export class TranscriptService {
     if (row.status !== 'completed' || content === null) {
       // Still running: the text so far, in the same form the finalised transcript takes.
       const names = await this.speakerNames(row.meeting_id);
-      const sentences = await this.deps.db
-        .selectFrom('transcript_sentences')
-        .select(['speaker', 'message'])
-        .where('transcript_id', '=', row.id)
-        .orderBy('sequence_number')
-        .execute();
+      const sentences = await meetingRepository.transcriptLines(this.deps.db, row.id);
       content = sentences.map((s) => `${names[s.speaker]}: ${s.message}`).join('\n');
     }
     return {
@@ -59,33 +46,13 @@ export class TranscriptService {
   }
 
   private async speakerNames(meetingId: string) {
-    const row = await this.deps.db
-      .selectFrom('meetings')
-      .innerJoin('scenarios', 'scenarios.id', 'meetings.scenario_id')
-      .leftJoin('personas', 'personas.id', 'scenarios.persona_id')
-      .select(['meetings.person_name', 'personas.name as persona_name'])
-      .where('meetings.id', '=', meetingId)
-      .executeTakeFirst();
+    const row = await repo.speakers(this.deps.db, meetingId);
     return { user: row?.person_name?.trim() || 'Participant', agent: row?.persona_name?.trim() || 'Agent' };
   }
 
   /** The scenario's info; soft-deleted scenarios keep their transcripts readable. */
   private async scenarioInfo(accountId: string, scenarioId: string, param: string) {
-    const row = isUuid(scenarioId)
-      ? await this.deps.db
-          .selectFrom('scenarios')
-          .leftJoin('personas', 'personas.id', 'scenarios.persona_id')
-          .select([
-            'scenarios.id',
-            'scenarios.name',
-            'scenarios.type',
-            'scenarios.description',
-            'personas.name as persona_name',
-          ])
-          .where('scenarios.account_id', '=', accountId)
-          .where('scenarios.id', '=', scenarioId)
-          .executeTakeFirst()
-      : undefined;
+    const row = isUuid(scenarioId) ? await repo.scenarioInfo(this.deps.db, accountId, scenarioId) : undefined;
     if (!row) throw notFound('scenario', param);
     return { ...row, persona_name: row.persona_name ?? null };
   }
@@ -99,48 +66,13 @@ export class TranscriptService {
     const { db, paginator } = this.deps;
     const scenario = await this.scenarioInfo(principal.accountId, scenarioId, 'scenarioId');
     const page = this.paginate(pageQuery, principal);
-    let query = db
-      .selectFrom('meetings')
-      .innerJoin('transcripts', 'transcripts.meeting_id', 'meetings.id')
-      .select([
-        'meetings.id',
-        'meetings.person_name',
-        'meetings.created_at',
-        'transcripts.id as transcript_id',
-      ])
-      .where('meetings.account_id', '=', principal.accountId)
-      .where('meetings.scenario_id', '=', scenario.id)
-      .orderBy('meetings.created_at', 'desc')
-      .orderBy('meetings.id', 'desc');
-    if (page) {
-      if (page.after) {
-        const after = page.after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('meetings.created_at', '<', new Date(after.createdAt)),
-            eb.and([
-              eb('meetings.created_at', '=', new Date(after.createdAt)),
-              eb('meetings.id', '<', String(after.id)),
-            ]),
-          ]),
-        );
-      }
-      query = query.limit(page.limit + 1);
-    }
-    const rows = await query.execute();
+    const rows = await repo.scenarioMeetings(db, principal.accountId, scenario.id, page);
     const kept = page ? rows.slice(0, page.limit) : rows;
     const sentences = kept.length
-      ? await db
-          .selectFrom('transcript_sentences')
-          .selectAll()
-          .where(
-            'transcript_id',
-            'in',
-            kept.map((row) => row.transcript_id),
-          )
-          .orderBy('transcript_id')
-          .orderBy('sequence_number')
-          .execute()
+      ? await repo.sentencesOf(
+          db,
+          kept.map((row) => row.transcript_id),
+        )
       : [];
     const byTranscript = new Map<number, ReturnType<typeof renderSentence>[]>();
     for (const sentence of sentences) {
@@ -183,33 +115,11 @@ export class TranscriptService {
     const id = /^\d{1,15}$/.test(transcriptId) ? Number(transcriptId) : null;
     const row =
       id !== null && isUuid(meetingId) && isUuid(scenarioId)
-        ? await db
-            .selectFrom('transcripts')
-            .innerJoin('meetings', 'meetings.id', 'transcripts.meeting_id')
-            .select([
-              'transcripts.id as transcript_id',
-              'meetings.id',
-              'meetings.person_name',
-              'meetings.status',
-              'meetings.created_at',
-              'meetings.started_at',
-              'meetings.ended_at',
-              'meetings.duration_seconds',
-            ])
-            .where('transcripts.id', '=', id)
-            .where('transcripts.account_id', '=', principal.accountId)
-            .where('meetings.id', '=', meetingId)
-            .where('meetings.scenario_id', '=', scenarioId)
-            .executeTakeFirst()
+        ? await repo.findWithMeeting(db, principal.accountId, { transcriptId: id, meetingId, scenarioId })
         : undefined;
     if (!row) throw notFound('transcript', 'transcriptId');
     const scenario = await this.scenarioInfo(principal.accountId, scenarioId, 'scenarioId');
-    const sentences = await db
-      .selectFrom('transcript_sentences')
-      .selectAll()
-      .where('transcript_id', '=', Number(row.transcript_id))
-      .orderBy('sequence_number')
-      .execute();
+    const sentences = await meetingRepository.transcriptSentences(db, Number(row.transcript_id));
     return {
       success: true as const,
       data: {

@@ -1,8 +1,7 @@
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+import type { ToolCall } from '../../../core/llm/client.ts';
+
+// A tool call is the same object in the OpenAI-style protocol on both sides: one definition.
+export type { ToolCall };
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | null;

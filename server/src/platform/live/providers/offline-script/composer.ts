@@ -19,12 +19,12 @@ export interface OfflineScriptContext {
   participantName: string | null;
 }
 
-export type EndReason = 'script_complete' | 'participant_ended';
+export type ScriptEndReason = 'script_complete' | 'participant_ended';
 
 export interface ComposedReply {
   text: string;
   /** Set when the reply closes the session; the engine then calls end_call if it is offered. */
-  endReason: EndReason | null;
+  endReason: ScriptEndReason | null;
 }
 
 const ROLE_LINE: Record<ScenarioKind, string> = {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEMEANORS } from '../../../personas/schemas.ts';
 import type { ChatMessage, ReplyEvent, ReplyProvider, ToolSpec } from '../types.ts';
 import type { OfflineScriptContext } from './composer.ts';
 import { chunkText, createOfflineScriptEngine } from './engine.ts';
-import { CLOSING_MARKERS, DEMEANORS, FOLLOW_UP_MARKERS, PHRASING, templateMarker } from './phrasing.ts';
+import { CLOSING_MARKERS, FOLLOW_UP_MARKERS, PHRASING, templateMarker } from './phrasing.ts';
 import { normalize } from './text.ts';
 
 const END_CALL: ToolSpec = {

@@ -1,4 +1,4 @@
-export type { ComposedReply, EndReason, OfflineScriptContext } from './composer.ts';
+export type { ComposedReply, OfflineScriptContext, ScriptEndReason } from './composer.ts';
 export { composeReply } from './composer.ts';
 export { chunkText, createOfflineScriptEngine } from './engine.ts';
 export type { ScriptStep, ScriptStepOrigin } from './script.ts';

@@ -1,20 +1,9 @@
 // How each persona demeanor phrases the engine's moves. Placeholders: {echo} is a phrase taken
 // from the participant's answer; {name} is ", <participant name>" or empty.
+import { DEMEANORS } from '../../../personas/schemas.ts';
 import { normalize } from './text.ts';
 
-export const DEMEANORS = [
-  'friendly',
-  'analytical',
-  'empathetic',
-  'curious',
-  'enthusiastic',
-  'critical',
-  'casual',
-  'blunt',
-  'assertive',
-  'neutral',
-] as const;
-export type Demeanor = (typeof DEMEANORS)[number];
+type Demeanor = (typeof DEMEANORS)[number];
 
 export interface Phrasing {
   /** Acknowledgement that echoes part of the answer ({echo}). */

@@ -21,6 +21,7 @@ import {
   notifyControl,
 } from '../meetings/lifecycle.ts';
 import { renderParticipant, renderSentence } from '../meetings/render.ts';
+import { meetingRepository } from '../meetings/repository.ts';
 import { customAgentForScenario } from '../scenarios/custom-agent.ts';
 import { loadMeetingContext, type MeetingContext, renderWelcome } from './context.ts';
 import { assembleSystemPrompt } from './prompt.ts';
@@ -29,6 +30,7 @@ import { createCustomAgentProvider } from './providers/custom-agent/provider.ts'
 import { createOfflineScriptEngine, generateWelcomeMessage } from './providers/offline-script/index.ts';
 import { createPlatformLlmProvider } from './providers/platform-llm.ts';
 import type { ReplyProvider } from './providers/types.ts';
+import { liveRepository } from './repository.ts';
 import { LiveSession, type RoomSocket, type SessionDeps } from './session.ts';
 import { toolsFor } from './tools.ts';
 import type { WebSearch } from './web-search.ts';
@@ -38,7 +40,7 @@ export interface OutboundCalls {
   stream(req: OutboundRequest): Promise<OutboundStreamResponse>;
 }
 
-export interface LiveHubDeps {
+export interface MeetingSessionHubDeps {
   database: Database;
   clock: Clock;
   secretBox: SecretBox;
@@ -58,9 +60,9 @@ export const FILLER_DELAY_MS = 1_500;
 export const RECONNECT_GRACE_MS = 30_000;
 const HEARTBEAT_MS = 30_000;
 
-export class LiveHub {
+export class MeetingSessionHub {
   readonly instanceId = randomUUID();
-  readonly #deps: LiveHubDeps;
+  readonly #deps: MeetingSessionHubDeps;
   readonly #db: Kysely<DB>;
   readonly #sessions = new Map<string, LiveSession>();
   readonly #opening = new Map<string, Promise<LiveSession>>();
@@ -68,7 +70,7 @@ export class LiveHub {
   #unlisten: (() => Promise<void>) | null = null;
   #heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(deps: LiveHubDeps) {
+  constructor(deps: MeetingSessionHubDeps) {
     this.#deps = deps;
     this.#db = deps.database.db;
     this.#sessionDeps = {
@@ -152,14 +154,7 @@ export class LiveHub {
     // A reply streamed just before the drop may still be on its way to the database; the room
     // redraws its transcript from `joined`, so read only once this process's writes are in.
     if (!activation.firstJoin) await session.settled();
-    const sentences = activation.firstJoin
-      ? []
-      : await this.#db
-          .selectFrom('transcript_sentences')
-          .selectAll()
-          .where('meeting_id', '=', meetingId)
-          .orderBy('sequence_number')
-          .execute();
+    const sentences = activation.firstJoin ? [] : await meetingRepository.sentences(this.#db, meetingId);
     const participant = renderParticipant(activation.participant);
     socket.send(
       JSON.stringify({
@@ -220,12 +215,7 @@ export class LiveHub {
       });
     const provider = await this.#provider(context, participantName, welcomeMessage);
     const transcript = await ensureTranscript(this.#db, meeting, this.#deps.clock.now());
-    const history = await this.#db
-      .selectFrom('transcript_sentences')
-      .selectAll()
-      .where('transcript_id', '=', transcript.id)
-      .orderBy('sequence_number')
-      .execute();
+    const history = await meetingRepository.transcriptSentences(this.#db, transcript.id);
     const session = new LiveSession(
       this.#sessionDeps,
       { context, provider, tools, systemPrompt, welcomeMessage, participant },
@@ -250,17 +240,8 @@ export class LiveHub {
       participantName,
       tools,
     );
-    await this.#db
-      .updateTable('meetings')
-      .set({ agent_prompt_sealed: secretBox.seal(prompt) })
-      .where('id', '=', context.meeting.id)
-      .where('agent_prompt_sealed', 'is', null)
-      .execute();
-    const stored = await this.#db
-      .selectFrom('meetings')
-      .select('agent_prompt_sealed')
-      .where('id', '=', context.meeting.id)
-      .executeTakeFirstOrThrow();
+    await liveRepository.sealPromptOnce(this.#db, context.meeting.id, secretBox.seal(prompt));
+    const stored = await liveRepository.sealedPrompt(this.#db, context.meeting.id);
     return stored.agent_prompt_sealed ? secretBox.open(stored.agent_prompt_sealed) : prompt;
   }
 

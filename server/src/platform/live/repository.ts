@@ -1,0 +1,151 @@
+import { type Kysely, sql } from 'kysely';
+import { isUniqueViolation } from '../../core/db/errors.ts';
+import type { DB } from '../../core/db/schema.ts';
+import type { SentenceRow } from '../meetings/render.ts';
+import type { Speaker } from './tables.ts';
+
+export interface SentenceInsert {
+  transcriptId: number;
+  meetingId: string;
+  accountId: string;
+  speaker: Speaker;
+  message: string;
+  startMs: number;
+  endMs: number | null;
+  now: Date;
+}
+
+/**
+ * What the live engine reads and writes. Meetings are addressed by id alone: the room token (or
+ * the session holding the meeting) has already established whose meeting it is.
+ */
+export const liveRepository = {
+  findMeeting(db: Kysely<DB>, meetingId: string) {
+    return db.selectFrom('meetings').selectAll().where('id', '=', meetingId).executeTakeFirst();
+  },
+  /** The scenario fields the room and the agent runtime use. */
+  contextScenario(db: Kysely<DB>, scenarioId: string) {
+    return db
+      .selectFrom('scenarios')
+      .select([
+        'id',
+        'name',
+        'type',
+        'description',
+        'prompt',
+        'welcome_message',
+        'call_duration',
+        'recording_enabled',
+        'recording_consent_required',
+        'memory_enabled',
+        'language',
+        'meeting_controls',
+        'persona_id',
+      ])
+      .where('id', '=', scenarioId)
+      .executeTakeFirstOrThrow();
+  },
+  contextPersona(db: Kysely<DB>, personaId: string) {
+    return db
+      .selectFrom('personas')
+      .select([
+        'id',
+        'name',
+        'job_title',
+        'demeanor',
+        'background',
+        'gender',
+        'voice_id',
+        'avatar_id',
+        'avatar_url',
+      ])
+      .where('id', '=', personaId)
+      .executeTakeFirst();
+  },
+  /** The state the room shows next to its transcript. */
+  meetingState(db: Kysely<DB>, meetingId: string) {
+    return db
+      .selectFrom('meetings')
+      .select(['status', 'end_reason'])
+      .where('id', '=', meetingId)
+      .executeTakeFirstOrThrow();
+  },
+  /** How the meeting ended, once it has. */
+  endState(db: Kysely<DB>, meetingId: string) {
+    return db
+      .selectFrom('meetings')
+      .select(['ended_at', 'duration_seconds', 'end_reason'])
+      .where('id', '=', meetingId)
+      .executeTakeFirst();
+  },
+  /** Stores the sealed prompt unless one is already stored (the first writer wins). */
+  sealPromptOnce(db: Kysely<DB>, meetingId: string, sealed: string) {
+    return db
+      .updateTable('meetings')
+      .set({ agent_prompt_sealed: sealed })
+      .where('id', '=', meetingId)
+      .where('agent_prompt_sealed', 'is', null)
+      .execute();
+  },
+  sealedPrompt(db: Kysely<DB>, meetingId: string) {
+    return db
+      .selectFrom('meetings')
+      .select('agent_prompt_sealed')
+      .where('id', '=', meetingId)
+      .executeTakeFirstOrThrow();
+  },
+  /** The newest `limit` facts remembered under the tag in the account. */
+  memoryFacts(db: Kysely<DB>, accountId: string, tag: string, limit: number) {
+    return db
+      .selectFrom('memories')
+      .select('content')
+      .where('account_id', '=', accountId)
+      .where('user_memory_tag', '=', tag)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+  addUsage(
+    db: Kysely<DB>,
+    meetingId: string,
+    usage: { promptTokens: number; completionTokens: number; turns: number },
+    now: Date,
+  ) {
+    return db
+      .updateTable('meeting_usage')
+      .set((eb) => ({
+        prompt_tokens: eb('prompt_tokens', '+', usage.promptTokens),
+        completion_tokens: eb('completion_tokens', '+', usage.completionTokens),
+        turns: eb('turns', '+', usage.turns),
+        updated_at: now,
+      }))
+      .where('meeting_id', '=', meetingId)
+      .execute();
+  },
+  /**
+   * Appends a sentence with the next sequence number of its transcript, unless the transcript was
+   * already completed (the meeting was finalised): then nothing is written and null comes back.
+   */
+  async appendSentence(db: Kysely<DB>, input: SentenceInsert): Promise<SentenceRow | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { rows } = await sql<SentenceRow>`
+          insert into transcript_sentences (transcript_id, meeting_id, account_id, speaker, message, start_ms,
+            end_ms, sequence_number, created_at)
+          select t.id, ${input.meetingId}::uuid, ${input.accountId}::uuid, ${input.speaker}, ${input.message},
+            ${Math.round(input.startMs)}::integer, ${input.endMs === null ? null : Math.round(input.endMs)}::integer,
+            coalesce((select max(s.sequence_number) from transcript_sentences s where s.transcript_id = t.id), 0) + 1,
+            ${input.now}::timestamptz
+          from transcripts t
+          where t.id = ${input.transcriptId} and t.status = 'in_progress'
+          returning *`.execute(db);
+        return rows[0] ?? null;
+      } catch (error) {
+        // Two writers took the same number (a hand-over between instances): take the next one.
+        if (attempt < 3 && isUniqueViolation(error)) continue;
+        throw error;
+      }
+    }
+  },
+};
