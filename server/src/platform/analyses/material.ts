@@ -2,7 +2,7 @@
 // scenario's active goals, the participant and the sentenced transcript grouped into turns.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
-import type { GoalDefinition, TranscriptTurn } from '../analysis/types.ts';
+import type { GoalDefinition, TranscriptTurn } from './engine/types.ts';
 import type { GoalSnapshot } from './tables.ts';
 
 export type MeetingRow = Selectable<DB['meetings']>;

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { DB } from '../../core/db/schema.ts';
-import { formatOffset } from '../analysis/index.ts';
+import { formatOffset } from './engine/format-offset.ts';
 import { analysisRepository } from './repository.ts';
 
 export interface NotificationEmail {

@@ -10,11 +10,12 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { JobQueue, JobReschedule } from '../../core/jobs/index.ts';
 import { LlmError } from '../../core/llm/index.ts';
-import { computeSpeechAnalytics, parseScoreRange } from '../analysis/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import { isValidTag } from '../memories/facts.ts';
 import { addMemories } from '../memories/service.ts';
+import { parseScoreRange } from './engine/score-range.ts';
+import { computeSpeechAnalytics } from './engine/speech-analytics.ts';
 import type { AnalysisEvaluator, EvaluationInput, EvaluationOutput } from './evaluators.ts';
 import {
   conversationSeconds,
