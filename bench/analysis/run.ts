@@ -8,13 +8,11 @@
 // MEETINGS overrides 50)
 import { performance } from 'node:perf_hooks';
 import { openPostgres } from '../../server/src/core/db/database.ts';
-import {
-  computeSpeechAnalytics,
-  evaluateGoalsOffline,
-  extractMemoriesOffline,
-  summarizeOffline,
-} from '../../server/src/platform/analysis/index.ts';
-import type { GoalDefinition } from '../../server/src/platform/analysis/types.ts';
+import { evaluateGoalsOffline } from '../../server/src/platform/analyses/engine/offline-goal-scoring.ts';
+import { extractMemoriesOffline } from '../../server/src/platform/analyses/engine/offline-memory-facts.ts';
+import { summarizeOffline } from '../../server/src/platform/analyses/engine/offline-summary.ts';
+import { computeSpeechAnalytics } from '../../server/src/platform/analyses/engine/speech-analytics.ts';
+import type { GoalDefinition } from '../../server/src/platform/analyses/engine/types.ts';
 import { startChild, stopChild } from '../lib/child.ts';
 import { benchDatabaseUrl, ratio } from '../lib/postgres.ts';
 import { BENCH_DURATION_SECONDS, sentenceRows, thirtyMinuteTranscript } from './transcript.ts';

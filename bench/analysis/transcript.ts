@@ -1,7 +1,7 @@
 // A deterministic 30-minute interview transcript for bench/analysis: 30 exchanges of one persona
 // question and one participant answer of about 100 words (≈ 3,000 participant words, the pace of a
 // real half-hour call), with fillers, hedges, repetitions and concrete details for the analytics.
-import type { TranscriptTurn } from '../../server/src/platform/analysis/types.ts';
+import type { TranscriptTurn } from '../../server/src/platform/analyses/engine/types.ts';
 
 const QUESTIONS = [
   'Could you start by telling me about your background?',

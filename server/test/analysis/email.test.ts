@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { STRONG_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
+import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import {
   analysisRunner,

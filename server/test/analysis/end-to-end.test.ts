@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
-import { STRONG_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
+import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import {
   type Caller,

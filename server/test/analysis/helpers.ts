@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { openTestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import { JobCatalog, JobQueue, JobRunner } from '../../src/core/jobs/index.ts';
-import type { TranscriptTurn } from '../../src/platform/analysis/types.ts';
+import type { TranscriptTurn } from '../../src/platform/analyses/engine/types.ts';
 import { bearer, startPlatform, type TestCoreOptions, type TestPlatform } from '../harness.ts';
 
 /**

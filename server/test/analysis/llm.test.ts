@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { computeSpeechAnalytics } from '../../src/platform/analyses/engine/speech-analytics.ts';
+import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { loadMeetingAnalysis } from '../../src/platform/analyses/service.ts';
-import { computeSpeechAnalytics } from '../../src/platform/analysis/index.ts';
-import { STRONG_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import { FakeLlm, validAnalysis } from './fake-llm.ts';
 import {

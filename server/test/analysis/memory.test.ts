@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { extractMemoriesOffline } from '../../src/platform/analysis/index.ts';
-import { STRONG_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
+import { extractMemoriesOffline } from '../../src/platform/analyses/engine/offline-memory-facts.ts';
+import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import {
   analysisRunner,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { STRONG_INTERVIEW, WEAK_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { ANALYSIS_TIMEOUT_MS } from '../../src/platform/analyses/jobs.ts';
-import { STRONG_INTERVIEW, WEAK_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import {
   analysisRunner,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { STRONG_INTERVIEW, WEAK_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { loadMeetingAnalysis } from '../../src/platform/analyses/service.ts';
-import { STRONG_INTERVIEW, WEAK_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
 import type { TestPlatform } from '../harness.ts';
 import {
   analysisRunner,

@@ -6,7 +6,7 @@ import { TestReceiver } from '../../src/core/delivery/testing/receiver.ts';
 import { DeliveryWorker } from '../../src/core/delivery/worker.ts';
 import { outboundPolicyFor } from '../../src/core/outbound/address-policy.ts';
 import { OutboundClient } from '../../src/core/outbound/client.ts';
-import { STRONG_INTERVIEW } from '../../src/platform/analysis/test-fixtures.ts';
+import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { createLegacyWebhookProfile } from '../../src/platform/events/legacy-webhook.ts';
 import { createPlatformWebhookProfile } from '../../src/platform/events/webhook-profile.ts';
 import type { TestPlatform } from '../harness.ts';

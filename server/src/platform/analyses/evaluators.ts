@@ -3,20 +3,18 @@
 // Speech analytics never come from here: they are always computed locally.
 import { Type } from 'typebox';
 import type { LlmClient } from '../../core/llm/index.ts';
-import {
-  evaluateGoalsOffline,
-  extractMemoriesOffline,
-  formatOffset,
-  parseScoreRange,
-  summarizeOffline,
-} from '../analysis/index.ts';
+import { formatOffset } from './engine/format-offset.ts';
+import { evaluateGoalsOffline } from './engine/offline-goal-scoring.ts';
+import { extractMemoriesOffline } from './engine/offline-memory-facts.ts';
+import { summarizeOffline } from './engine/offline-summary.ts';
+import { parseScoreRange } from './engine/score-range.ts';
 import type {
   GoalDefinition,
   GoalEvaluation,
   SpeechAnalytics,
   SummaryContent,
   TranscriptTurn,
-} from '../analysis/types.ts';
+} from './engine/types.ts';
 import type { Evaluator } from './tables.ts';
 
 export interface EvaluationInput {
@@ -47,7 +45,7 @@ export interface AnalysisEvaluator {
   extractMemories(input: EvaluationInput, signal?: AbortSignal): Promise<string[]>;
 }
 
-/** The embedded default: the deterministic rules of server/src/platform/analysis. */
+/** The embedded default: the deterministic rules of engine/. */
 export function offlineEvaluator(): AnalysisEvaluator {
   return {
     kind: 'offline',

@@ -2,7 +2,8 @@
 // scenario's active goals, the participant and the sentenced transcript grouped into turns.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
-import type { GoalDefinition, TranscriptTurn } from '../analysis/types.ts';
+import type { GoalDefinition, TranscriptTurn } from './engine/types.ts';
+import { materialRepository as repo } from './material-repository.ts';
 import type { GoalSnapshot } from './tables.ts';
 
 export type MeetingRow = Selectable<DB['meetings']>;
@@ -20,52 +21,15 @@ export interface MeetingMaterial {
   turns: TranscriptTurn[];
 }
 
-export async function loadMeeting(db: Kysely<DB>, meetingId: string): Promise<MeetingRow | undefined> {
-  return db.selectFrom('meetings').selectAll().where('id', '=', meetingId).executeTakeFirst();
-}
-
 export async function loadMaterial(db: Kysely<DB>, meeting: MeetingRow): Promise<MeetingMaterial> {
   const [scenario, goals, participant, transcript] = await Promise.all([
-    db.selectFrom('scenarios').selectAll().where('id', '=', meeting.scenario_id).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('scenario_goals')
-      .innerJoin('goals', 'goals.id', 'scenario_goals.goal_id')
-      .selectAll('goals')
-      .where('scenario_goals.scenario_id', '=', meeting.scenario_id)
-      .where('goals.active', '=', true)
-      .orderBy('scenario_goals.position')
-      .orderBy('scenario_goals.created_at')
-      .orderBy('goals.id')
-      .execute(),
-    db
-      .selectFrom('meeting_participants')
-      .select(['id', 'name'])
-      .where('meeting_id', '=', meeting.id)
-      .orderBy('is_self', 'desc')
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst(),
-    db
-      .selectFrom('transcripts')
-      .select(['id', 'status'])
-      .where('meeting_id', '=', meeting.id)
-      .executeTakeFirst(),
+    repo.scenario(db, meeting.scenario_id),
+    repo.activeGoals(db, meeting.scenario_id),
+    repo.participant(db, meeting.id),
+    repo.transcript(db, meeting.id),
   ]);
-  const persona = scenario.persona_id
-    ? ((await db
-        .selectFrom('personas')
-        .select(['name', 'job_title'])
-        .where('id', '=', scenario.persona_id)
-        .executeTakeFirst()) ?? null)
-    : null;
-  const sentences = transcript
-    ? await db
-        .selectFrom('transcript_sentences')
-        .select(['speaker', 'message', 'start_ms'])
-        .where('transcript_id', '=', transcript.id)
-        .orderBy('sequence_number')
-        .execute()
-    : [];
+  const persona = scenario.persona_id ? ((await repo.persona(db, scenario.persona_id)) ?? null) : null;
+  const sentences = transcript ? await repo.sentences(db, transcript.id) : [];
   return {
     meeting,
     scenario,

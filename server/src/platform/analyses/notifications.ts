@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { DB } from '../../core/db/schema.ts';
-import { formatOffset } from '../analysis/index.ts';
+import { formatOffset } from './engine/format-offset.ts';
 import { analysisRepository } from './repository.ts';
 
 export interface NotificationEmail {
@@ -64,21 +64,7 @@ export async function composeNotification(
   meetingId: string,
   from: string,
 ): Promise<NotificationEmail | null> {
-  const meeting = await db
-    .selectFrom('meetings')
-    .innerJoin('scenarios', 'scenarios.id', 'meetings.scenario_id')
-    .select([
-      'meetings.id',
-      'meetings.account_id',
-      'meetings.person_name',
-      'meetings.ended_at',
-      'meetings.duration_seconds',
-      'meetings.analysis_status',
-      'scenarios.name as scenario_name',
-      'scenarios.notification_emails',
-    ])
-    .where('meetings.id', '=', meetingId)
-    .executeTakeFirst();
+  const meeting = await analysisRepository.notificationSubject(db, meetingId);
   if (!meeting || meeting.notification_emails.length === 0) return null;
   const who = meeting.person_name?.trim() || 'the participant';
   const lines = [

@@ -10,20 +10,21 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { JobQueue, JobReschedule } from '../../core/jobs/index.ts';
 import { LlmError } from '../../core/llm/index.ts';
-import { computeSpeechAnalytics, parseScoreRange } from '../analysis/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import { isValidTag } from '../memories/facts.ts';
 import { addMemories } from '../memories/service.ts';
+import { parseScoreRange } from './engine/score-range.ts';
+import { computeSpeechAnalytics } from './engine/speech-analytics.ts';
 import type { AnalysisEvaluator, EvaluationInput, EvaluationOutput } from './evaluators.ts';
 import {
   conversationSeconds,
   goalDefinition,
   goalSnapshot,
   loadMaterial,
-  loadMeeting,
   type MeetingMaterial,
 } from './material.ts';
+import { materialRepository } from './material-repository.ts';
 import { renderWebhook } from './render.ts';
 import { analysisRepository } from './repository.ts';
 
@@ -69,7 +70,7 @@ export class AnalysisPipeline {
   /** One run of the job for one meeting. Returns a reschedule while the transcript is not ready. */
   async run(meetingId: string, context: RunContext): Promise<JobReschedule | undefined> {
     const { db, clock, logger } = this.deps;
-    const meeting = await loadMeeting(db, meetingId);
+    const meeting = await materialRepository.meeting(db, meetingId);
     if (!meeting) {
       logger.warn({ meeting_id: meetingId }, 'analysis skipped: the meeting no longer exists');
       return;
@@ -114,12 +115,7 @@ export class AnalysisPipeline {
   }
 
   async markProcessing(meetingId: string): Promise<void> {
-    await this.deps.db
-      .updateTable('meetings')
-      .set({ analysis_status: 'processing', updated_at: this.deps.clock.now() })
-      .where('id', '=', meetingId)
-      .where('analysis_status', '!=', 'processing')
-      .execute();
+    await analysisRepository.markProcessingUnlessAlready(this.deps.db, meetingId, this.deps.clock.now());
   }
 
   private async evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<EvaluationOutput> {
@@ -159,12 +155,7 @@ export class AnalysisPipeline {
     await db.transaction().execute(async (tx) => {
       const now = clock.now();
       // Lock the meeting: a concurrent run (a lost lease still finishing) waits and then replaces.
-      const current = await tx
-        .selectFrom('meetings')
-        .select(['id'])
-        .where('id', '=', meeting.id)
-        .forUpdate()
-        .executeTakeFirst();
+      const current = await analysisRepository.lockMeeting(tx, meeting.id);
       if (!current) return;
       const row = await analysisRepository.upsert(
         tx,
@@ -214,11 +205,7 @@ export class AnalysisPipeline {
         }),
       );
       const results = (await analysisRepository.goalResults(tx, [row.id])).get(row.id) ?? [];
-      await tx
-        .updateTable('meetings')
-        .set({ analysis_status: 'completed', summary: row.summary, updated_at: now })
-        .where('id', '=', meeting.id)
-        .execute();
+      await analysisRepository.markCompleted(tx, meeting.id, row.summary, now);
       const ref = { meeting_id: meeting.id, scenario_id: meeting.scenario_id };
       await events.emit(tx, {
         accountId: meeting.account_id,
@@ -264,29 +251,16 @@ export class AnalysisPipeline {
   async settleFailed(meetingId: string, error: string): Promise<void> {
     const { db, clock, events } = this.deps;
     await db.transaction().execute(async (tx) => {
-      const meeting = await tx
-        .selectFrom('meetings')
-        .selectAll()
-        .where('id', '=', meetingId)
-        .forUpdate()
-        .executeTakeFirst();
+      const meeting = await analysisRepository.lockWholeMeeting(tx, meetingId);
       if (!meeting) return;
-      await tx
-        .updateTable('meetings')
-        .set({ analysis_status: 'failed', updated_at: clock.now() })
-        .where('id', '=', meetingId)
-        .execute();
+      await analysisRepository.markFailed(tx, meetingId, clock.now());
       await events.emit(tx, {
         accountId: meeting.account_id,
         event: 'analysis.failed',
         data: { meeting_id: meeting.id, scenario_id: meeting.scenario_id, error },
       });
       if (meeting.status === 'ended') {
-        const scenario = await tx
-          .selectFrom('scenarios')
-          .select(['notification_emails'])
-          .where('id', '=', meeting.scenario_id)
-          .executeTakeFirstOrThrow();
+        const scenario = await analysisRepository.notificationRecipients(tx, meeting.scenario_id);
         await this.queueNotification(tx, { meeting, scenario });
       }
     });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
@@ -34,17 +34,6 @@ export async function loadMeetingAnalysis(db: Kysely<DB>, accountId: string, mee
   return renderEmbedded(row, results);
 }
 
-/** The job of an analysis that is queued or running for the meeting, if any. */
-export async function activeAnalysisJob(db: Kysely<DB>, meetingId: string) {
-  return db
-    .selectFrom('jobs')
-    .select(['id', 'state'])
-    .where('name', '=', JOB_NAMES.analysisRun)
-    .where('state', 'in', ['pending', 'running'])
-    .where(sql<string>`payload->>'meeting_id'`, '=', meetingId)
-    .executeTakeFirst();
-}
-
 export class AnalysisService {
   constructor(private readonly deps: AnalysisServiceDeps) {}
 
@@ -62,7 +51,7 @@ export class AnalysisService {
     const id = this.meetingId(meetingId);
     const row = await repo.byMeeting(this.deps.db, principal.accountId, id);
     if (!row) {
-      const meeting = await this.findMeeting(this.deps.db, principal.accountId, id);
+      const meeting = await repo.findMeeting(this.deps.db, principal.accountId, id);
       throw new AppError(
         'resource_not_found',
         meeting
@@ -92,7 +81,7 @@ export class AnalysisService {
   async trigger(principal: Principal, meetingId: string) {
     const id = this.meetingId(meetingId);
     return this.deps.db.transaction().execute(async (tx) => {
-      const meeting = await this.findMeeting(tx, principal.accountId, id, true);
+      const meeting = await repo.findMeeting(tx, principal.accountId, id, true);
       if (!meeting) throw notFound('meeting', 'meetingId');
       if (meeting.status !== 'ended') {
         throw new AppError(
@@ -101,11 +90,7 @@ export class AnalysisService {
           { param: 'meetingId' },
         );
       }
-      const transcript = await tx
-        .selectFrom('transcripts')
-        .select('status')
-        .where('meeting_id', '=', id)
-        .executeTakeFirst();
+      const transcript = await repo.transcriptStatus(tx, id);
       if (transcript?.status !== 'completed') {
         throw new AppError(
           'resource_conflict',
@@ -113,7 +98,7 @@ export class AnalysisService {
           { param: 'meetingId', headers: { 'Retry-After': '5' } },
         );
       }
-      if (await activeAnalysisJob(tx, id)) {
+      if (await repo.activeRunJob(tx, id)) {
         throw new AppError('resource_conflict', 'An analysis of this meeting is already queued or running.', {
           param: 'meetingId',
           headers: { 'Retry-After': '5' },
@@ -124,11 +109,7 @@ export class AnalysisService {
         account_id: principal.accountId,
         trigger: 'api',
       });
-      await tx
-        .updateTable('meetings')
-        .set({ analysis_status: 'processing', updated_at: this.deps.clock.now() })
-        .where('id', '=', id)
-        .execute();
+      await repo.markProcessing(tx, id, this.deps.clock.now());
       return {
         success: true as const,
         message: 'Analysis queued.',
@@ -140,16 +121,6 @@ export class AnalysisService {
   private meetingId(raw: string): string {
     if (!isUuid(raw)) throw notFound('meeting', 'meetingId');
     return raw.toLowerCase();
-  }
-
-  private findMeeting(db: Kysely<DB>, accountId: string, id: string, lock = false) {
-    let query = db
-      .selectFrom('meetings')
-      .select(['id', 'status', 'analysis_status'])
-      .where('account_id', '=', accountId)
-      .where('id', '=', id);
-    if (lock) query = query.forUpdate();
-    return query.executeTakeFirst();
   }
 
   private async listed(principal: Principal, page: PageRequest | null, list: string, scenarioId?: string) {

@@ -1,5 +1,5 @@
 import type { Json, Timestamp } from '../../core/db/schema.ts';
-import type { Highlight, SpeechMetric } from '../analysis/types.ts';
+import type { Highlight, SpeechMetric } from './engine/types.ts';
 
 /** The goal as it was defined when it was scored (the embedded shape's `goal`). */
 export interface GoalSnapshot {

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
@@ -13,6 +13,7 @@ import {
   VIDEO_ISSUES,
   type VideoIssue,
 } from './catalog.ts';
+import { type FeedbackRow, feedbackRepository as repo } from './repository.ts';
 
 export interface FeedbackDeps {
   db: Kysely<DB>;
@@ -26,8 +27,6 @@ export interface FeedbackInput {
   agent_issues?: AgentIssue[];
   comment?: string | null;
 }
-
-type FeedbackRow = Selectable<DB['meeting_feedback']>;
 
 const meetingNotFound = () => new AppError('resource_not_found', 'No such meeting.', { param: 'id' });
 const noFeedback = () =>
@@ -75,37 +74,24 @@ export class FeedbackService {
       comment_sealed: secretBox.sealNullable(comment),
       updated_at: now,
     };
-    const row = await db
-      .insertInto('meeting_feedback')
-      .values({ meeting_id: meetingId, account_id: principal.accountId, created_at: now, ...values })
-      .onConflict((oc) => oc.column('meeting_id').doUpdateSet(values))
-      .returningAll()
-      // xmax is 0 only for a row this statement inserted: tells a first answer from a replacement.
-      .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
-      .executeTakeFirstOrThrow();
+    const row = await repo.upsert(
+      db,
+      { meeting_id: meetingId, account_id: principal.accountId, created_at: now, ...values },
+      values,
+    );
     return { created: row.inserted, feedback: this.render(row) };
   }
 
   async get(principal: Principal, meetingId: string) {
     await this.requireMeeting(principal, meetingId);
-    const row = await this.deps.db
-      .selectFrom('meeting_feedback')
-      .selectAll()
-      .where('account_id', '=', principal.accountId)
-      .where('meeting_id', '=', meetingId)
-      .executeTakeFirst();
+    const row = await repo.find(this.deps.db, principal.accountId, meetingId);
     if (!row) throw noFeedback();
     return this.render(row);
   }
 
   private async requireMeeting(principal: Principal, meetingId: string) {
     const found = isUuid(meetingId)
-      ? await this.deps.db
-          .selectFrom('meetings')
-          .select('id')
-          .where('account_id', '=', principal.accountId)
-          .where('id', '=', meetingId)
-          .executeTakeFirst()
+      ? await repo.findMeeting(this.deps.db, principal.accountId, meetingId)
       : undefined;
     if (!found) throw meetingNotFound();
   }

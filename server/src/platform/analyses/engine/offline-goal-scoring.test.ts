@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateGoalsOffline, goalKeywords } from './offline-evaluator.ts';
+import { evaluateGoalsOffline, goalKeywords } from './offline-goal-scoring.ts';
 import { parseScoreRange } from './score-range.ts';
 import { computeSpeechAnalytics } from './speech-analytics.ts';
 import { INTERVIEW_GOALS, STRONG_INTERVIEW, WEAK_INTERVIEW } from './test-fixtures.ts';

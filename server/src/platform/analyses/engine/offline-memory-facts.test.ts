@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractMemoriesOffline, MAX_MEMORY_LENGTH } from './memories.ts';
+import { extractMemoriesOffline, MAX_MEMORY_LENGTH } from './offline-memory-facts.ts';
 import { STRONG_INTERVIEW, WEAK_INTERVIEW } from './test-fixtures.ts';
 import type { TranscriptTurn } from './types.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatOffset } from './format-offset.ts';
-import { evaluateGoalsOffline } from './offline-evaluator.ts';
+import { evaluateGoalsOffline } from './offline-goal-scoring.ts';
 import { summarizeOffline } from './offline-summary.ts';
 import { computeSpeechAnalytics } from './speech-analytics.ts';
 import { INTERVIEW_GOALS, STRONG_INTERVIEW, WEAK_INTERVIEW } from './test-fixtures.ts';
