@@ -11,15 +11,18 @@ import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { Nullable } from '../../core/http/schemas.ts';
 import type { OutboundPolicy } from '../../core/outbound/address-policy.ts';
+import { customFunctionRepository } from '../custom-functions/repository.ts';
 import { MAX_DESCRIPTION as MAX_FUNCTION_DESCRIPTION } from '../custom-functions/schemas.ts';
 import { functionInputProblems } from '../custom-functions/service.ts';
 import { goalLinks } from '../goals/repository.ts';
 import { CreateGoalBody } from '../goals/schemas.ts';
 import type { GoalService } from '../goals/service.ts';
+import { guardrailRepository } from '../guardrails/repository.ts';
 import { refuseBlankPrompt } from '../guardrails/service.ts';
 import { CreatePersonaBody } from '../personas/schemas.ts';
 import type { PersonaService } from '../personas/service.ts';
 import { principalOwner } from '../personas/service.ts';
+import { scenarioExportRepository } from './export-repository.ts';
 import {
   CustomAgentConfig,
   DESCRIPTION_MAX,
@@ -218,36 +221,8 @@ export class ScenarioTransfer {
       ? await this.deps.personas.findMany(db, principal.accountId, [row.persona_id])
       : [];
     const goals = await goalLinks.goalsOf(db, principal.accountId, [row.id]);
-    const guardrails = await db
-      .selectFrom('scenario_guardrails')
-      .innerJoin('guardrails', 'guardrails.id', 'scenario_guardrails.guardrail_id')
-      .select([
-        'guardrails.guardrail_name',
-        'guardrails.prompt_sealed',
-        'guardrails.active',
-        'scenario_guardrails.active as attachment_active',
-        'scenario_guardrails.position',
-      ])
-      .where('scenario_guardrails.account_id', '=', principal.accountId)
-      .where('scenario_guardrails.scenario_id', '=', row.id)
-      .orderBy('scenario_guardrails.position')
-      .orderBy('guardrails.guardrail_name')
-      .execute();
-    const functions = await db
-      .selectFrom('scenario_custom_functions')
-      .innerJoin('custom_functions', 'custom_functions.id', 'scenario_custom_functions.function_id')
-      .select([
-        'custom_functions.name',
-        'custom_functions.description',
-        'custom_functions.parameters_schema',
-        'custom_functions.execution_mode',
-        'custom_functions.webhook_url',
-        'custom_functions.timeout_ms',
-      ])
-      .where('scenario_custom_functions.account_id', '=', principal.accountId)
-      .where('scenario_custom_functions.scenario_id', '=', row.id)
-      .orderBy('custom_functions.name')
-      .execute();
+    const guardrails = await scenarioExportRepository.attachedGuardrails(db, principal.accountId, row.id);
+    const functions = await scenarioExportRepository.attachedFunctions(db, principal.accountId, row.id);
     const options = renderSessionOptions(row);
     return {
       format: EXPORT_FORMAT,
@@ -365,12 +340,11 @@ export class ScenarioTransfer {
       );
 
       for (const [index, guardrail] of doc.guardrails.entries()) {
-        const existing = await tx
-          .selectFrom('guardrails')
-          .select(['id', 'prompt_sealed'])
-          .where('account_id', '=', owner.accountId)
-          .where('guardrail_name', '=', guardrail.guardrail_name)
-          .executeTakeFirst();
+        const existing = await scenarioExportRepository.guardrailNamed(
+          tx,
+          owner.accountId,
+          guardrail.guardrail_name,
+        );
         let guardrailId = existing?.id;
         if (existing) {
           reused.guardrails.push(existing.id);
@@ -382,42 +356,30 @@ export class ScenarioTransfer {
         } else {
           refuseBlankPrompt(guardrail.guardrail_prompt, `guardrails[${index}].guardrail_prompt`);
           guardrailId = randomUUID();
-          await tx
-            .insertInto('guardrails')
-            .values({
-              id: guardrailId,
-              account_id: owner.accountId,
-              membership_id: owner.membershipId,
-              guardrail_name: guardrail.guardrail_name,
-              prompt_sealed: secretBox.seal(guardrail.guardrail_prompt),
-              active: guardrail.active ?? true,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
-        }
-        await tx
-          .insertInto('scenario_guardrails')
-          .values({
-            scenario_id: row.id,
-            guardrail_id: guardrailId!,
+          await guardrailRepository.insert(tx, {
+            id: guardrailId,
             account_id: owner.accountId,
-            active: guardrail.attachment_active ?? true,
-            position: guardrail.position ?? index,
-            attached_at: now,
+            membership_id: owner.membershipId,
+            guardrail_name: guardrail.guardrail_name,
+            prompt_sealed: secretBox.seal(guardrail.guardrail_prompt),
+            active: guardrail.active ?? true,
+            created_at: now,
             updated_at: now,
-          })
-          .onConflict((oc) => oc.columns(['scenario_id', 'guardrail_id']).doNothing())
-          .execute();
+          });
+        }
+        await scenarioExportRepository.attachGuardrailOnce(tx, {
+          scenario_id: row.id,
+          guardrail_id: guardrailId!,
+          account_id: owner.accountId,
+          active: guardrail.attachment_active ?? true,
+          position: guardrail.position ?? index,
+          attached_at: now,
+          updated_at: now,
+        });
       }
 
       for (const [index, fn] of doc.custom_functions.entries()) {
-        const existing = await tx
-          .selectFrom('custom_functions')
-          .select('id')
-          .where('account_id', '=', owner.accountId)
-          .where('name', '=', fn.name)
-          .executeTakeFirst();
+        const existing = await customFunctionRepository.findByName(tx, owner.accountId, fn.name);
         let functionId = existing?.id;
         if (existing) reused.custom_functions.push(existing.id);
         else {
@@ -429,36 +391,29 @@ export class ScenarioTransfer {
           if (problem) throw invalidParam(`custom_functions[${index}].${problem.param}`, problem.message);
           functionId = randomUUID();
           const secret = prefixedSecret('whsec_', 24);
-          await tx
-            .insertInto('custom_functions')
-            .values({
-              id: functionId,
-              account_id: owner.accountId,
-              membership_id: owner.membershipId,
-              name: fn.name,
-              description: fn.description ?? '',
-              parameters_schema: JSON.stringify(fn.parameters_schema),
-              execution_mode: 'webhook',
-              webhook_url: fn.webhook_url,
-              webhook_secret_sealed: secretBox.seal(secret),
-              webhook_secret_last4: secret.slice(-4),
-              timeout_ms: fn.timeout_ms ?? 5000,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
+          await customFunctionRepository.insert(tx, {
+            id: functionId,
+            account_id: owner.accountId,
+            membership_id: owner.membershipId,
+            name: fn.name,
+            description: fn.description ?? '',
+            parameters_schema: JSON.stringify(fn.parameters_schema),
+            execution_mode: 'webhook',
+            webhook_url: fn.webhook_url,
+            webhook_secret_sealed: secretBox.seal(secret),
+            webhook_secret_last4: secret.slice(-4),
+            timeout_ms: fn.timeout_ms ?? 5000,
+            created_at: now,
+            updated_at: now,
+          });
           secrets.push({ id: functionId, name: fn.name, webhook_secret: secret });
         }
-        await tx
-          .insertInto('scenario_custom_functions')
-          .values({
-            scenario_id: row.id,
-            function_id: functionId!,
-            account_id: owner.accountId,
-            attached_at: now,
-          })
-          .onConflict((oc) => oc.columns(['scenario_id', 'function_id']).doNothing())
-          .execute();
+        await customFunctionRepository.attach(tx, {
+          scenario_id: row.id,
+          function_id: functionId!,
+          account_id: owner.accountId,
+          attached_at: now,
+        });
       }
       return row.id;
     });
