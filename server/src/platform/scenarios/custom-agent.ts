@@ -1,7 +1,7 @@
 // The custom agent configuration of a scenario (spec: "Custom agent configuration"): validation,
 // storage (the API key sealed), masking on read, and the clear form the live engine uses.
 import { isIP } from 'node:net';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
@@ -10,6 +10,7 @@ import {
   isAddressAllowed,
   type OutboundPolicy,
 } from '../../core/outbound/address-policy.ts';
+import { type ScenarioRow, scenarioRepository } from './repository.ts';
 
 export const CUSTOM_AGENT_DEFAULT_MODEL = 'waterr-agent';
 export const CUSTOM_AGENT_DEFAULT_TIMEOUT_S = 10;
@@ -53,8 +54,6 @@ export interface CustomAgentRuntimeConfig {
   timeout_s: number;
   extra_headers: Record<string, string>;
 }
-
-type ScenarioRow = Selectable<DB['scenarios']>;
 
 /**
  * `base_url` must be HTTPS. Outside production, plain http is accepted only for an IP address that
@@ -208,12 +207,7 @@ export async function customAgentForScenario(
   accountId: string,
   scenarioId: string,
 ): Promise<CustomAgentRuntimeConfig | null> {
-  const row = await db
-    .selectFrom('scenarios')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', scenarioId)
-    .executeTakeFirst();
+  const row = await scenarioRepository.findEvenDeleted(db, accountId, scenarioId);
   if (!row?.custom_agent_enabled || !row.custom_agent_base_url) return null;
   return {
     enabled: true,

@@ -5,7 +5,10 @@ import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type ScenarioRow = Selectable<DB['scenarios']>;
 
-/** Every read here skips soft-deleted scenarios: to the API a deleted scenario does not exist. */
+/**
+ * Every read here but `findEvenDeleted` skips soft-deleted scenarios: to the API a deleted
+ * scenario does not exist.
+ */
 export const scenarioRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['scenarios']>) {
     return db.insertInto('scenarios').values(values).returningAll().executeTakeFirstOrThrow();
@@ -30,6 +33,18 @@ export const scenarioRepository = {
       .where('deleted_at', 'is', null);
     if (options.forUpdate) query = query.forUpdate();
     return query.executeTakeFirst();
+  },
+  /**
+   * The scenario even when soft-deleted: a meeting created before the delete still runs with the
+   * scenario's custom agent.
+   */
+  findEvenDeleted(db: Kysely<DB>, accountId: string, id: string) {
+    return db
+      .selectFrom('scenarios')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   },
   update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['scenarios']>) {
     return db

@@ -5,7 +5,8 @@ import { PageQuery } from '../../core/http/pagination.ts';
 import { DataList, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance, RouteModule } from '../../core/http/types.ts';
 import { legacyWebhookDeprecationHeaders } from '../events/legacy-webhook.ts';
-import { ImportResult, ScenarioExport, type ScenarioTransfer } from './export.ts';
+import type { ScenarioTransfer } from './export.ts';
+import { ImportResult, ScenarioExport } from './export-schemas.ts';
 import { generateRoutes } from './generate/routes.ts';
 import type { ScenarioGenerator } from './generate/service.ts';
 import {

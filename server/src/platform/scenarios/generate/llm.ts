@@ -2,8 +2,12 @@
 // GeneratedScenario and the extra checks (numbered steps, score ranges); one repair round is
 // done by the client.
 import type { LlmClient } from '../../../core/llm/index.ts';
-import type { GenerationInput } from './offline.ts';
-import { checkGenerated, type GeneratedScenario, GeneratedScenario as Schema } from './schema.ts';
+import {
+  checkGenerated,
+  type GeneratedScenario,
+  type GenerationInput,
+  GeneratedScenario as Schema,
+} from './schema.ts';
 
 const SYSTEM = `You design realistic voice conversation-practice scenarios. In each session an AI persona talks with a human participant by voice. You return one JSON object with:
 - "persona": the character the AI plays (the interviewer, customer, stakeholder, coach ... never the participant): "name" (a realistic full name), "job_title", "demeanor" (one of friendly, analytical, empathetic, curious, enthusiastic, critical, casual, blunt, assertive, neutral), "gender" (male or female), "background" (2-4 sentences).

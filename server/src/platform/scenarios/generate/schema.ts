@@ -2,6 +2,15 @@ import { type Static, Type } from 'typebox';
 import { DEMEANORS, GENDERS } from '../../personas/schemas.ts';
 import { SCENARIO_TYPES } from '../schemas.ts';
 
+/** What a generator (the LLM or the offline rules) is given. */
+export interface GenerationInput {
+  userInput: string;
+  /** Text of the uploaded file, if any. */
+  document: string | null;
+  /** Session length in minutes. */
+  duration: number;
+}
+
 /**
  * What a generator (the LLM or the offline rules) produces: a persona, a script and goals. The
  * same schema is the LLM's response format and the check its reply must pass.

@@ -9,8 +9,8 @@ import { type PersonaService, principalOwner } from '../../personas/service.ts';
 import type { ScenarioService } from '../service.ts';
 import { extractDocumentText, type UploadedFile } from './extract.ts';
 import { generateWithLlm } from './llm.ts';
-import { type GenerationInput, generateOffline } from './offline.ts';
-import type { GeneratedScenario } from './schema.ts';
+import { generateOffline } from './offline/generate.ts';
+import type { GeneratedScenario, GenerationInput } from './schema.ts';
 
 export const USER_INPUT_MAX = 20_000;
 
