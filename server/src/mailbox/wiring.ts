@@ -17,7 +17,7 @@ import { PageTokens } from './pagination.ts';
 import { loadTls, SmtpListener } from './smtp/listener.ts';
 import { mailboxDeliveryProfile } from './webhooks/profile.ts';
 import { WebhookService } from './webhooks/service.ts';
-import { LiveHub } from './ws/hub.ts';
+import { MailboxEventHub } from './ws/event-hub.ts';
 
 /** The mailbox service's collaborators, built once per process. */
 export interface MailboxDeps extends CoreDeps {
@@ -34,7 +34,7 @@ export interface MailboxDeps extends CoreDeps {
   inboxes: InboxService;
   domains: DomainService;
   webhooks: WebhookService;
-  hub: LiveHub;
+  hub: MailboxEventHub;
   smtp: SmtpListener;
   deliveryClient: { request: OutboundClient['request'] };
   /** The webhook delivery worker (its own channel of the shared delivery engine). */
@@ -98,7 +98,7 @@ export async function createMailboxDeps(
       : { verify: (secret: string) => deps.apiKeys.verify(secret, PLATFORM_KEY_MAX_AGE_MS) };
 
   const pageTokens = new PageTokens(secretBox.deriveKey('mailbox-page-token'));
-  const hub = new LiveHub(bus);
+  const hub = new MailboxEventHub(bus);
   await hub.start();
   core.disposers.push(() => hub.stop());
   const smtp = new SmtpListener({
