@@ -4,9 +4,11 @@ import type { CoreDeps } from '../core/deps.ts';
 import type { OutboundClient } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
+import { ApiKeyService } from './api-keys/service.ts';
 import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
+import { DraftService } from './drafts/service.ts';
 import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts';
 import { EventRecorder } from './events/recorder.ts';
 import { InboxService } from './inboxes/service.ts';
@@ -32,6 +34,9 @@ export interface MailboxDeps extends CoreDeps {
   relay: MailRelay;
   resolver: MailboxCredentialResolver;
   inboxes: InboxService;
+  drafts: DraftService;
+  /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
+  scopedKeys: ApiKeyService;
   domains: DomainService;
   webhooks: WebhookService;
   hub: MailboxEventHub;
@@ -124,6 +129,8 @@ export async function createMailboxDeps(
     relay,
     resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
     inboxes: new InboxService({ db, clock, storage, mailDomain }),
+    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
+    drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens }),
     domains: new DomainService({
       db,
       clock,

@@ -6,7 +6,7 @@ import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/pr
 import { newId } from '../ids.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { isValidAddress } from '../messages/addresses.ts';
-import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam, Nullable, Timestamp } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
 import { type BlockEntryRow, blockListRepository } from './repository.ts';
@@ -130,19 +130,8 @@ export function blockListRoutes(app: AppInstance, deps: MailboxDeps): void {
         const { namespaceId, inboxId } = await target(request.mailbox, inboxOf(request));
         const list = `block-list:${namespaceId}:${inboxId ?? ''}`;
         const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
-        const rows = await blockListRepository.list(deps.db, namespaceId, inboxId, {
-          limit: page.limit + 1,
-          after: afterCreated(page.after),
-        });
-        const { items, ...rest } = deps.pageTokens.page(
-          rows,
-          page.limit,
-          list,
-          request.mailbox.subject,
-          (r) => ({ t: r.created_at.toISOString(), i: r.id }),
-          toEntry,
-        );
-        return { ...rest, entries: items };
+        const rows = await blockListRepository.list(deps.db, namespaceId, inboxId, keyset(page));
+        return deps.pageTokens.envelope('entries', page, rows, byCreation, toEntry);
       },
     );
 
