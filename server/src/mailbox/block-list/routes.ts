@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
@@ -106,7 +107,7 @@ export function blockListRoutes(app: AppInstance, deps: MailboxDeps): void {
         try {
           await blockListRepository.insert(deps.db, row);
         } catch (error) {
-          if ((error as { code?: string }).code === '23505')
+          if (isUniqueViolation(error))
             throw new AppError('duplicate', `${value} is already blocked.`, { param: 'value', cause: error });
           throw error;
         }

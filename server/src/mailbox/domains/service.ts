@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
@@ -130,7 +131,7 @@ export class DomainService {
     try {
       await domainsRepository.insert(this.deps.db, row);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new AppError('duplicate', `The domain ${domain} is already registered.`, {
           param: 'domain',
           cause: error,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
@@ -81,7 +82,7 @@ export class InboxService {
     try {
       await inboxesRepository.insert(db, row);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new AppError('duplicate', `The address ${id} is taken.`, { param: 'username', cause: error });
       }
       throw error;

@@ -9,25 +9,16 @@ import { newId } from '../ids.ts';
 import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
-import { composeMime, type OutgoingAttachment } from './compose.ts';
+import { composeMime, type MailContent } from './compose.ts';
 import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
 import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
 import { type StoredAttachment, storeMessage } from './store.ts';
 import type { DkimKey, MailRelay } from './transport.ts';
 
-export interface SendInput {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
-  attachments: OutgoingAttachment[];
+export interface SendInput extends MailContent {
   in_reply_to: string | null;
   references: string[];
   labels: string[];
-  headers?: Record<string, string>;
 }
 
 const MAX_RECIPIENTS = 50;
