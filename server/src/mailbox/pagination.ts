@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type Static, Type } from 'typebox';
 import { safeEqual } from '../core/crypto/hashing.ts';
 import { AppError } from '../core/http/errors.ts';
+import type { PageRequest } from '../core/http/pagination.ts';
 
 export const ListQuery = Type.Object({
   limit: Type.Optional(
@@ -25,6 +26,21 @@ export const listEnvelope = <K extends string, T extends ReturnType<typeof Type.
     [key]: Type.Array(item),
   } as { count: any; limit: any; next_page_token: any } & Record<K, ReturnType<typeof Type.Array<T>>>);
 
+/** The list's body: the rendered rows under the list's own key. */
+export type ListEnvelope<K extends string, T> = {
+  count: number;
+  limit: number;
+  next_page_token: string | null;
+} & { [P in K]: T[] };
+
+/** A page asked for: its size, where the previous one stopped, the list and caller its token is bound to. */
+export interface ListPage {
+  list: string;
+  owner: string;
+  limit: number;
+  after: Position | null;
+}
+
 const DEFAULT_LIMIT = 50;
 
 /**
@@ -38,9 +54,9 @@ export class PageTokens {
     return createHmac('sha256', this.key).update(payload).digest('base64url').slice(0, 22);
   }
 
-  parse(query: ListQuery, list: string, owner: string): { limit: number; after: Position | null } {
+  parse(query: ListQuery, list: string, owner: string): ListPage {
     const limit = query.limit ?? DEFAULT_LIMIT;
-    if (!query.page_token) return { limit, after: null };
+    if (!query.page_token) return { list, owner, limit, after: null };
     const invalid = new AppError('invalid_pagination', 'page_token is not valid for this list.', {
       param: 'page_token',
     });
@@ -49,34 +65,55 @@ export class PageTokens {
     try {
       const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Position;
       if (typeof position.t !== 'string' || typeof position.i !== 'string') throw invalid;
-      return { limit, after: position };
+      return { list, owner, limit, after: position };
     } catch {
       throw invalid;
     }
   }
 
-  encode(list: string, owner: string, position: Position): string {
+  encode(page: ListPage, position: Position): string {
     const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
-    return `${payload}.${this.mac(`${list}|${owner}|${payload}`)}`;
+    return `${payload}.${this.mac(`${page.list}|${page.owner}|${payload}`)}`;
   }
 
-  /** Rows fetched with limit + 1; the extra one only says there is more. */
-  page<Row, T>(
+  /**
+   * The page's body, `{ count, limit, next_page_token, <key>: [...] }` (see listEnvelope), from
+   * rows fetched with limit + 1: the extra one only says there is more.
+   */
+  envelope<K extends string, Row, T>(
+    key: K,
+    page: ListPage,
     rows: Row[],
-    limit: number,
-    list: string,
-    owner: string,
     position: (row: Row) => Position,
     render: (row: Row) => T,
-  ) {
-    const more = rows.length > limit;
-    const kept = more ? rows.slice(0, limit) : rows;
-    const token = more && kept.length > 0 ? this.encode(list, owner, position(kept[kept.length - 1]!)) : null;
-    return { count: kept.length, limit, next_page_token: token, items: kept.map(render) };
+  ): ListEnvelope<K, T> {
+    const more = rows.length > page.limit;
+    const kept = more ? rows.slice(0, page.limit) : rows;
+    const last = kept[kept.length - 1];
+    const token = more && last ? this.encode(page, position(last)) : null;
+    return {
+      count: kept.length,
+      limit: page.limit,
+      next_page_token: token,
+      [key]: kept.map(render),
+    } as ListEnvelope<K, T>;
   }
 }
 
-export const afterTime = (after: Position | null) =>
-  after ? { timestamp: new Date(after.t), id: after.i } : undefined;
-export const afterCreated = (after: Position | null) =>
-  after ? { created_at: new Date(after.t), id: after.i } : undefined;
+/** The page as the keyset helper takes it (newestFirst, core/db/keyset.ts): rows after the token's (time, id). */
+export const keyset = (page: ListPage): PageRequest => ({
+  limit: page.limit,
+  after: page.after ? { createdAt: page.after.t, id: page.after.i } : null,
+});
+
+/** Where a row stands in a list sorted by creation, newest first. */
+export const byCreation = (row: { created_at: Date; id: string }): Position => ({
+  t: row.created_at.toISOString(),
+  i: row.id,
+});
+
+/** Where a message or thread stands in its list, sorted by `timestamp`, most recent first. */
+export const byTimestamp = (row: { timestamp: Date; id: string }): Position => ({
+  t: row.timestamp.toISOString(),
+  i: row.id,
+});

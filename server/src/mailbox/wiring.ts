@@ -4,9 +4,11 @@ import type { CoreDeps } from '../core/deps.ts';
 import type { OutboundClient } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
+import { ApiKeyService } from './api-keys/service.ts';
 import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
+import { DraftService } from './drafts/service.ts';
 import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts';
 import { EventRecorder } from './events/recorder.ts';
 import { InboxService } from './inboxes/service.ts';
@@ -17,7 +19,7 @@ import { PageTokens } from './pagination.ts';
 import { loadTls, SmtpListener } from './smtp/listener.ts';
 import { mailboxDeliveryProfile } from './webhooks/profile.ts';
 import { WebhookService } from './webhooks/service.ts';
-import { LiveHub } from './ws/hub.ts';
+import { MailboxEventHub } from './ws/event-hub.ts';
 
 /** The mailbox service's collaborators, built once per process. */
 export interface MailboxDeps extends CoreDeps {
@@ -32,9 +34,12 @@ export interface MailboxDeps extends CoreDeps {
   relay: MailRelay;
   resolver: MailboxCredentialResolver;
   inboxes: InboxService;
+  drafts: DraftService;
+  /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
+  scopedKeys: ApiKeyService;
   domains: DomainService;
   webhooks: WebhookService;
-  hub: LiveHub;
+  hub: MailboxEventHub;
   smtp: SmtpListener;
   deliveryClient: { request: OutboundClient['request'] };
   /** The webhook delivery worker (its own channel of the shared delivery engine). */
@@ -98,7 +103,7 @@ export async function createMailboxDeps(
       : { verify: (secret: string) => deps.apiKeys.verify(secret, PLATFORM_KEY_MAX_AGE_MS) };
 
   const pageTokens = new PageTokens(secretBox.deriveKey('mailbox-page-token'));
-  const hub = new LiveHub(bus);
+  const hub = new MailboxEventHub(bus);
   await hub.start();
   core.disposers.push(() => hub.stop());
   const smtp = new SmtpListener({
@@ -124,6 +129,8 @@ export async function createMailboxDeps(
     relay,
     resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
     inboxes: new InboxService({ db, clock, storage, mailDomain }),
+    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
+    drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens }),
     domains: new DomainService({
       db,
       clock,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { TestMailbox } from '../../src/mailbox/testing/app.ts';
+import type { TestMailbox } from './app.ts';
 import { startWithPrincipals } from './principals.ts';
 
 /**

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ResolverDns } from '../../src/mailbox/domains/dns.ts';
 import { SmtpRelay } from '../../src/mailbox/messages/transport.ts';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
 import { LocalDnsServer } from '../../src/mailbox/testing/dns-server.ts';
 import { startTestRelay } from '../../src/mailbox/testing/relay.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 describe('custom domains verified against a local DNS server', () => {
   let t: TestMailbox;

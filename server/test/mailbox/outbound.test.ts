@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type MailRelay, SmtpRelay } from '../../src/mailbox/messages/transport.ts';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
 import { startTestRelay } from '../../src/mailbox/testing/relay.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 describe('outbound mail: relay, internal delivery, replies and drafts', () => {
   let t: TestMailbox;

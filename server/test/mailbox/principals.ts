@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 export interface Principals {
   t: TestMailbox;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 describe('inbound mail over real SMTP', () => {
   let t: TestMailbox;

@@ -4,8 +4,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { DeliveryWorker } from '../../src/core/delivery/worker.ts';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
 import { mailboxDeliveryProfile } from '../../src/mailbox/webhooks/profile.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 const MINUTE = 60_000;
 

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { type EventBus, PostgresEventBus, RedisEventBus } from '../../src/mailbox/events/bus.ts';
 import type { MailboxEvent } from '../../src/mailbox/events/types.ts';
-import { startMailbox, type TestMailbox } from '../../src/mailbox/testing/app.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 
 describe('WebSocket events and the events catch-up route', () => {
   let t: TestMailbox;

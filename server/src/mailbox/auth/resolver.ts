@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import { safeEqual, sha256Hex } from '../../core/crypto/hashing.ts';
+import { apiKeysRepository } from '../api-keys/repository.ts';
 import type { Executor } from '../db.ts';
 import { namespacesRepository } from '../namespaces/repository.ts';
 import { DEFAULT_NAMESPACE, type MailboxPrincipal } from './principal.ts';
@@ -51,24 +52,13 @@ export class MailboxCredentialResolver {
 
   private async scoped(token: string): Promise<MailboxPrincipal | null> {
     const lookupHash = sha256Hex(token);
-    const row = await this.deps.db
-      .selectFrom('mailbox_api_keys')
-      .select(['id', 'namespace_id', 'inbox_ids', 'pod_id', 'scopes', 'last_used_at'])
-      .where('lookup_hash', '=', lookupHash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const row = await apiKeysRepository.findActiveByHash(this.deps.db, lookupHash);
     if (!row) return null;
     const now = this.deps.clock.now();
     const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
     if (!row.last_used_at || row.last_used_at <= stale) {
       // Of the requests that find the stamp stale at once, one writes; a lost stamp fails nobody.
-      await this.deps.db
-        .updateTable('mailbox_api_keys')
-        .set({ last_used_at: now })
-        .where('id', '=', row.id)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', stale)]))
-        .execute()
-        .catch(() => {});
+      await apiKeysRepository.markUsed(this.deps.db, row.id, now, stale).catch(() => {});
     }
     return {
       kind: 'scoped',

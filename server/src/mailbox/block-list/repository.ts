@@ -1,4 +1,6 @@
 import type { Selectable } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import type { MailboxTables } from '../tables.ts';
 
@@ -19,24 +21,10 @@ export const blockListRepository = {
   },
 
   /** Entries of a namespace (inboxId null) or of one inbox. */
-  async list(
-    db: Executor,
-    namespaceId: string,
-    inboxId: string | null,
-    options: { limit: number; after?: { created_at: Date; id: string } },
-  ) {
+  async list(db: Executor, namespaceId: string, inboxId: string | null, page: PageRequest) {
     let query = db.selectFrom('mailbox_block_entries').selectAll().where('namespace_id', '=', namespaceId);
     query = inboxId ? query.where('inbox_id', '=', inboxId) : query.where('inbox_id', 'is', null);
-    if (options.after) {
-      const { created_at, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', created_at),
-          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    return newestFirst(query, page, 'mailbox_block_entries').execute();
   },
 
   async get(db: Executor, namespaceId: string, inboxId: string | null, id: string) {

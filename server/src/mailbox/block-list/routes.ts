@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
@@ -6,7 +7,7 @@ import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/pr
 import { newId } from '../ids.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { isValidAddress } from '../messages/addresses.ts';
-import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam, Nullable, Timestamp } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
 import { type BlockEntryRow, blockListRepository } from './repository.ts';
@@ -106,7 +107,7 @@ export function blockListRoutes(app: AppInstance, deps: MailboxDeps): void {
         try {
           await blockListRepository.insert(deps.db, row);
         } catch (error) {
-          if ((error as { code?: string }).code === '23505')
+          if (isUniqueViolation(error))
             throw new AppError('duplicate', `${value} is already blocked.`, { param: 'value', cause: error });
           throw error;
         }
@@ -130,19 +131,8 @@ export function blockListRoutes(app: AppInstance, deps: MailboxDeps): void {
         const { namespaceId, inboxId } = await target(request.mailbox, inboxOf(request));
         const list = `block-list:${namespaceId}:${inboxId ?? ''}`;
         const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
-        const rows = await blockListRepository.list(deps.db, namespaceId, inboxId, {
-          limit: page.limit + 1,
-          after: afterCreated(page.after),
-        });
-        const { items, ...rest } = deps.pageTokens.page(
-          rows,
-          page.limit,
-          list,
-          request.mailbox.subject,
-          (r) => ({ t: r.created_at.toISOString(), i: r.id }),
-          toEntry,
-        );
-        return { ...rest, entries: items };
+        const rows = await blockListRepository.list(deps.db, namespaceId, inboxId, keyset(page));
+        return deps.pageTokens.envelope('entries', page, rows, byCreation, toEntry);
       },
     );
 

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
-import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
 import { Nullable, Timestamp } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
+import { domainsRepository } from './repository.ts';
 
 const tags = ['Domains'];
 
@@ -79,33 +80,8 @@ export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
     async (request) => {
       const principal = request.mailbox;
       const page = deps.pageTokens.parse(request.query, 'domains', principal.subject);
-      let query = deps.db.selectFrom('mailbox_domains').selectAll();
-      if (principal.reach.namespaceId !== null)
-        query = query.where('namespace_id', '=', principal.reach.namespaceId);
-      if (principal.reach.podId !== null) query = query.where('pod_id', '=', principal.reach.podId);
-      const after = afterCreated(page.after);
-      if (after) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '<', after.created_at),
-            eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-          ]),
-        );
-      }
-      const rows = await query
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      const { items, ...rest } = deps.pageTokens.page(
-        rows,
-        page.limit,
-        'domains',
-        principal.subject,
-        (r) => ({ t: r.created_at.toISOString(), i: r.id }),
-        (r) => deps.domains.present(r),
-      );
-      return { ...rest, domains: items };
+      const rows = await domainsRepository.list(deps.db, principal.reach, keyset(page));
+      return deps.pageTokens.envelope('domains', page, rows, byCreation, (r) => deps.domains.present(r));
     },
   );
 

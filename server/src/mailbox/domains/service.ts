@@ -1,16 +1,14 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { podsRepository } from '../pods/repository.ts';
-import type { MailboxTables } from '../tables.ts';
 import type { DomainDns } from './dns.ts';
-
-export type DomainRow = Selectable<MailboxTables['mailbox_domains']>;
+import { type DomainRow, domainsRepository } from './repository.ts';
 
 export interface DnsRecord {
   type: 'TXT' | 'MX';
@@ -89,11 +87,7 @@ export class DomainService {
   }
 
   async get(principal: MailboxPrincipal, domainId: string): Promise<DomainRow> {
-    const row = await this.deps.db
-      .selectFrom('mailbox_domains')
-      .selectAll()
-      .where('id', '=', domainId.toLowerCase())
-      .executeTakeFirst();
+    const row = await domainsRepository.byId(this.deps.db, domainId.toLowerCase());
     if (!this.visible(principal, row)) throw notFound('domain', 'domain_id');
     return row;
   }
@@ -135,9 +129,9 @@ export class DomainService {
       updated_at: now,
     };
     try {
-      await this.deps.db.insertInto('mailbox_domains').values(row).execute();
+      await domainsRepository.insert(this.deps.db, row);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new AppError('duplicate', `The domain ${domain} is already registered.`, {
           param: 'domain',
           cause: error,
@@ -199,26 +193,16 @@ export class DomainService {
       Object.values(statuses).every((s) => s === 'verified');
     const now = this.deps.clock.now();
     const updated = await this.deps.recorder.transaction(async (trx, emit) => {
-      const current = await trx
-        .selectFrom('mailbox_domains')
-        .selectAll()
-        .where('id', '=', row.id)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      const current = await domainsRepository.lockForUpdate(trx, row.id);
       const becameVerified = allVerified && current.status !== 'verified';
-      const next = await trx
-        .updateTable('mailbox_domains')
-        .set({
-          // Once verified a domain stays verified: a later failed check is reported, not enforced.
-          status: current.status === 'verified' || allVerified ? 'verified' : 'failed',
-          last_checked_at: now,
-          last_error: lookupError ?? (allVerified ? null : describeFailures(statuses)),
-          verified_at: becameVerified ? now : current.verified_at,
-          updated_at: now,
-        })
-        .where('id', '=', row.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const next = await domainsRepository.recordCheck(trx, row.id, {
+        // Once verified a domain stays verified: a later failed check is reported, not enforced.
+        status: current.status === 'verified' || allVerified ? 'verified' : 'failed',
+        last_checked_at: now,
+        last_error: lookupError ?? (allVerified ? null : describeFailures(statuses)),
+        verified_at: becameVerified ? now : current.verified_at,
+        updated_at: now,
+      });
       if (becameVerified) {
         await emit(
           'domain.verified',

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import type { Database } from '../../core/db/database.ts';
 import { eventsRepository } from './repository.ts';
 import type { MailboxEvent } from './types.ts';
@@ -76,9 +75,7 @@ export class PostgresEventBus implements EventBus {
         const batch = this.pending.splice(0, 200);
         try {
           const messages = pack(batch.map((item) => item.event));
-          await sql`select ${sql.join(messages.map((m) => sql`pg_notify(${this.channel}, ${m})`))}`.execute(
-            this.database.db,
-          );
+          await eventsRepository.notify(this.database.db, this.channel, messages);
         } catch {
           // Live delivery is best effort: clients catch up from GET /v0/inboxes/{id}/events.
         }

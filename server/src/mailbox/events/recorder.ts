@@ -4,7 +4,7 @@ import type { Database } from '../../core/db/database.ts';
 import type { DeliveryQueue } from '../../core/delivery/queue.ts';
 import type { Executor } from '../db.ts';
 import { newId } from '../ids.ts';
-import { MAILBOX_CHANNEL } from '../webhooks/profile.ts';
+import { MAILBOX_CHANNEL } from '../webhooks/channel.ts';
 import { webhooksRepository } from '../webhooks/repository.ts';
 import type { EventBus } from './bus.ts';
 import { EVENT_ROW, eventsRepository } from './repository.ts';

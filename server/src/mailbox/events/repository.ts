@@ -33,6 +33,11 @@ export const eventsRepository = {
     return rows;
   },
 
+  /** Sends each message on `channel` (PostgreSQL NOTIFY), all in one statement. */
+  async notify(db: Executor, channel: string, messages: string[]): Promise<void> {
+    await sql`select ${sql.join(messages.map((m) => sql`pg_notify(${channel}, ${m})`))}`.execute(db);
+  },
+
   async get(db: Executor, eventId: string): Promise<MailboxEvent | undefined> {
     const row = await db
       .selectFrom('mailbox_events')

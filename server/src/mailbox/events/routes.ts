@@ -52,8 +52,7 @@ export function eventRoutes(app: AppInstance, deps: MailboxDeps): void {
     },
     async (request) => {
       const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
-      const list = `events:${inbox.id}`;
-      const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
+      const page = deps.pageTokens.parse(request.query, `events:${inbox.id}`, request.mailbox.subject);
       const afterSeq = page.after ? Number(page.after.i) : 0;
       const rows = await eventsRepository.listForInbox(deps.db, inbox.id, {
         afterSeq,
@@ -64,7 +63,7 @@ export function eventRoutes(app: AppInstance, deps: MailboxDeps): void {
       const kept = more ? rows.slice(0, page.limit) : rows;
       const last = kept[kept.length - 1];
       const token = last
-        ? deps.pageTokens.encode(list, request.mailbox.subject, {
+        ? deps.pageTokens.encode(page, {
             t: last.created_at.toISOString(),
             i: String(last.seq),
           })

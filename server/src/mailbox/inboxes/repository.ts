@@ -1,4 +1,6 @@
 import type { Selectable } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import type { MailboxTables } from '../tables.ts';
 
@@ -29,27 +31,27 @@ export const inboxesRepository = {
       .executeTakeFirst();
   },
 
-  async list(
+  /** Where these inboxes are: the id, namespace and pod of each one that exists. */
+  async placesOf(
     db: Executor,
-    reach: InboxReach,
-    options: { limit: number; after?: { created_at: Date; id: string }; podId?: string },
-  ) {
+    ids: string[],
+  ): Promise<Array<Pick<InboxRow, 'id' | 'namespace_id' | 'pod_id'>>> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('mailbox_inboxes')
+      .select(['id', 'namespace_id', 'pod_id'])
+      .where('id', 'in', ids)
+      .execute();
+  },
+
+  async list(db: Executor, reach: InboxReach, page: PageRequest, podId?: string) {
     let query = db.selectFrom('mailbox_inboxes').selectAll();
     if (reach.namespaceId !== null) query = query.where('namespace_id', '=', reach.namespaceId);
     if (reach.podId !== null) query = query.where('pod_id', '=', reach.podId);
     if (reach.inboxIds !== null)
       query = query.where('id', 'in', reach.inboxIds.length ? reach.inboxIds : ['']);
-    if (options.podId) query = query.where('pod_id', '=', options.podId);
-    if (options.after) {
-      const { created_at, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', created_at),
-          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    if (podId) query = query.where('pod_id', '=', podId);
+    return newestFirst(query, page, 'mailbox_inboxes').execute();
   },
 
   async delete(db: Executor, id: string): Promise<void> {

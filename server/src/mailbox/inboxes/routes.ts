@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { emptyBodyAsObject } from '../../core/http/validation.ts';
-import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
 import { toInbox } from './present.ts';
@@ -45,20 +45,8 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
     async (request) => {
       const principal = request.mailbox;
       const page = deps.pageTokens.parse(request.query, 'inboxes', principal.subject);
-      const rows = await inboxesRepository.list(deps.db, principal.reach, {
-        limit: page.limit + 1,
-        after: afterCreated(page.after),
-        podId: request.query.pod_id,
-      });
-      const { items, ...rest } = deps.pageTokens.page(
-        rows,
-        page.limit,
-        'inboxes',
-        principal.subject,
-        (row) => ({ t: row.created_at.toISOString(), i: row.id }),
-        toInbox,
-      );
-      return { ...rest, inboxes: items };
+      const rows = await inboxesRepository.list(deps.db, principal.reach, keyset(page), request.query.pod_id);
+      return deps.pageTokens.envelope('inboxes', page, rows, byCreation, toInbox);
     },
   );
 

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
+import { isUniqueViolation } from '../../core/db/errors.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
+import { domainsRepository } from '../domains/repository.ts';
+import { draftsRepository } from '../drafts/repository.ts';
+import { messagesRepository } from '../messages/repository.ts';
 import { podsRepository } from '../pods/repository.ts';
 import { type InboxRow, inboxesRepository, reaches } from './repository.ts';
 
@@ -54,13 +58,7 @@ export class InboxService {
     }
     const domain = (input.domain ?? this.deps.mailDomain).toLowerCase();
     if (domain !== this.deps.mailDomain.toLowerCase()) {
-      const custom = await db
-        .selectFrom('mailbox_domains')
-        .select(['id', 'status'])
-        .where('id', '=', domain)
-        .where('namespace_id', '=', namespaceId)
-        .executeTakeFirst();
-      if (custom?.status !== 'verified') {
+      if (!(await domainsRepository.isVerifiedIn(db, namespaceId, domain))) {
         throw invalidParam(
           'domain',
           `Domain ${domain} is not ${this.deps.mailDomain} or a verified domain of yours.`,
@@ -84,7 +82,7 @@ export class InboxService {
     try {
       await inboxesRepository.insert(db, row);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
+      if (isUniqueViolation(error)) {
         throw new AppError('duplicate', `The address ${id} is taken.`, { param: 'username', cause: error });
       }
       throw error;
@@ -95,27 +93,14 @@ export class InboxService {
   async delete(principal: MailboxPrincipal, inboxId: string): Promise<void> {
     const { db, storage } = this.deps;
     const inbox = await loadInbox(db, principal, inboxId);
-    const messages = await db
-      .selectFrom('mailbox_messages')
-      .select(['id', 'raw_key'])
-      .where('inbox_id', '=', inbox.id)
-      .execute();
+    const messages = await messagesRepository.rawKeysIn(db, inbox.id);
     const attachmentKeys = messages.length
-      ? await db
-          .selectFrom('mailbox_attachments')
-          .select('storage_key')
-          .where(
-            'message_row_id',
-            'in',
-            messages.map((m) => m.id),
-          )
-          .execute()
+      ? await messagesRepository.attachmentKeysOf(
+          db,
+          messages.map((m) => m.id),
+        )
       : [];
-    const draftAttachments = await db
-      .selectFrom('mailbox_drafts')
-      .select('attachments')
-      .where('inbox_id', '=', inbox.id)
-      .execute();
+    const draftAttachments = await draftsRepository.attachmentsIn(db, inbox.id);
     await inboxesRepository.delete(db, inbox.id);
     // The rows are gone; the stored bytes follow (best effort: a leftover object is unreachable).
     const keys = [

@@ -8,8 +8,8 @@ export interface OutgoingAttachment {
   inline: boolean;
 }
 
-export interface OutgoingMail {
-  from: string;
+/** What a message says and to whom: the part a client writes, sent or kept as a draft. */
+export interface MailContent {
   to: string[];
   cc: string[];
   bcc: string[];
@@ -17,12 +17,16 @@ export interface OutgoingMail {
   subject: string;
   text: string | null;
   html: string | null;
+  attachments: OutgoingAttachment[];
+  headers?: Record<string, string>;
+}
+
+export interface OutgoingMail extends MailContent {
+  from: string;
   messageId: string;
   inReplyTo: string | null;
   references: string[];
   date: Date;
-  attachments: OutgoingAttachment[];
-  headers?: Record<string, string>;
 }
 
 /** Builds the RFC 5322 bytes once: the same bytes are stored, relayed and delivered internally. Bcc stays out of the headers. */

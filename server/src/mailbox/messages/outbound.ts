@@ -3,30 +3,22 @@ import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import { invalidParam } from '../../core/http/errors.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import type { Executor } from '../db.ts';
+import { domainsRepository } from '../domains/repository.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { newId } from '../ids.ts';
-import type { InboxRow } from '../inboxes/repository.ts';
+import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
-import { composeMime, type OutgoingAttachment } from './compose.ts';
+import { composeMime, type MailContent } from './compose.ts';
 import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
 import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
 import { type StoredAttachment, storeMessage } from './store.ts';
 import type { DkimKey, MailRelay } from './transport.ts';
 
-export interface SendInput {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
-  attachments: OutgoingAttachment[];
+export interface SendInput extends MailContent {
   in_reply_to: string | null;
   references: string[];
   labels: string[];
-  headers?: Record<string, string>;
 }
 
 const MAX_RECIPIENTS = 50;
@@ -174,23 +166,14 @@ export class OutboundMail {
 
   /** Recipients that are inboxes of this service (on its domain or a verified custom domain). */
   private async internalRecipients(addresses: string[]): Promise<string[]> {
-    if (addresses.length === 0) return [];
-    const rows = await this.deps.db
-      .selectFrom('mailbox_inboxes')
-      .select('id')
-      .where('id', 'in', addresses)
-      .execute();
-    return rows.map((row) => row.id);
+    const inboxes = await inboxesRepository.placesOf(this.deps.db, addresses);
+    return inboxes.map((inbox) => inbox.id);
   }
 
   private async dkimFor(domain: string): Promise<DkimKey | null> {
     if (domain === this.deps.mailDomain.toLowerCase()) return null;
-    const row = await this.deps.db
-      .selectFrom('mailbox_domains')
-      .select(['id', 'status', 'dkim_selector', 'dkim_private_key_sealed'])
-      .where('id', '=', domain)
-      .executeTakeFirst();
-    if (row?.status !== 'verified') return null;
+    const row = await domainsRepository.signingKey(this.deps.db, domain);
+    if (!row) return null;
     return {
       domainName: row.id,
       keySelector: row.dkim_selector,

@@ -1,4 +1,6 @@
 import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
@@ -23,14 +25,6 @@ export type NewMessage = Omit<
   labels: string[];
   headers: Record<string, string>;
 };
-
-export interface MessageListOptions {
-  limit: number;
-  after?: { timestamp: Date; id: string };
-  labels?: string[];
-  /** Blocked mail is left out unless asked for by label. */
-  includeBlocked?: boolean;
-}
 
 /**
  * `INSERT INTO table (columns of the rows) SELECT … FROM json_populate_recordset(…)`: whole rows
@@ -104,21 +98,33 @@ export const messagesRepository = {
       .executeTakeFirst();
   },
 
-  async list(db: Executor, inboxId: string, options: MessageListOptions): Promise<MessageRow[]> {
+  /** Most recent first, carrying every one of `labels`; blocked mail is left out unless asked for by label. */
+  async list(db: Executor, inboxId: string, page: PageRequest, labels: string[] = []): Promise<MessageRow[]> {
     let query = db.selectFrom('mailbox_messages').selectAll().where('inbox_id', '=', inboxId);
-    if (options.after) {
-      const { timestamp, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('timestamp', '<', timestamp),
-          eb.and([eb('timestamp', '=', timestamp), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    const labels = options.labels ?? [];
     for (const label of labels) query = query.where(sql<boolean>`labels ? ${label}`);
     if (!labels.includes('blocked')) query = query.where('status', '!=', 'blocked');
-    return query.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    return newestFirst(query, page, 'mailbox_messages', 'timestamp').execute();
+  },
+
+  /** Every message of an inbox: its row id and where its raw bytes are stored. */
+  async rawKeysIn(db: Executor, inboxId: string): Promise<Array<Pick<MessageRow, 'id' | 'raw_key'>>> {
+    return db
+      .selectFrom('mailbox_messages')
+      .select(['id', 'raw_key'])
+      .where('inbox_id', '=', inboxId)
+      .execute();
+  },
+
+  /** Where the attachments of these messages (by row id) are stored. */
+  async attachmentKeysOf(
+    db: Executor,
+    messageRowIds: string[],
+  ): Promise<Array<Pick<AttachmentRow, 'storage_key'>>> {
+    return db
+      .selectFrom('mailbox_attachments')
+      .select('storage_key')
+      .where('message_row_id', 'in', messageRowIds)
+      .execute();
   },
 
   async inThread(db: Executor, threadId: string): Promise<MessageRow[]> {

@@ -4,7 +4,7 @@ import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { notFound } from '../auth/principal.ts';
 import { loadInbox } from '../inboxes/service.ts';
-import { afterTime, listEnvelope } from '../pagination.ts';
+import { byTimestamp, keyset, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
 import type { MailboxDeps } from '../wiring.ts';
@@ -44,26 +44,15 @@ export function messageRoutes(app: AppInstance, deps: MailboxDeps): void {
     },
     async (request) => {
       const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
-      const list = `messages:${inbox.id}`;
-      const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
-      const rows = await messagesRepository.list(deps.db, inbox.id, {
-        limit: page.limit + 1,
-        after: afterTime(page.after),
-        labels: request.query.labels,
-      });
+      const page = deps.pageTokens.parse(request.query, `messages:${inbox.id}`, request.mailbox.subject);
+      const rows = await messagesRepository.list(deps.db, inbox.id, keyset(page), request.query.labels);
       const attachments = await messagesRepository.attachmentsFor(
         deps.db,
         rows.map((r) => r.id),
       );
-      const { items, ...rest } = deps.pageTokens.page(
-        rows,
-        page.limit,
-        list,
-        request.mailbox.subject,
-        (r) => ({ t: r.timestamp.toISOString(), i: r.id }),
-        (r) => toMessage(r, attachments.get(r.id)),
+      return deps.pageTokens.envelope('messages', page, rows, byTimestamp, (r) =>
+        toMessage(r, attachments.get(r.id)),
       );
-      return { ...rest, messages: items };
     },
   );
 

@@ -1,4 +1,6 @@
 import type { Selectable } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import type { MailboxTables } from '../tables.ts';
 
@@ -22,21 +24,12 @@ export const podsRepository = {
   async list(
     db: Executor,
     filter: { namespaceId: string | null; podIds: string[] | null },
-    options: { limit: number; after?: { created_at: Date; id: string } },
+    page: PageRequest,
   ) {
     let query = db.selectFrom('mailbox_pods').selectAll();
     if (filter.namespaceId !== null) query = query.where('namespace_id', '=', filter.namespaceId);
     if (filter.podIds !== null) query = query.where('id', 'in', filter.podIds.length ? filter.podIds : ['']);
-    if (options.after) {
-      const { created_at, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', created_at),
-          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    return newestFirst(query, page, 'mailbox_pods').execute();
   },
   async delete(db: Executor, id: string): Promise<void> {
     await db.deleteFrom('mailbox_pods').where('id', '=', id).execute();

@@ -3,7 +3,8 @@ import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { notFound, requireUnrestricted } from '../auth/principal.ts';
 import { newId } from '../ids.ts';
-import { afterCreated, ListQuery, listEnvelope } from '../pagination.ts';
+import { inboxesRepository } from '../inboxes/repository.ts';
+import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
 import { Timestamp } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
 import { type PodRow, podsRepository } from './repository.ts';
@@ -86,27 +87,16 @@ export function podRoutes(app: AppInstance, deps: MailboxDeps): void {
       const page = deps.pageTokens.parse(request.query, 'pods', principal.subject);
       let podIds: string[] | null = principal.reach.podId ? [principal.reach.podId] : null;
       if (podIds === null && principal.reach.inboxIds !== null) {
-        const rows = await deps.db
-          .selectFrom('mailbox_inboxes')
-          .select('pod_id')
-          .where('id', 'in', principal.reach.inboxIds.length ? principal.reach.inboxIds : [''])
-          .execute();
-        podIds = rows.map((r) => r.pod_id).filter((id): id is string => id !== null);
+        // A key restricted to inboxes sees the pods they are in.
+        const places = await inboxesRepository.placesOf(deps.db, principal.reach.inboxIds);
+        podIds = places.map((r) => r.pod_id).filter((id): id is string => id !== null);
       }
       const rows = await podsRepository.list(
         deps.db,
         { namespaceId: principal.reach.namespaceId, podIds },
-        { limit: page.limit + 1, after: afterCreated(page.after) },
+        keyset(page),
       );
-      const { items, ...rest } = deps.pageTokens.page(
-        rows,
-        page.limit,
-        'pods',
-        principal.subject,
-        (r) => ({ t: r.created_at.toISOString(), i: r.id }),
-        toPod,
-      );
-      return { ...rest, pods: items };
+      return deps.pageTokens.envelope('pods', page, rows, byCreation, toPod);
     },
   );
 

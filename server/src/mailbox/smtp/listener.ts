@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { Executor } from '../db.ts';
+import { domainsRepository } from '../domains/repository.ts';
 import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
 import type { InboundMail } from '../messages/ingest.ts';
 
@@ -106,12 +107,7 @@ export class SmtpListener {
     if (at < 1) throw smtpError(550, '5.1.3 Bad recipient address syntax');
     const domain = lower.slice(at + 1);
     if (domain !== this.options.mailDomain.toLowerCase()) {
-      const custom = await this.options.db
-        .selectFrom('mailbox_domains')
-        .select('status')
-        .where('id', '=', domain)
-        .executeTakeFirst();
-      if (custom?.status !== 'verified')
+      if (!(await domainsRepository.isVerified(this.options.db, domain)))
         throw smtpError(550, '5.7.1 Relaying denied: we do not accept mail for this domain');
     }
     const inbox = await inboxesRepository.byId(this.options.db, lower);

@@ -1,4 +1,6 @@
 import { type Selectable, sql } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import { unique } from '../messages/addresses.ts';
 import type { MailboxTables } from '../tables.ts';
@@ -85,24 +87,10 @@ export const threadsRepository = {
     return query.executeTakeFirst() as Promise<ThreadRow | undefined>;
   },
 
-  async list(
-    db: Executor,
-    inboxId: string,
-    options: { limit: number; after?: { timestamp: Date; id: string }; labels?: string[] },
-  ): Promise<ThreadRow[]> {
+  /** Most recently active first, carrying every one of `labels`. */
+  async list(db: Executor, inboxId: string, page: PageRequest, labels: string[] = []): Promise<ThreadRow[]> {
     let query = db.selectFrom('mailbox_threads').selectAll().where('inbox_id', '=', inboxId);
-    if (options.after) {
-      const { timestamp, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('timestamp', '<', timestamp),
-          eb.and([eb('timestamp', '=', timestamp), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    for (const label of options.labels ?? []) query = query.where(sql<boolean>`labels ? ${label}`);
-    return query.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(options.limit).execute() as Promise<
-      ThreadRow[]
-    >;
+    for (const label of labels) query = query.where(sql<boolean>`labels ? ${label}`);
+    return newestFirst(query, page, 'mailbox_threads', 'timestamp').execute() as Promise<ThreadRow[]>;
   },
 };

@@ -6,7 +6,7 @@ import { loadInbox } from '../inboxes/service.ts';
 import { toMessage, toThread } from '../messages/present.ts';
 import { messagesRepository } from '../messages/repository.ts';
 import { Thread } from '../messages/schemas.ts';
-import { afterTime, listEnvelope } from '../pagination.ts';
+import { byTimestamp, keyset, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import type { MailboxDeps } from '../wiring.ts';
 import { threadsRepository } from './repository.ts';
@@ -32,22 +32,9 @@ export function threadRoutes(app: AppInstance, deps: MailboxDeps): void {
     },
     async (request) => {
       const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
-      const list = `threads:${inbox.id}`;
-      const page = deps.pageTokens.parse(request.query, list, request.mailbox.subject);
-      const rows = await threadsRepository.list(deps.db, inbox.id, {
-        limit: page.limit + 1,
-        after: afterTime(page.after),
-        labels: request.query.labels,
-      });
-      const { items, ...rest } = deps.pageTokens.page(
-        rows,
-        page.limit,
-        list,
-        request.mailbox.subject,
-        (r) => ({ t: r.timestamp.toISOString(), i: r.id }),
-        (r) => toThread(r),
-      );
-      return { ...rest, threads: items };
+      const page = deps.pageTokens.parse(request.query, `threads:${inbox.id}`, request.mailbox.subject);
+      const rows = await threadsRepository.list(deps.db, inbox.id, keyset(page), request.query.labels);
+      return deps.pageTokens.envelope('threads', page, rows, byTimestamp, (r) => toThread(r));
     },
   );
 

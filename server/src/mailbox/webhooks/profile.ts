@@ -1,8 +1,8 @@
 import { hmacSha256Hex } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import { type ChannelProfile, classifyRetryAllFailures, HOUR, MINUTE } from '../../core/delivery/profile.ts';
-
-export const MAILBOX_CHANNEL = 'mailbox';
+import { MAILBOX_CHANNEL } from './channel.ts';
+import { webhooksRepository } from './repository.ts';
 
 /**
  * The mailbox webhook rules of the spec: six attempts (retries after 1 min, 5 min, 30 min, 2 h,
@@ -25,11 +25,7 @@ export function mailboxDeliveryProfile(secretBox: SecretBox): ChannelProfile {
     }),
     async resolveTarget({ db, delivery }) {
       if (!delivery.endpoint_id) return null;
-      const webhook = await db
-        .selectFrom('mailbox_webhooks')
-        .select(['url', 'secret_sealed', 'enabled'])
-        .where('id', '=', delivery.endpoint_id)
-        .executeTakeFirst();
+      const webhook = await webhooksRepository.target(db, delivery.endpoint_id);
       if (!webhook) return null;
       return { url: webhook.url, secrets: [secretBox.open(webhook.secret_sealed)], enabled: webhook.enabled };
     },

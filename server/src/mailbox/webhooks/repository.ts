@@ -1,9 +1,11 @@
 import { type Selectable, sql } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import type { EventScope } from '../events/types.ts';
 import type { MailboxTables } from '../tables.ts';
-import { MAILBOX_CHANNEL } from './profile.ts';
+import { MAILBOX_CHANNEL } from './channel.ts';
 
 export type WebhookRow = Selectable<MailboxTables['mailbox_webhooks']>;
 
@@ -40,22 +42,30 @@ export const webhooksRepository = {
     ).executeTakeFirst();
   },
 
-  async list(
-    db: Executor,
-    visibility: WebhookVisibility,
-    options: { limit: number; after?: { created_at: Date; id: string } },
-  ) {
-    let query = visible(db.selectFrom('mailbox_webhooks').selectAll(), visibility);
-    if (options.after) {
-      const { created_at, id } = options.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', created_at),
-          eb.and([eb('created_at', '=', created_at), eb('id', '<', id)]),
-        ]),
-      );
-    }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+  /** Where a delivery goes: the webhook's url, sealed secret and whether it is enabled. */
+  async target(db: Executor, id: string) {
+    return db
+      .selectFrom('mailbox_webhooks')
+      .select(['url', 'secret_sealed', 'enabled'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** The webhook created with this client_id in a namespace (null: the admin's, of no namespace). */
+  async byClientId(db: Executor, namespaceId: string | null, clientId: string) {
+    return db
+      .selectFrom('mailbox_webhooks')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .where((eb) =>
+        namespaceId === null ? eb('namespace_id', 'is', null) : eb('namespace_id', '=', namespaceId),
+      )
+      .executeTakeFirst();
+  },
+
+  async list(db: Executor, visibility: WebhookVisibility, page: PageRequest) {
+    const query = visible(db.selectFrom('mailbox_webhooks').selectAll(), visibility);
+    return newestFirst(query, page, 'mailbox_webhooks').execute();
   },
 
   async update(

@@ -8,8 +8,8 @@ import { notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
 import { newId } from '../ids.ts';
 import { inboxesRepository, reaches } from '../inboxes/repository.ts';
-import type { ListQuery, PageTokens } from '../pagination.ts';
-import { MAILBOX_CHANNEL } from './profile.ts';
+import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
+import { MAILBOX_CHANNEL } from './channel.ts';
 import { type WebhookRow, type WebhookVisibility, webhooksRepository } from './repository.ts';
 
 export const toWebhook = (row: WebhookRow) => ({
@@ -74,16 +74,7 @@ export class WebhookService {
       inboxIds = principal.reach.inboxIds;
     }
     if (body.client_id) {
-      const existing = await db
-        .selectFrom('mailbox_webhooks')
-        .selectAll()
-        .where('client_id', '=', body.client_id)
-        .where((eb) =>
-          principal.reach.namespaceId === null
-            ? eb('namespace_id', 'is', null)
-            : eb('namespace_id', '=', principal.reach.namespaceId),
-        )
-        .executeTakeFirst();
+      const existing = await webhooksRepository.byClientId(db, principal.reach.namespaceId, body.client_id);
       if (existing)
         throw invalidParam(
           'client_id',
@@ -117,19 +108,8 @@ export class WebhookService {
 
   async list(principal: MailboxPrincipal, query: ListQuery) {
     const page = this.deps.pageTokens.parse(query, 'webhooks', principal.subject);
-    const rows = await webhooksRepository.list(this.deps.db, visibilityOf(principal), {
-      limit: page.limit + 1,
-      after: page.after ? { created_at: new Date(page.after.t), id: page.after.i } : undefined,
-    });
-    const { items, ...rest } = this.deps.pageTokens.page(
-      rows,
-      page.limit,
-      'webhooks',
-      principal.subject,
-      (r) => ({ t: r.created_at.toISOString(), i: r.id }),
-      toWebhook,
-    );
-    return { ...rest, webhooks: items };
+    const rows = await webhooksRepository.list(this.deps.db, visibilityOf(principal), keyset(page));
+    return this.deps.pageTokens.envelope('webhooks', page, rows, byCreation, toWebhook);
   }
 
   async update(
@@ -162,8 +142,7 @@ export class WebhookService {
 
   async deliveries(principal: MailboxPrincipal, webhookId: string, query: ListQuery) {
     const webhook = await this.get(principal, webhookId);
-    const list = `deliveries:${webhook.id}`;
-    const page = this.deps.pageTokens.parse(query, list, principal.subject);
+    const page = this.deps.pageTokens.parse(query, `deliveries:${webhook.id}`, principal.subject);
     const rows = await webhooksRepository.deliveries(this.deps.db, webhook.id, {
       limit: page.limit + 1,
       after: page.after ? { seq: Number(page.after.i) } : undefined,
@@ -172,11 +151,10 @@ export class WebhookService {
       this.deps.db,
       rows.map((r) => r.id),
     );
-    const { items, ...rest } = this.deps.pageTokens.page(
+    return this.deps.pageTokens.envelope(
+      'deliveries',
+      page,
       rows,
-      page.limit,
-      list,
-      principal.subject,
       (r) => ({ t: r.created_at.toISOString(), i: String(r.seq) }),
       (r) =>
         presentDelivery(
@@ -184,7 +162,6 @@ export class WebhookService {
           attempts.filter((a) => a.delivery_id === r.id),
         ),
     );
-    return { ...rest, deliveries: items };
   }
 
   async retry(principal: MailboxPrincipal, deliveryId: string) {

@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../events/types.ts';
 import { inboxesRepository, reaches } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import type { MailboxDeps } from '../wiring.ts';
-import type { LiveClient } from './hub.ts';
+import type { LiveClient } from './event-hub.ts';
 
 const tags = ['Events'];
 const HEARTBEAT_MS = 30_000;

@@ -32,7 +32,7 @@ export function principalSees(principal: MailboxPrincipal, event: MailboxEvent):
  * serialised once and sent to every socket whose principal may see it and whose subscription asks
  * for it. Nothing is buffered for absent clients: live only.
  */
-export class LiveHub {
+export class MailboxEventHub {
   private readonly clients = new Set<LiveClient>();
   private unsubscribe: (() => Promise<void>) | null = null;
 

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
-import { startPlatform, type TestPlatform } from '../../../test/harness.ts';
-import { buildMailboxApp } from '../../app/mailbox-app.ts';
-import { FakeClock } from '../../core/clock.ts';
-import type { AppInstance } from '../../core/http/types.ts';
-import { createMailboxDeps, type MailboxDeps, type MailboxOverrides } from '../wiring.ts';
+import { buildMailboxApp } from '../../src/app/mailbox-app.ts';
+import { FakeClock } from '../../src/core/clock.ts';
+import type { AppInstance } from '../../src/core/http/types.ts';
+import { createMailboxDeps, type MailboxDeps, type MailboxOverrides } from '../../src/mailbox/wiring.ts';
+import { startPlatform, type TestPlatform } from '../harness.ts';
 
 export interface TestMailbox {
   app: AppInstance;
