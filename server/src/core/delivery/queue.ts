@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
+import { type DeliveryRow, deliveryQueueRepository, type FanOut } from './queue-repository.ts';
 import { NOTIFY_COALESCE_MS, notifyDeliveryDue } from './repository.ts';
-import type { DeliveryTables } from './tables.ts';
 
-export type DeliveryRow = Selectable<DeliveryTables['deliveries']>;
+export type { DeliveryRow, FanOut };
 
 export interface NewDelivery {
   channel: string;
@@ -21,15 +21,6 @@ export interface NewDelivery {
   payload: string;
   /** The receiver is paused: keep the delivery (status `paused`) until it is enabled again. */
   held?: boolean;
-}
-
-export interface FanOut {
-  channel: string;
-  eventId: string;
-  eventType: string;
-  payload: string;
-  /** Selects `endpoint_id` (text), `tenant_id` (text) and `enabled` of every receiver. */
-  receivers: RawBuilder<{ endpoint_id: string; tenant_id: string; enabled: boolean }>;
 }
 
 /**
@@ -60,7 +51,7 @@ export class DeliveryQueue {
       created_at: now,
       updated_at: now,
     }));
-    await tx.insertInto('deliveries').values(rows).execute();
+    await deliveryQueueRepository.insertMany(tx, rows);
     if (rows.some((row) => row.status === 'pending')) await this.#notify(tx, false);
     return rows.map((row) => row.id);
   }
@@ -77,20 +68,10 @@ export class DeliveryQueue {
 
   /**
    * The fan-out's INSERT, for a caller that runs it as part of a larger statement (a CTE).
-   * Disabled receivers get a held delivery. Delivery ids come from PostgreSQL's
-   * gen_random_uuid() (v4, like randomUUID()) because the rows are made by the database.
-   * Yields one `pending` flag per delivery.
+   * Disabled receivers get a held delivery. Yields one `pending` flag per delivery.
    */
   fanOutInsert(fanOut: FanOut): RawBuilder<{ pending: boolean }> {
-    const now = this.clock.now();
-    return sql<{ pending: boolean }>`
-      insert into deliveries (id, channel, tenant_id, endpoint_id, event_id, event_type, payload, status,
-        next_attempt_at, created_at, updated_at)
-      select gen_random_uuid(), ${fanOut.channel}, r.tenant_id, r.endpoint_id, ${fanOut.eventId},
-        ${fanOut.eventType}, ${fanOut.payload}, case when r.enabled then 'pending' else 'paused' end,
-        case when r.enabled then ${now}::timestamptz end, ${now}, ${now}
-      from (${fanOut.receivers}) as r
-      returning status = 'pending' as pending`;
+    return deliveryQueueRepository.fanOutInsert(fanOut, this.clock.now());
   }
 
   /**
@@ -108,37 +89,14 @@ export class DeliveryQueue {
    * give or take the worker's concurrency.
    */
   async releaseHeld(tx: Kysely<DB>, target: { channel: string; endpointId: string }): Promise<number> {
-    const now = this.clock.now();
-    const result = await tx
-      .updateTable('deliveries')
-      .set({ status: 'pending', next_attempt_at: now, updated_at: now })
-      .where('channel', '=', target.channel)
-      .where('endpoint_id', '=', target.endpointId)
-      .where('status', '=', 'paused')
-      .executeTakeFirst();
-    const released = Number(result.numUpdatedRows);
+    const released = await deliveryQueueRepository.releaseHeld(tx, target, this.clock.now());
     if (released > 0) await this.#notify(tx, true);
     return released;
   }
 
   /** Cancels everything not yet delivered to a receiver that is being removed. */
   async cancelPending(tx: Kysely<DB>, target: { channel: string; endpointId: string }): Promise<number> {
-    const now = this.clock.now();
-    const result = await tx
-      .updateTable('deliveries')
-      .set({
-        status: 'cancelled',
-        next_attempt_at: null,
-        locked_until: null,
-        claim_token: null,
-        last_error: 'receiver_removed',
-        updated_at: now,
-      })
-      .where('channel', '=', target.channel)
-      .where('endpoint_id', '=', target.endpointId)
-      .where('status', 'in', ['pending', 'paused'])
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return deliveryQueueRepository.cancelUndelivered(tx, target, this.clock.now());
   }
 
   /**
@@ -148,29 +106,12 @@ export class DeliveryQueue {
    */
   async redeliver(tx: Kysely<DB>, deliveryId: string): Promise<DeliveryRow | undefined> {
     const now = this.clock.now();
-    const current = await tx
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('id', '=', deliveryId)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await deliveryQueueRepository.findForUpdate(tx, deliveryId);
     if (!current) return undefined;
     const inFlight = current.locked_until !== null && current.locked_until > now;
     if (current.status === 'paused' || inFlight) return current;
     const manual = current.status !== 'pending';
-    const updated = await tx
-      .updateTable('deliveries')
-      .set({
-        status: 'pending',
-        next_attempt_at: now,
-        manual_attempt: manual,
-        locked_until: null,
-        claim_token: null,
-        updated_at: now,
-      })
-      .where('id', '=', deliveryId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await deliveryQueueRepository.makeDueNow(tx, deliveryId, { manual, now });
     await this.#notify(tx, true);
     return updated;
   }

@@ -6,6 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { DB } from '../db/schema.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
+import { idempotencyKeyRepository } from './idempotency-repository.ts';
 import { isWrite } from './rate-limit.ts';
 
 const HEADER = 'idempotency-key';
@@ -54,20 +55,11 @@ export function installIdempotency(
 
   async function claim(scope: string, key: string, hash: string): Promise<boolean> {
     const now = clock.now();
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        scope,
-        key,
-        request_hash: hash,
-        state: 'running',
-        locked_at: now,
-        expires_at: new Date(now.getTime() + RETENTION_MS),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    return inserted !== undefined;
+    return idempotencyKeyRepository.claim(
+      db,
+      { scope, key },
+      { requestHash: hash, now, expiresAt: new Date(now.getTime() + RETENTION_MS) },
+    );
   }
 
   async function replayOrRefuse(
@@ -78,20 +70,10 @@ export function installIdempotency(
     hash: string,
   ) {
     const now = clock.now();
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const row = await idempotencyKeyRepository.find(db, { scope, key });
     if (!row || row.expires_at <= now) {
       // Expired (or released meanwhile): forget it and try to claim afresh.
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('scope', '=', scope)
-        .where('key', '=', key)
-        .where('expires_at', '<=', now)
-        .execute();
+      await idempotencyKeyRepository.deleteIfExpired(db, { scope, key }, now);
       if (await claim(scope, key, hash)) {
         request.idempotency = { scope, key };
         return;
@@ -110,15 +92,7 @@ export function installIdempotency(
     }
     if (row.state === 'running') {
       if (now.getTime() - row.locked_at.getTime() > ABANDONED_AFTER_MS) {
-        const taken = await db
-          .updateTable('idempotency_keys')
-          .set({ locked_at: now })
-          .where('scope', '=', scope)
-          .where('key', '=', key)
-          .where('state', '=', 'running')
-          .where('locked_at', '=', row.locked_at)
-          .returning('key')
-          .executeTakeFirst();
+        const taken = await idempotencyKeyRepository.takeOver(db, { scope, key }, row.locked_at, now);
         if (taken) {
           request.idempotency = { scope, key };
           return;
@@ -163,40 +137,25 @@ export function installIdempotency(
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = null;
-    const where = db
-      .updateTable('idempotency_keys')
-      .where('scope', '=', held.scope)
-      .where('key', '=', held.key);
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      await where
-        .set({
-          state: 'done',
-          response_status: reply.statusCode,
-          response_body: secretBox.seal(
-            typeof payload === 'string' ? payload : payload === null ? '' : String(payload),
-          ),
-          response_headers: JSON.stringify(headers),
-        })
-        .execute();
+      await idempotencyKeyRepository.markDone(db, held, {
+        status: reply.statusCode,
+        sealedBody: secretBox.seal(
+          typeof payload === 'string' ? payload : payload === null ? '' : String(payload),
+        ),
+        headers,
+      });
     } else {
       // A failed first attempt releases the key so the client may retry with it.
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('scope', '=', held.scope)
-        .where('key', '=', held.key)
-        .execute();
+      await idempotencyKeyRepository.release(db, held);
     }
     return payload;
   });
 }
 
-/** Removes expired records; called periodically by the worker. */
-export async function purgeExpiredIdempotencyKeys(db: Kysely<DB>, now: Date): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
+export { purgeExpiredIdempotencyKeys } from './idempotency-repository.ts';

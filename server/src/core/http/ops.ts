@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import type { Database } from '../db/database.ts';
+import { type Database, pingDatabase } from '../db/database.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { ERROR_CODES } from './errors.ts';
 
@@ -33,7 +32,7 @@ export function installOperations(app: AnyFastify, deps: { database: Database; s
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
   app.get('/readyz', hide, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(deps.database.db);
+      await pingDatabase(deps.database.db);
       return { status: 'ready' };
     } catch {
       return reply.status(503).send({ status: 'unavailable', reason: 'database unreachable' });

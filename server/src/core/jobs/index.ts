@@ -11,5 +11,6 @@ export {
   type JobReschedule,
   type RetryPolicy,
 } from './catalog.ts';
-export { type Enqueued, type EnqueueOptions, JOBS_NOTIFY_CHANNEL, JobQueue } from './queue.ts';
+export { type Enqueued, type EnqueueOptions, JobQueue } from './queue.ts';
+export { JOBS_NOTIFY_CHANNEL } from './repository.ts';
 export { type JobOutcome, JobRunner, type JobRunnerOptions } from './runner.ts';

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 import { DEFAULT_RETRY } from './catalog.ts';
-
-/** Workers LISTEN here; enqueue NOTIFYs it in the writer's transaction, so the wake-up follows the commit. */
-export const JOBS_NOTIFY_CHANNEL = 'jobs_due';
+import { jobRepository } from './repository.ts';
 
 export interface EnqueueOptions {
   /** Not before this instant (default: now). */
@@ -39,32 +37,20 @@ export class JobQueue {
     const now = this.clock.now();
     const runAt = options.runAt ?? new Date(now.getTime() + (options.delayMs ?? 0));
     const id = randomUUID();
-    const inserted = await db
-      .insertInto('jobs')
-      .values({
-        id,
-        name,
-        payload: JSON.stringify(payload ?? null),
-        state: 'pending',
-        attempts: 0,
-        max_attempts: DEFAULT_RETRY.maxAttempts,
-        run_at: runAt,
-        dedupe_key: options.dedupeKey ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((conflict) => conflict.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) {
-      const existing = await db
-        .selectFrom('jobs')
-        .select('id')
-        .where('dedupe_key', '=', options.dedupeKey!)
-        .executeTakeFirstOrThrow();
-      return { id: existing.id, enqueued: false };
-    }
-    await sql`select pg_notify(${JOBS_NOTIFY_CHANNEL}, ${name})`.execute(db);
+    const inserted = await jobRepository.insertUnlessDuplicate(db, {
+      id,
+      name,
+      payload: JSON.stringify(payload ?? null),
+      state: 'pending',
+      attempts: 0,
+      max_attempts: DEFAULT_RETRY.maxAttempts,
+      run_at: runAt,
+      dedupe_key: options.dedupeKey ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (!inserted) return { id: await jobRepository.idByDedupeKey(db, options.dedupeKey!), enqueued: false };
+    await jobRepository.notifyDue(db, name);
     return { id, enqueued: true };
   }
 }

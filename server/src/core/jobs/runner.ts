@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Value } from 'typebox/value';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
@@ -11,9 +11,7 @@ import {
   type JobLogger,
   type JobReschedule,
 } from './catalog.ts';
-import { JOBS_NOTIFY_CHANNEL } from './queue.ts';
-
-type JobRow = Selectable<DB['jobs']>;
+import { JOBS_NOTIFY_CHANNEL, type JobRow, jobRepository } from './repository.ts';
 
 export interface JobRunnerOptions {
   database: Database;
@@ -157,21 +155,13 @@ export class JobRunner {
     if (names.length === 0 || limit <= 0) return [];
     const now = this.#clock.now();
     const leaseUntil = new Date(now.getTime() + this.#leaseMs);
-    const token = randomUUID();
-    const { rows } = await sql<JobRow>`
-      with due as (
-        select id from jobs
-        where name in (${sql.join(names)})
-          and ((state = 'pending' and run_at <= ${now})
-            or (state = 'running' and locked_until <= ${now}))
-        order by run_at, id
-        limit ${limit}
-        for update skip locked
-      )
-      update jobs as j set state = 'running', attempts = j.attempts + 1, locked_until = ${leaseUntil},
-        claim_token = ${token}, updated_at = ${now}
-      from due where j.id = due.id
-      returning j.*`.execute(this.#db);
+    const rows = await jobRepository.claimDue(this.#db, {
+      names,
+      now,
+      leaseUntil,
+      limit,
+      token: randomUUID(),
+    });
     return rows.sort((a, b) => new Date(a.run_at).getTime() - new Date(b.run_at).getTime());
   }
 
@@ -230,7 +220,7 @@ export class JobRunner {
     }
     const now = this.#clock.now();
     if (result && 'rescheduleAt' in result) {
-      await this.#fenced(row, {
+      await jobRepository.recordOutcome(this.#db, row, {
         state: 'pending',
         attempts: row.attempts - 1,
         run_at: result.rescheduleAt,
@@ -239,7 +229,7 @@ export class JobRunner {
       });
       return 'rescheduled';
     }
-    const kept = await this.#fenced(row, {
+    const kept = await jobRepository.recordOutcome(this.#db, row, {
       state: 'succeeded',
       last_error: null,
       updated_at: now,
@@ -260,11 +250,16 @@ export class JobRunner {
     const details = { err: error, job_id: row.id, job: row.name, attempt: row.attempts };
     if (last) {
       this.#logger.error(details, 'job failed for good');
-      await this.#fenced(row, { state: 'failed', last_error: message, updated_at: now, finished_at: now });
+      await jobRepository.recordOutcome(this.#db, row, {
+        state: 'failed',
+        last_error: message,
+        updated_at: now,
+        finished_at: now,
+      });
       return 'failed';
     }
     this.#logger.warn(details, 'job failed; it will be retried');
-    await this.#fenced(row, {
+    await jobRepository.recordOutcome(this.#db, row, {
       state: 'pending',
       run_at: new Date(now.getTime() + backoffDelay(definition.retry, row.attempts)),
       last_error: message,
@@ -273,36 +268,11 @@ export class JobRunner {
     return 'retrying';
   }
 
-  /** Writes the outcome only if this claim still holds the row. */
-  async #fenced(
-    row: JobRow,
-    changes: {
-      state: JobRow['state'];
-      attempts?: number;
-      run_at?: Date;
-      last_error: string | null;
-      updated_at: Date;
-      finished_at?: Date;
-    },
-  ): Promise<boolean> {
-    const result = await this.#db
-      .updateTable('jobs')
-      .set({ ...changes, locked_until: null, claim_token: null })
-      .where('id', '=', row.id)
-      .where('claim_token', '=', row.claim_token)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
   async #maybePurge(): Promise<void> {
     const now = this.#clock.now().getTime();
     if (now - this.#lastPurge < PURGE_EVERY_MS) return;
     this.#lastPurge = now;
-    await this.#db
-      .deleteFrom('jobs')
-      .where('state', 'in', ['succeeded', 'failed'])
-      .where('finished_at', '<', new Date(now - this.#retentionMs))
-      .execute();
+    await jobRepository.purgeFinished(this.#db, new Date(now - this.#retentionMs));
   }
 
   #wake(): void {

@@ -4,10 +4,10 @@ import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import { apiSecretRepository } from './repository.ts';
 
 export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
-/** Peers learn of a revocation through this NOTIFY channel; the payload is the key's SHA-256. */
-export const API_SECRET_CHANGED_CHANNEL = 'api_secret_changed';
+export { API_SECRET_CHANGED_CHANNEL } from './repository.ts';
 /** The longest a revoked key can keep working on an instance that missed the notification. */
 export const KEY_CACHE_TTL_MS = 30_000;
 
@@ -79,11 +79,7 @@ export class ApiKeyVerifier {
   private async load(secret: string, lookupHash: string, stale: CachedKey | undefined) {
     this.cache.delete(lookupHash);
     const evictionsBefore = this.evictions;
-    const row: KeyRow | undefined = await this.db
-      .selectFrom('api_secrets')
-      .select(['id', 'account_id', 'membership_id', 'secret_hash', 'scopes', 'is_active'])
-      .where('lookup_hash', '=', lookupHash)
-      .executeTakeFirst();
+    const row: KeyRow | undefined = await apiSecretRepository.findForVerification(this.db, lookupHash);
     if (!row?.is_active) return null;
     const alreadyChecked = stale?.secretHash === row.secret_hash;
     if (!alreadyChecked && !(await bcrypt.compare(secret, row.secret_hash))) return null;
@@ -122,12 +118,7 @@ export class ApiKeyVerifier {
     const batch = [...this.pendingUsage.entries()];
     this.pendingUsage.clear();
     for (const [id, usedAt] of batch) {
-      await this.db
-        .updateTable('api_secrets')
-        .set({ last_used_at: usedAt })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
-        .execute();
+      await apiSecretRepository.recordUse(this.db, id, usedAt);
     }
   }
 }

@@ -1,9 +1,12 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type ApiSecretRow = Selectable<DB['api_secrets']>;
+
+/** Peers learn of a revocation through this NOTIFY channel; the payload is the key's SHA-256. */
+export const API_SECRET_CHANGED_CHANNEL = 'api_secret_changed';
 
 export const apiSecretRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['api_secrets']>) {
@@ -40,5 +43,26 @@ export const apiSecretRepository = {
       .where('id', '=', id)
       .returning(['id', 'lookup_hash'])
       .executeTakeFirst();
+  },
+  /** What verifying a key needs, by the SHA-256 of the key (any workspace: the key names it). */
+  findForVerification(db: Kysely<DB>, lookupHash: string) {
+    return db
+      .selectFrom('api_secrets')
+      .select(['id', 'account_id', 'membership_id', 'secret_hash', 'scopes', 'is_active'])
+      .where('lookup_hash', '=', lookupHash)
+      .executeTakeFirst();
+  },
+  /** Records a use, unless a later one is recorded already. */
+  async recordUse(db: Kysely<DB>, id: number, usedAt: Date): Promise<void> {
+    await db
+      .updateTable('api_secrets')
+      .set({ last_used_at: usedAt })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
+      .execute();
+  },
+  /** Tells every instance's verifier that the key changed; inside a transaction, on commit. */
+  async announceChange(db: Kysely<DB>, lookupHash: string): Promise<void> {
+    await sql`select pg_notify(${API_SECRET_CHANGED_CHANNEL}, ${lookupHash})`.execute(db);
   },
 };

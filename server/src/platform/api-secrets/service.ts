@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
@@ -8,7 +8,7 @@ import { AppError } from '../../core/http/errors.ts';
 import type { Page, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { API_SECRET_CHANGED_CHANNEL, type ApiKeyVerifier } from './key-verifier.ts';
+import type { ApiKeyVerifier } from './key-verifier.ts';
 import { type ApiSecretRow, apiSecretRepository as repo } from './repository.ts';
 
 const LIST = 'api_secrets';
@@ -103,7 +103,7 @@ export class ApiSecretService {
   /** Evicts here at once and tells the other instances (they evict on the NOTIFY). */
   private async announceChange(lookupHash: string) {
     this.deps.apiKeys.evict(lookupHash);
-    await sql`select pg_notify(${API_SECRET_CHANGED_CHANNEL}, ${lookupHash})`.execute(this.deps.db);
+    await repo.announceChange(this.deps.db, lookupHash);
   }
 
   paginate(query: { limit?: number; cursor?: string; starting_after?: string }, principal: Principal) {

@@ -1,32 +1,20 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import { newestFirst } from '../../core/db/keyset.ts';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import type { DB } from '../../core/db/schema.ts';
-import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type CustomFunctionRow = Selectable<DB['custom_functions']>;
 export type ScenarioFunctionRow = CustomFunctionRow & { attached_at: Date };
+
+const customFunctions = accountScoped('custom_functions');
 
 export const customFunctionRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['custom_functions']>) {
     return db.insertInto('custom_functions').values(values).returningAll().executeTakeFirstOrThrow();
   },
 
-  list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
-    return newestFirst(
-      db.selectFrom('custom_functions').selectAll().where('account_id', '=', accountId),
-      page,
-      'custom_functions',
-    ).execute();
-  },
+  list: customFunctions.list,
 
-  find(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .selectFrom('custom_functions')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  },
+  find: customFunctions.find,
 
   findByName(db: Kysely<DB>, accountId: string, name: string) {
     return db
@@ -37,24 +25,9 @@ export const customFunctionRepository = {
       .executeTakeFirst();
   },
 
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['custom_functions']>) {
-    return db
-      .updateTable('custom_functions')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-  },
+  update: customFunctions.update,
 
-  delete(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .deleteFrom('custom_functions')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  },
+  delete: customFunctions.delete,
 
   /** Live scenarios the function is attached to, in attach order. */
   scenariosOf(db: Kysely<DB>, accountId: string, functionId: string) {

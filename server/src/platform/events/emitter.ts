@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { DeliveryQueue } from '../../core/delivery/queue.ts';
-import { ALL_EVENTS_WILDCARD, type PlatformEventData, type PlatformEventType } from './catalog.ts';
+import type { PlatformEventData, PlatformEventType } from './catalog.ts';
 import { enqueueLegacyMeetingCompleted, type LegacyWebhookInput } from './legacy-webhook.ts';
+import { platformEventRepository } from './repository.ts';
 import { PLATFORM_WEBHOOK_CHANNEL } from './webhook-profile.ts';
 
 export interface EmitInput<E extends PlatformEventType> {
@@ -50,20 +51,20 @@ export function createEventEmitter(deps: EventEmitterDeps): EventEmitter {
       }
       const id = randomUUID();
       const createdAt = deps.clock.now();
-      await tx
-        .insertInto('platform_events')
-        .values({ id, account_id: accountId, event, data: JSON.stringify(fields), created_at: createdAt })
-        .execute();
+      await platformEventRepository.insert(tx, {
+        id,
+        account_id: accountId,
+        event,
+        data: JSON.stringify(fields),
+        created_at: createdAt,
+      });
       const envelope = { id, event, created_at: createdAt.toISOString(), data: fields };
       const deliveries = await queue.enqueueFanOut(tx, {
         channel: PLATFORM_WEBHOOK_CHANNEL,
         eventId: id,
         eventType: event,
         payload: JSON.stringify(envelope),
-        receivers: sql`
-          select id::text as endpoint_id, ${accountId}::text as tenant_id, enabled from webhook_endpoints
-          where account_id = ${accountId}
-            and subscribed_events ?| array[${event}, ${ALL_EVENTS_WILDCARD}]::text[]`,
+        receivers: platformEventRepository.subscribedEndpoints(accountId, event),
       });
       return { ...envelope, deliveries };
     },

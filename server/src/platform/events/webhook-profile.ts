@@ -1,6 +1,7 @@
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import { type ChannelProfile, classifyPlatformStyle, HOUR, MINUTE } from '../../core/delivery/profile.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../core/delivery/signature.ts';
+import { platformEventRepository } from './repository.ts';
 
 export const PLATFORM_WEBHOOK_CHANNEL = 'platform_webhook';
 export const WEBHOOK_USER_AGENT = 'Understudy-Webhooks/1';
@@ -27,18 +28,11 @@ export function createPlatformWebhookProfile(deps: { secretBox: SecretBox }): Ch
     }),
     async resolveTarget({ db, delivery, now }) {
       if (!delivery.endpoint_id) return null;
-      const endpoint = await db
-        .selectFrom('webhook_endpoints')
-        .select([
-          'url',
-          'enabled',
-          'signing_secret_sealed',
-          'previous_secret_sealed',
-          'previous_secret_expires_at',
-        ])
-        .where('id', '=', delivery.endpoint_id)
-        .where('account_id', '=', delivery.tenant_id)
-        .executeTakeFirst();
+      const endpoint = await platformEventRepository.findDeliveryTarget(
+        db,
+        delivery.endpoint_id,
+        delivery.tenant_id,
+      );
       if (!endpoint) return null;
       const secrets = [deps.secretBox.open(endpoint.signing_secret_sealed)];
       // During the 24 h after a rotation the previous secret signs too, so receivers can switch over.

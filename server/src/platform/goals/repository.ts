@@ -1,18 +1,21 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { newestFirst } from '../../core/db/keyset.ts';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type GoalRow = Selectable<DB['goals']>;
 
+const goals = accountScoped('goals');
+
 export const goalRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['goals']>) {
     return db.insertInto('goals').values(values).returningAll().executeTakeFirstOrThrow();
   },
+  /** With `scenarioId`, only the goals linked to that scenario. */
   list(db: Kysely<DB>, accountId: string, page: PageRequest | null, scenarioId?: string) {
-    let query = db.selectFrom('goals').selectAll('goals').where('goals.account_id', '=', accountId);
-    if (scenarioId) {
-      query = query.where((eb) =>
+    if (!scenarioId) return goals.list(db, accountId, page);
+    return goals.list(db, accountId, page, (query) =>
+      query.where((eb) =>
         eb.exists(
           eb
             .selectFrom('scenario_goals')
@@ -20,44 +23,13 @@ export const goalRepository = {
             .whereRef('scenario_goals.goal_id', '=', 'goals.id')
             .where('scenario_goals.scenario_id', '=', scenarioId),
         ),
-      );
-    }
-    return newestFirst(query, page, 'goals').execute();
+      ),
+    );
   },
-  find(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .selectFrom('goals')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  },
-  findMany(db: Kysely<DB>, accountId: string, ids: string[]) {
-    if (ids.length === 0) return Promise.resolve([] as GoalRow[]);
-    return db
-      .selectFrom('goals')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
-  },
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['goals']>) {
-    return db
-      .updateTable('goals')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-  },
-  delete(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .deleteFrom('goals')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  },
+  find: goals.find,
+  findMany: goals.findMany,
+  update: goals.update,
+  delete: goals.delete,
 };
 
 /** The scenario ↔ goal links (scenario_goals). */

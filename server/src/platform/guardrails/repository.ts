@@ -1,7 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import { newestFirst } from '../../core/db/keyset.ts';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import type { DB } from '../../core/db/schema.ts';
-import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type GuardrailRow = Selectable<DB['guardrails']>;
 export type AttachmentRow = Selectable<DB['scenario_guardrails']>;
@@ -20,27 +19,16 @@ export interface AttachmentPosition {
   guardrailId: string;
 }
 
+const guardrails = accountScoped('guardrails');
+
 export const guardrailRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['guardrails']>) {
     return db.insertInto('guardrails').values(values).returningAll().executeTakeFirstOrThrow();
   },
 
-  list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
-    return newestFirst(
-      db.selectFrom('guardrails').selectAll().where('account_id', '=', accountId),
-      page,
-      'guardrails',
-    ).execute();
-  },
+  list: guardrails.list,
 
-  find(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .selectFrom('guardrails')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  },
+  find: guardrails.find,
 
   findByName(db: Kysely<DB>, accountId: string, name: string) {
     return db
@@ -51,24 +39,9 @@ export const guardrailRepository = {
       .executeTakeFirst();
   },
 
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['guardrails']>) {
-    return db
-      .updateTable('guardrails')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-  },
+  update: guardrails.update,
 
-  delete(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .deleteFrom('guardrails')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  },
+  delete: guardrails.delete,
 
   /** Live scenarios a guardrail is attached to, in attach order. */
   scenariosOf(db: Kysely<DB>, accountId: string, guardrailId: string) {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
+import { identityRepository } from './repository.ts';
 
 export interface NewWorkspace {
   accountId: string;
@@ -19,31 +20,14 @@ export async function createWorkspace(
 ): Promise<NewWorkspace & { createdAt: Date }> {
   const now = deps.clock.now();
   const workspace = { accountId: randomUUID(), membershipId: randomUUID() };
-  await tx
-    .insertInto('accounts')
-    .values({ id: workspace.accountId, name: input.name, created_at: now })
-    .execute();
-  await tx
-    .insertInto('memberships')
-    .values({
-      id: workspace.membershipId,
-      account_id: workspace.accountId,
-      user_id: input.userId,
-      role: 'owner',
-      created_at: now,
-    })
-    .execute();
+  await identityRepository.insertAccount(tx, { id: workspace.accountId, name: input.name, created_at: now });
+  await identityRepository.insertMembership(tx, {
+    id: workspace.membershipId,
+    account_id: workspace.accountId,
+    user_id: input.userId,
+    role: 'owner',
+    created_at: now,
+  });
   for (const hook of deps.hooks) await hook(tx, workspace);
   return { ...workspace, createdAt: now };
-}
-
-/** The user's first workspace: where a login lands. */
-export async function primaryMembership(db: Kysely<DB>, userId: string) {
-  return db
-    .selectFrom('memberships')
-    .select(['id', 'account_id'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .executeTakeFirst();
 }

@@ -5,8 +5,9 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
-import { type AccountCreatedHook, createWorkspace, primaryMembership } from './accounts.ts';
+import { type AccountCreatedHook, createWorkspace } from './accounts.ts';
 import type { ExternalIdentity } from './oidc.ts';
+import { identityRepository } from './repository.ts';
 import type { TokenService } from './tokens.ts';
 
 const PASSWORD_COST = 10;
@@ -26,22 +27,14 @@ export class IdentityService {
   async signup(input: { email: string; password: string; name: string }) {
     const { db, clock, tokens } = this.deps;
     const email = input.email.trim().toLowerCase();
-    const existing = await db
-      .selectFrom('users')
-      .select('id')
-      .where(({ fn }) => fn('lower', ['email']), '=', email)
-      .where('external_issuer', 'is', null)
-      .executeTakeFirst();
+    const existing = await identityRepository.findLocalUser(db, email);
     if (existing)
       throw new AppError('duplicate', 'An account with this email already exists.', { param: 'email' });
     const passwordHash = await bcrypt.hash(input.password, PASSWORD_COST);
     const now = clock.now();
     const user = { id: randomUUID(), email, name: input.name.trim(), created_at: now, updated_at: now };
     const workspace = await db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('users')
-        .values({ ...user, password_hash: passwordHash })
-        .execute();
+      await identityRepository.insertUser(tx, { ...user, password_hash: passwordHash });
       return createWorkspace(
         tx,
         { clock, hooks: this.deps.accountHooks },
@@ -59,14 +52,9 @@ export class IdentityService {
 
   async login(input: { email: string; password: string }): Promise<{ token: string }> {
     const { db, tokens } = this.deps;
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'password_hash'])
-      .where(({ fn }) => fn('lower', ['email']), '=', input.email.trim().toLowerCase())
-      .where('external_issuer', 'is', null)
-      .executeTakeFirst();
+    const user = await identityRepository.findLocalUser(db, input.email.trim().toLowerCase());
     const matches = await bcrypt.compare(input.password, user?.password_hash ?? DUMMY_HASH);
-    const membership = user && matches ? await primaryMembership(db, user.id) : undefined;
+    const membership = user && matches ? await identityRepository.primaryMembership(db, user.id) : undefined;
     if (!user || !matches || !membership)
       throw new AppError('invalid_credentials', 'Invalid email or password.');
     return {
@@ -81,19 +69,7 @@ export class IdentityService {
   /** An external identity's principal; first sight provisions a user and a workspace for it. */
   async principalForExternal(identity: ExternalIdentity): Promise<Principal> {
     const { db, clock } = this.deps;
-    const find = () =>
-      db
-        .selectFrom('users')
-        .innerJoin('memberships', 'memberships.user_id', 'users.id')
-        .select([
-          'users.id as userId',
-          'memberships.id as membershipId',
-          'memberships.account_id as accountId',
-        ])
-        .where('users.external_issuer', '=', identity.issuer)
-        .where('users.external_subject', '=', identity.subject)
-        .orderBy('memberships.created_at', 'asc')
-        .executeTakeFirst();
+    const find = () => identityRepository.findExternalPrincipal(db, identity);
     let found = await find();
     if (!found) {
       const now = clock.now();
@@ -101,18 +77,15 @@ export class IdentityService {
       const name = identity.name ?? identity.email ?? identity.subject;
       try {
         await db.transaction().execute(async (tx) => {
-          await tx
-            .insertInto('users')
-            .values({
-              id: userId,
-              email: identity.email ?? `${identity.subject}@external.invalid`,
-              name,
-              external_issuer: identity.issuer,
-              external_subject: identity.subject,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
+          await identityRepository.insertUser(tx, {
+            id: userId,
+            email: identity.email ?? `${identity.subject}@external.invalid`,
+            name,
+            external_issuer: identity.issuer,
+            external_subject: identity.subject,
+            created_at: now,
+            updated_at: now,
+          });
           await createWorkspace(
             tx,
             { clock, hooks: this.deps.accountHooks },

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
+import { signingKeyRepository } from './repository.ts';
 
 const ALGORITHM = 'ES256';
 const AUDIENCE = 'understudy';
@@ -39,31 +40,20 @@ export class TokenService {
     issuer: string;
   }): Promise<TokenService> {
     const { db, secretBox, clock, issuer } = deps;
-    let row = await db
-      .selectFrom('signing_keys')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    let row = await signingKeyRepository.newest(db);
     if (!row) {
       const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
       const kid = randomUUID();
       const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
       // Two instances starting at once may both generate: the first insert wins and both use it.
-      await db
-        .insertInto('signing_keys')
-        .values({
-          kid,
-          algorithm: ALGORITHM,
-          private_jwk: secretBox.seal(JSON.stringify(await exportJWK(privateKey))),
-          public_jwk: JSON.stringify(publicJwk),
-          created_at: clock.now(),
-        })
-        .execute();
-      row = await db
-        .selectFrom('signing_keys')
-        .selectAll()
-        .orderBy('created_at', 'asc')
-        .executeTakeFirstOrThrow();
+      await signingKeyRepository.insert(db, {
+        kid,
+        algorithm: ALGORITHM,
+        private_jwk: secretBox.seal(JSON.stringify(await exportJWK(privateKey))),
+        public_jwk: JSON.stringify(publicJwk),
+        created_at: clock.now(),
+      });
+      row = await signingKeyRepository.oldest(db);
     }
     const privateJwk = JSON.parse(secretBox.open(row.private_jwk)) as JWK;
     const publicJwk = row.public_jwk as JWK;

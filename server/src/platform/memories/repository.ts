@@ -1,4 +1,5 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import type { DB } from '../../core/db/schema.ts';
 
 export type MemoryRow = Selectable<DB['memories']>;
@@ -12,6 +13,8 @@ export interface TagRow {
 
 /** Insert batches stay well below PostgreSQL's 65,535 bind parameters. */
 const INSERT_CHUNK = 500;
+
+const memories = accountScoped('memories');
 
 export const memoryRepository = {
   async existingKeys(db: Kysely<DB>, accountId: string, tag: string, keys: string[]): Promise<Set<string>> {
@@ -44,19 +47,12 @@ export const memoryRepository = {
 
   /** Newest first: created_at, then insertion order. */
   list(db: Kysely<DB>, accountId: string, tag: string | null, limit: number) {
-    let query = db.selectFrom('memories').selectAll().where('account_id', '=', accountId);
+    let query = memories.query(db, accountId);
     if (tag !== null) query = query.where('user_memory_tag', '=', tag);
     return query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
   },
 
-  find(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .selectFrom('memories')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-  },
+  find: memories.find,
 
   findByKey(db: Kysely<DB>, accountId: string, tag: string, key: string) {
     return db
@@ -68,24 +64,9 @@ export const memoryRepository = {
       .executeTakeFirst();
   },
 
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['memories']>) {
-    return db
-      .updateTable('memories')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-  },
+  update: memories.update,
 
-  delete(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .deleteFrom('memories')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  },
+  delete: memories.delete,
 
   async deleteTag(db: Kysely<DB>, accountId: string, tag: string): Promise<number> {
     const result = await db

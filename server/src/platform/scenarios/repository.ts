@@ -1,9 +1,12 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type ScenarioRow = Selectable<DB['scenarios']>;
+
+const scenarios = accountScoped('scenarios', { softDelete: true });
 
 /**
  * Every read here but `findEvenDeleted` skips soft-deleted scenarios: to the API a deleted
@@ -13,27 +16,8 @@ export const scenarioRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['scenarios']>) {
     return db.insertInto('scenarios').values(values).returningAll().executeTakeFirstOrThrow();
   },
-  list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
-    return newestFirst(
-      db
-        .selectFrom('scenarios')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('deleted_at', 'is', null),
-      page,
-      'scenarios',
-    ).execute();
-  },
-  find(db: Kysely<DB>, accountId: string, id: string, options: { forUpdate?: boolean } = {}) {
-    let query = db
-      .selectFrom('scenarios')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null);
-    if (options.forUpdate) query = query.forUpdate();
-    return query.executeTakeFirst();
-  },
+  list: scenarios.list,
+  find: scenarios.find,
   /**
    * The scenario even when soft-deleted: a meeting created before the delete still runs with the
    * scenario's custom agent.
@@ -46,25 +30,9 @@ export const scenarioRepository = {
       .where('id', '=', id)
       .executeTakeFirst();
   },
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['scenarios']>) {
-    return db
-      .updateTable('scenarios')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-  },
+  update: scenarios.update,
   async softDelete(db: Kysely<DB>, accountId: string, id: string, now: Date) {
-    const row = await db
-      .updateTable('scenarios')
-      .set({ deleted_at: now, updated_at: now })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
+    const row = await scenarios.markDeleted(db, accountId, id, now);
     if (row) {
       // Goals keep scoring the deleted scenario's past meetings (the links stay), but no longer
       // name it as their direct scenario.

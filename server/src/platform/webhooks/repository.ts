@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { accountScoped } from '../../core/db/account-scoped.ts';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
@@ -6,48 +7,21 @@ import { PLATFORM_WEBHOOK_CHANNEL } from '../events/webhook-profile.ts';
 
 export type WebhookEndpointRow = Selectable<DB['webhook_endpoints']>;
 
+const endpoints = accountScoped('webhook_endpoints');
+
 /** SQL for webhook endpoints and their deliveries; every query is scoped to one account. */
 export const webhookRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['webhook_endpoints']>) {
     return db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow();
   },
 
-  list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
-    return newestFirst(
-      db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId),
-      page,
-      'webhook_endpoints',
-    ).execute();
-  },
+  list: endpoints.list,
 
-  find(db: Kysely<DB>, accountId: string, id: string, options: { forUpdate?: boolean } = {}) {
-    let query = db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id);
-    if (options.forUpdate) query = query.forUpdate();
-    return query.executeTakeFirst();
-  },
+  find: endpoints.find,
 
-  update(db: Kysely<DB>, accountId: string, id: string, values: Updateable<DB['webhook_endpoints']>) {
-    return db
-      .updateTable('webhook_endpoints')
-      .set(values)
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-  },
+  update: endpoints.update,
 
-  delete(db: Kysely<DB>, accountId: string, id: string) {
-    return db
-      .deleteFrom('webhook_endpoints')
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-  },
+  delete: endpoints.delete,
 
   /** The attempt log of one endpoint, newest first, with the delivery each attempt belongs to. */
   listAttempts(db: Kysely<DB>, endpointId: string, page: PageRequest) {

@@ -1,0 +1,58 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB } from '../../core/db/schema.ts';
+
+export const identityRepository = {
+  insertAccount(db: Kysely<DB>, values: Insertable<DB['accounts']>) {
+    return db.insertInto('accounts').values(values).execute();
+  },
+  insertMembership(db: Kysely<DB>, values: Insertable<DB['memberships']>) {
+    return db.insertInto('memberships').values(values).execute();
+  },
+  /** The user's first membership (oldest, then lowest id). */
+  primaryMembership(db: Kysely<DB>, userId: string) {
+    return db
+      .selectFrom('memberships')
+      .select(['id', 'account_id'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .executeTakeFirst();
+  },
+  insertUser(db: Kysely<DB>, values: Insertable<DB['users']>) {
+    return db.insertInto('users').values(values).execute();
+  },
+  /** A password user (not an external identity) by e-mail, compared lower-cased; `email` must be lower case. */
+  findLocalUser(db: Kysely<DB>, email: string) {
+    return db
+      .selectFrom('users')
+      .select(['id', 'password_hash'])
+      .where(({ fn }) => fn('lower', ['email']), '=', email)
+      .where('external_issuer', 'is', null)
+      .executeTakeFirst();
+  },
+  /** The external identity's user with its first membership. */
+  findExternalPrincipal(db: Kysely<DB>, identity: { issuer: string; subject: string }) {
+    return db
+      .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .select(['users.id as userId', 'memberships.id as membershipId', 'memberships.account_id as accountId'])
+      .where('users.external_issuer', '=', identity.issuer)
+      .where('users.external_subject', '=', identity.subject)
+      .orderBy('memberships.created_at', 'asc')
+      .executeTakeFirst();
+  },
+};
+
+/** The token service's signing keys. */
+export const signingKeyRepository = {
+  newest(db: Kysely<DB>) {
+    return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').executeTakeFirst();
+  },
+  /** The first key ever stored: of instances that generated one at once, the insert that won. */
+  oldest(db: Kysely<DB>) {
+    return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'asc').executeTakeFirstOrThrow();
+  },
+  insert(db: Kysely<DB>, values: Insertable<DB['signing_keys']>) {
+    return db.insertInto('signing_keys').values(values).execute();
+  },
+};
