@@ -5,7 +5,8 @@ import { JobQueue } from '../core/jobs/index.ts';
 import { createLlmClient, type LlmClient } from '../core/llm/index.ts';
 import { OutboundClient, type OutboundPolicy, outboundPolicyFor } from '../core/outbound/index.ts';
 import { createStorage, type ObjectStorage } from '../core/storage/index.ts';
-import { API_SECRET_CHANGED_CHANNEL, ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
+import { ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
+import { API_SECRET_CHANGED_CHANNEL } from '../platform/api-secrets/repository.ts';
 import { createEventEmitter, type EventEmitter } from '../platform/events/emitter.ts';
 
 export interface SharedAdapters {

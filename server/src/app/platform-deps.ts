@@ -1,7 +1,7 @@
 // The platform's composition root: every module is built here exactly once, from the core and the
 // shared adapters, and hands back its services and its parts (routes, jobs, workers).
 import type { CoreDeps } from '../core/deps.ts';
-import { purgeExpiredIdempotencyKeys } from '../core/http/idempotency.ts';
+import { purgeExpiredIdempotencyKeys } from '../core/http/idempotency-repository.ts';
 import { JobCatalog, type JobDefinition } from '../core/jobs/index.ts';
 import type { BoundRoutes } from '../core/module.ts';
 import { type BackgroundWorker, periodic } from '../core/workers.ts';

@@ -157,5 +157,3 @@ export function installIdempotency(
     return payload;
   });
 }
-
-export { purgeExpiredIdempotencyKeys } from './idempotency-repository.ts';

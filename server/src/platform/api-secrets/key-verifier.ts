@@ -7,7 +7,6 @@ import type { Principal } from '../../core/http/principal.ts';
 import { apiSecretRepository } from './repository.ts';
 
 export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
-export { API_SECRET_CHANGED_CHANNEL } from './repository.ts';
 /** The longest a revoked key can keep working on an instance that missed the notification. */
 export const KEY_CACHE_TTL_MS = 30_000;
 
