@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the browser tests (server/test/browser/) when it is missing.
+# Installs Debian's Chromium for the browser tests (server/test/room/) when it is missing.
 # The tests drive it with playwright-core at /usr/bin/chromium and skip themselves without it.
 set -euo pipefail
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { createCoreDeps, disposeAll } from '../src/app/core-deps.ts';
 import { buildPlatformApp } from '../src/app/platform-app.ts';
@@ -75,6 +76,20 @@ export interface Workspace {
   email: string;
 }
 
+/** A fresh workspace with an API key, and a shorthand for calling /v1 with that key. */
+export interface ApiClient extends Workspace {
+  /** The plain API key. */
+  key: string;
+  keyId: number;
+  /** `method` on `/v1<url>`, with the key; `payload` is sent as JSON (or as given when a Buffer). */
+  call(
+    method: string,
+    url: string,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+}
+
 export interface TestPlatform {
   app: AppInstance;
   deps: PlatformDeps;
@@ -83,6 +98,8 @@ export interface TestPlatform {
   signup(): Promise<Workspace>;
   /** Creates an API key for the workspace and returns its plain secret and id. */
   createApiKey(workspace: Workspace, body?: Record<string, unknown>): Promise<{ secret: string; id: number }>;
+  /** Signs up a fresh workspace and creates an API key for it (full access unless `keyBody` has `scopes`). */
+  workspace(keyBody?: Record<string, unknown>): Promise<ApiClient>;
   close(): Promise<void>;
 }
 
@@ -94,7 +111,7 @@ export async function startPlatform(options: TestCoreOptions = {}): Promise<Test
   const deps = await createPlatformDeps(core);
   const app = await buildPlatformApp(deps);
   await app.ready();
-  return {
+  const platform: TestPlatform = {
     app,
     deps,
     clock,
@@ -127,11 +144,56 @@ export async function startPlatform(options: TestCoreOptions = {}): Promise<Test
       const { data } = response.json();
       return { secret: data.secret, id: data.id };
     },
+    async workspace(keyBody) {
+      const workspace = await platform.signup();
+      const { secret, id } = await platform.createApiKey(workspace, keyBody);
+      return {
+        ...workspace,
+        key: secret,
+        keyId: id,
+        call: (method, url, payload, headers = {}) =>
+          app.inject({
+            method: method as 'GET',
+            url: `/v1${url}`,
+            headers: { ...bearer(secret), ...headers },
+            ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+          }),
+      };
+    },
     async close() {
       await app.close();
       await core.close();
     },
   };
+  return platform;
+}
+
+/** The response's JSON body, after checking its status (the body is the failure message). */
+export function ok<T = any>(response: LightMyRequestResponse, status = 200): T {
+  if (response.statusCode !== status) {
+    throw new Error(`expected ${status}, got ${response.statusCode}: ${response.body}`);
+  }
+  return response.json() as T;
+}
+
+/** The error body of a response with `status`, and (when given) the error's `param`. */
+export function expectError(response: LightMyRequestResponse, status: number, param?: string | null) {
+  const body = response.json();
+  if (response.statusCode !== status || (param !== undefined && body.error?.param !== param)) {
+    throw new Error(
+      `expected ${status}${param !== undefined ? ` with param ${param}` : ''}, got ${response.statusCode}: ${response.body}`,
+    );
+  }
+  return body;
+}
+
+/** The error body of a response with `status`, and (when given) the error's `code`. */
+export function expectErrorCode(response: LightMyRequestResponse, status: number, code?: string) {
+  const body = response.json();
+  if (response.statusCode !== status || (code !== undefined && body.error?.code !== code)) {
+    throw new Error(`expected ${status} ${code ?? ''}, got ${response.statusCode}: ${response.body}`);
+  }
+  return body;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

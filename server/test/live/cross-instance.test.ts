@@ -5,19 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openTestDatabase, type TestDatabase } from '../../src/core/delivery/testing/test-database.ts';
-import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
-import { type Api, apiFor, createMeeting, createScenario, expectStatus, Participant } from './helpers.ts';
+import { type ApiClient, type ListeningPlatform, ok, startListeningPlatform } from '../harness.ts';
+import { createMeeting, createScenario, Participant } from './helpers.ts';
 
 let database: TestDatabase;
 let a: ListeningPlatform;
 let b: ListeningPlatform;
-let api: Api;
+let api: ApiClient;
 
 before(async () => {
   database = await openTestDatabase();
   a = await startListeningPlatform({ database: database.database });
   b = await startListeningPlatform({ database: database.database, clock: a.clock });
-  api = await apiFor(a);
+  api = await a.workspace();
 });
 after(async () => {
   await a.close();
@@ -25,17 +25,15 @@ after(async () => {
   await database.close();
 });
 
-const bApi = (): Api => ({
+const bApi = (): ApiClient => ({
   ...api,
-  async call(method, url, payload) {
-    const response = await b.app.inject({
+  call: (method, url, payload) =>
+    b.app.inject({
       method: method as 'GET',
       url: `/v1${url}`,
       headers: { authorization: `Bearer ${api.key}` },
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: response.json(), text: response.body };
-  },
+    }),
 });
 
 describe('several instances', () => {
@@ -45,7 +43,7 @@ describe('several instances', () => {
     const p = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
     await p.join();
     await p.next('agent.message');
-    expectStatus(await bApi().call('PUT', `/meetings/${meeting.id}/end`), 200);
+    ok(await bApi().call('PUT', `/meetings/${meeting.id}/end`), 200);
     const ended = await p.next('ended');
     assert.equal(ended.reason, 'ended_by_api');
     assert.equal(a.deps.meetings.hub.size, 0);
@@ -62,10 +60,7 @@ describe('several instances', () => {
     // Instance b reads what a stored: wait until a has stored the answer (its sentence frame).
     await first.next('transcript.sentence', (m) => m.sentence.sequence_number === 3);
     // A scenario edited mid-call applies to the next meeting, not to this one (the prompt is frozen).
-    expectStatus(
-      await api.call('PUT', `/scenarios/${scenario.id}`, { prompt: 'EDITED-MID-CALL script.' }),
-      200,
-    );
+    ok(await api.call('PUT', `/scenarios/${scenario.id}`, { prompt: 'EDITED-MID-CALL script.' }), 200);
     const second = await Participant.connect(b.baseUrl, meeting.id, meeting.room_token);
     const joined = await second.join();
     assert.equal(joined.resumed, true);
@@ -79,7 +74,7 @@ describe('several instances', () => {
     assert.ok(answer.text.length > 0);
     // The answer is streamed before it is stored; its transcript.sentence frame says it is stored.
     await second.next('transcript.sentence', (m) => m.sentence.sequence_number === 5);
-    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    const read = ok(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.status, 'active', 'a hand-over does not end the meeting');
     assert.deepEqual(
       read.sentenced_transcripts.map((s: { sequence_number: number }) => s.sequence_number),
@@ -103,7 +98,7 @@ describe('several instances', () => {
     assert.deepEqual(await b.deps.meetings.lifecycle.sweep({ accountId: api.accountId }), [
       { meetingId: meeting.id, reason: 'participant_left' },
     ]);
-    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    const read = ok(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.end_reason, 'participant_left');
     assert.ok(read.participants[0].left_at);
   });

@@ -7,16 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
-import type { ListeningPlatform, TestPlatform } from '../harness.ts';
+import { type ApiClient, type ListeningPlatform, ok, type TestPlatform } from '../harness.ts';
 import {
   type AgentReply,
   type AgentRequest,
-  type Api,
-  apiFor,
   createMeeting,
   createScenario,
   eventsOf,
-  expectStatus,
   type FakeAgent,
   type FunctionReceiver,
   Participant,
@@ -33,7 +30,7 @@ const CUSTOMER_KEY = 'sk-customer-000000000001';
 const GUARDRAIL = 'GUARDRAIL-TEXT: never discuss salary numbers.';
 
 let t: ListeningPlatform;
-let api: Api;
+let api: ApiClient;
 let agent: FakeAgent;
 let receiver: FunctionReceiver;
 const seen = new Map<string, number>();
@@ -84,7 +81,7 @@ before(async () => {
     }
   });
   t = await startLivePlatform();
-  api = await apiFor(t);
+  api = await t.workspace();
   await subscribeAll(api);
 });
 after(async () => {
@@ -105,7 +102,7 @@ async function customAgentScenario() {
     },
   });
   const fn = async (name: string, secret: string) => {
-    const created = expectStatus(
+    const created = ok(
       await api.call('POST', '/custom-functions', {
         name,
         description: 'Looks up an order.',
@@ -120,20 +117,17 @@ async function customAgentScenario() {
       }),
       201,
     ).data;
-    expectStatus(
-      await api.call('POST', `/scenarios/${scenario.id}/custom-functions/${created.id}/attach`),
-      200,
-    );
+    ok(await api.call('POST', `/scenarios/${scenario.id}/custom-functions/${created.id}/attach`), 200);
   };
   await fn('lookup_order', FUNCTION_SECRET);
   await fn('lookup_denied', 'another-secret-value-000000');
-  const guardrail = expectStatus(
+  const guardrail = ok(
     await api.call('POST', '/guardrails', { guardrail_name: 'no-salary', guardrail_prompt: GUARDRAIL }),
     201,
   );
   const guardrailId = guardrail.data?.id ?? guardrail.id;
   const attached = await api.call('POST', `/scenarios/${scenario.id}/guardrails/${guardrailId}/attach`);
-  assert.ok(attached.status === 200 || attached.status === 201, attached.text);
+  assert.ok(attached.statusCode === 200 || attached.statusCode === 201, attached.body);
   return { scenario, persona };
 }
 
@@ -244,7 +238,7 @@ describe('custom agent over the realtime protocol', () => {
     await uploadRecording(t, meeting.id, meeting.room_token);
     await createPlatformJobRunner(t.deps).drain();
 
-    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    const read = ok(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.status, 'ended');
     assert.equal(read.agent_provider, 'custom_agent');
     assert.equal(read.end_reason, 'agent_ended');
@@ -272,13 +266,10 @@ describe('custom agent over the realtime protocol', () => {
       ],
     );
     assert.ok(events.includes('recording.ready'));
-    const recording = expectStatus(
-      await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`),
-      200,
-    ).data;
+    const recording = ok(await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`), 200).data;
     assert.equal((await fetch(recording.url)).status, 200);
 
-    const usage = expectStatus(await api.call('GET', '/usage'), 200).data;
+    const usage = ok(await api.call('GET', '/usage'), 200).data;
     const custom = usage.by_provider.find((row: { provider: string }) => row.provider === 'custom_agent');
     assert.equal(custom.meetings, 1);
     assert.equal(custom.session_seconds, 63);
@@ -327,14 +318,14 @@ describe('custom agent base_url vetting at meeting creation', () => {
 
   for (const baseUrl of ['https://127.0.0.1/v1', 'https://10.0.0.1/v1', 'https://[::1]:8443/v1']) {
     test(`refuses ${baseUrl}`, async () => {
-      const strictApi = await apiFor(strict);
+      const strictApi = await strict.workspace();
       const { scenario } = await createScenario(strictApi, {
         custom_agent_enabled: true,
         custom_agent_config: { base_url: baseUrl },
       });
       const response = await strictApi.call('POST', '/meetings', { scenario_id: scenario.id });
-      assert.equal(response.status, 400, response.text);
-      assert.equal(response.body.error.param, 'custom_agent_config.base_url');
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().error.param, 'custom_agent_config.base_url');
       const count = await strict.deps.db
         .selectFrom('meetings')
         .select((eb) => eb.fn.countAll<number>().as('n'))

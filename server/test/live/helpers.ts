@@ -10,8 +10,10 @@ import WebSocket from 'ws';
 import type { PlatformDeps } from '../../src/app/platform-deps.ts';
 import { openTestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import {
+  type ApiClient,
   bearer,
   type ListeningPlatform,
+  ok,
   startListeningPlatform,
   startPlatform,
   type TestPlatform,
@@ -46,42 +48,6 @@ export async function startIsolatedPlatform(env: Record<string, string> = {}): P
   };
 }
 
-export interface Api {
-  key: string;
-  accountId: string;
-  call(method: string, url: string, payload?: unknown): Promise<{ status: number; body: any; text: string }>;
-}
-
-export async function apiFor(t: TestPlatform): Promise<Api> {
-  const ws = await t.signup();
-  const { secret } = await t.createApiKey(ws);
-  return {
-    key: secret,
-    accountId: ws.accountId,
-    async call(method, url, payload) {
-      const response = await t.app.inject({
-        method: method as 'GET',
-        url: `/v1${url}`,
-        headers: bearer(secret),
-        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-      });
-      let body: any = null;
-      try {
-        body = response.json();
-      } catch {}
-      return { status: response.statusCode, body, text: response.body };
-    },
-  };
-}
-
-export function expectStatus<T = any>(
-  response: { status: number; body: T; text: string },
-  status: number,
-): T {
-  assert.equal(response.status, status, response.text);
-  return response.body;
-}
-
 export interface ScenarioOptions {
   prompt?: string;
   welcome_message?: string;
@@ -93,8 +59,8 @@ export interface ScenarioOptions {
 }
 
 /** A persona and a scenario (with one goal) in the caller's workspace. */
-export async function createScenario(api: Api, options: ScenarioOptions = {}) {
-  const persona = expectStatus(
+export async function createScenario(api: ApiClient, options: ScenarioOptions = {}) {
+  const persona = ok(
     await api.call('POST', '/personas', {
       name: 'Jane Doe',
       job_title: 'Engineering Manager',
@@ -104,7 +70,7 @@ export async function createScenario(api: Api, options: ScenarioOptions = {}) {
     }),
     201,
   );
-  const goal = expectStatus(
+  const goal = ok(
     await api.call('POST', '/goals', {
       name: 'Explains impact',
       description: 'Talks about results',
@@ -112,7 +78,7 @@ export async function createScenario(api: Api, options: ScenarioOptions = {}) {
     }),
     201,
   );
-  const scenario = expectStatus(
+  const scenario = ok(
     await api.call('POST', '/scenarios', {
       name: options.name ?? 'Backend interview',
       type: 'interview',
@@ -135,8 +101,8 @@ export async function createScenario(api: Api, options: ScenarioOptions = {}) {
 }
 
 /** Every event of a meeting in the order it was queued for delivery (needs a subscribed endpoint). */
-export async function subscribeAll(api: Api): Promise<void> {
-  expectStatus(
+export async function subscribeAll(api: ApiClient): Promise<void> {
+  ok(
     await api.call('POST', '/webhooks/endpoints', {
       url: 'https://hooks.example.com/in',
       subscribed_events: ['*'],
@@ -415,8 +381,8 @@ export async function startFunctionReceiver(
 }
 
 /** Creates a meeting and returns its create response data. */
-export async function createMeeting(api: Api, scenarioId: string, extra: Record<string, unknown> = {}) {
-  const created = expectStatus(
+export async function createMeeting(api: ApiClient, scenarioId: string, extra: Record<string, unknown> = {}) {
+  const created = ok(
     await api.call('POST', '/meetings', { scenario_id: scenarioId, person_name: 'Sam Lee', ...extra }),
     201,
   );

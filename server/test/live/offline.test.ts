@@ -6,14 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
 import { URL_TTL_SECONDS } from '../../src/platform/recordings/service.ts';
-import type { ListeningPlatform } from '../harness.ts';
+import { type ApiClient, type ListeningPlatform, ok } from '../harness.ts';
 import {
-  type Api,
-  apiFor,
   createMeeting,
   createScenario,
   eventsOf,
-  expectStatus,
   Participant,
   startLivePlatform,
   subscribeAll,
@@ -21,11 +18,11 @@ import {
 } from './helpers.ts';
 
 let t: ListeningPlatform;
-let api: Api;
+let api: ApiClient;
 
 before(async () => {
   t = await startLivePlatform();
-  api = await apiFor(t);
+  api = await t.workspace();
   await subscribeAll(api);
 });
 after(() => t.close());
@@ -77,7 +74,7 @@ describe('offline engine over the realtime protocol', () => {
     const ran = await runner.drain();
     assert.ok(ran.some((job) => job.name === 'meeting.finalize' && job.outcome === 'succeeded'));
 
-    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    const read = ok(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.status, 'ended');
     assert.equal(read.end_reason, 'script_complete');
     assert.equal(read.agent_provider, 'offline');
@@ -99,7 +96,7 @@ describe('offline engine over the realtime protocol', () => {
     assert.equal(read.analysis_status, 'completed');
     assert.equal(read.analysis.meeting_id, meeting.id, 'the analysis is embedded once completed');
 
-    const transcripts = expectStatus(await api.call('GET', `/transcripts/meeting/${meeting.id}`), 200);
+    const transcripts = ok(await api.call('GET', `/transcripts/meeting/${meeting.id}`), 200);
     assert.equal(transcripts.length, 1);
     assert.equal(transcripts[0].status, 'completed');
     assert.match(
@@ -134,10 +131,7 @@ describe('offline engine over the realtime protocol', () => {
       assert.equal(event.data.scenario_id, scenario.id);
     }
 
-    const recording = expectStatus(
-      await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`),
-      200,
-    ).data;
+    const recording = ok(await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`), 200).data;
     assert.equal(recording.recording_id, recordingReady.data.recording_id);
     assert.equal(recording.content_type, 'video/webm');
     const media = await fetch(recording.url);
@@ -145,10 +139,10 @@ describe('offline engine over the realtime protocol', () => {
     assert.equal(Buffer.from(await media.arrayBuffer()).length, recording.size_bytes);
     const thumb = await fetch(recording.thumbnail_url);
     assert.equal(thumb.headers.get('content-type'), 'image/png');
-    const raw = expectStatus(await api.call('GET', `/recordings/meeting/${meeting.id}`), 200).data;
+    const raw = ok(await api.call('GET', `/recordings/meeting/${meeting.id}`), 200).data;
     assert.ok(raw.url.startsWith(`${t.baseUrl}/storage/`));
 
-    const usage = expectStatus(await api.call('GET', '/usage'), 200).data;
+    const usage = ok(await api.call('GET', '/usage'), 200).data;
     const offline = usage.by_provider.find((row: { provider: string }) => row.provider === 'offline');
     assert.ok(offline.session_seconds >= 110);
     assert.equal(offline.prompt_tokens, 0);
@@ -184,13 +178,13 @@ describe('offline engine over the realtime protocol', () => {
     const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
     await p.join();
     await p.next('agent.message');
-    const first = expectStatus(await api.call('PUT', `/meetings/${meeting.id}/end`), 200).data;
+    const first = ok(await api.call('PUT', `/meetings/${meeting.id}/end`), 200).data;
     assert.equal(first.status, 'ended');
     assert.equal(first.end_reason, 'ended_by_api');
     assert.equal(first.already_ended, false);
     const ended = await p.next('ended');
     assert.equal(ended.reason, 'ended_by_api');
-    const again = expectStatus(await api.call('PUT', `/meetings/${meeting.id}/end`), 200).data;
+    const again = ok(await api.call('PUT', `/meetings/${meeting.id}/end`), 200).data;
     assert.equal(again.already_ended, true);
 
     // An ended meeting cannot be joined again.

@@ -6,16 +6,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
-import type { ListeningPlatform } from '../harness.ts';
+import { type ApiClient, type ListeningPlatform, ok } from '../harness.ts';
 import {
   type AgentReply,
   type AgentRequest,
-  type Api,
-  apiFor,
   createMeeting,
   createScenario,
   eventsOf,
-  expectStatus,
   type FakeAgent,
   type FunctionReceiver,
   Participant,
@@ -30,7 +27,7 @@ const LLM_KEY = 'sk-platform-operator-key';
 const SECRET = 'platform-fn-secret-0000000';
 
 let t: ListeningPlatform;
-let api: Api;
+let api: ApiClient;
 let llm: FakeAgent;
 let receiver: FunctionReceiver;
 let search: Server;
@@ -86,7 +83,7 @@ before(async () => {
     LLM_MODEL: 'platform-model',
     SEARCH_URL: searchUrl,
   });
-  api = await apiFor(t);
+  api = await t.workspace();
   await subscribeAll(api);
 });
 after(async () => {
@@ -99,11 +96,11 @@ after(async () => {
 describe('platform LLM over the realtime protocol', () => {
   test('streams replies, calls a custom function, meters tokens and ends through end_call', async () => {
     const { scenario } = await createScenario(api, { session_options: { memory_enabled: true } });
-    expectStatus(
+    ok(
       await api.call('POST', '/memories', { user_memory_tag: 'crm:77', memories: ['Prefers Go over Java.'] }),
       201,
     );
-    const fn = expectStatus(
+    const fn = ok(
       await api.call('POST', '/custom-functions', {
         name: 'get_weather',
         description: 'Weather of a city.',
@@ -113,7 +110,7 @@ describe('platform LLM over the realtime protocol', () => {
       }),
       201,
     ).data;
-    expectStatus(await api.call('POST', `/scenarios/${scenario.id}/custom-functions/${fn.id}/attach`), 200);
+    ok(await api.call('POST', `/scenarios/${scenario.id}/custom-functions/${fn.id}/attach`), 200);
     const meeting = await createMeeting(api, scenario.id, { user_memory_tag: 'crm:77' });
     const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
     await p.join();
@@ -155,7 +152,7 @@ describe('platform LLM over the realtime protocol', () => {
     // The analysis (LLM evaluator here) is not part of this test: only the meeting's own jobs run.
     await createPlatformJobRunner(t.deps).runOnce();
 
-    const read = expectStatus(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
+    const read = ok(await api.call('GET', `/meetings/${meeting.id}`), 200).data;
     assert.equal(read.agent_provider, 'llm');
     assert.equal(read.end_reason, 'script_complete');
     assert.equal(read.duration_seconds, 60);
@@ -167,10 +164,7 @@ describe('platform LLM over the realtime protocol', () => {
     assert.equal(read.participants.length, 1);
     assert.equal(read.participants[0].name, 'Sam Lee');
     assert.ok(read.participants[0].joined_at && read.participants[0].left_at);
-    const recording = expectStatus(
-      await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`),
-      200,
-    ).data;
+    const recording = ok(await api.call('GET', `/recordings/url-with-thumbnail/${meeting.id}`), 200).data;
     assert.equal((await fetch(recording.url)).status, 200);
     assert.equal((await fetch(recording.thumbnail_url)).status, 200);
     const events = (await eventsOf(t.deps, meeting.id)).map((e) => e.event);
@@ -189,7 +183,7 @@ describe('platform LLM over the realtime protocol', () => {
       .executeTakeFirst();
     assert.equal(queued?.name, 'analysis.run', 'the analysis is queued after transcript.ready');
 
-    const usage = expectStatus(await api.call('GET', `/usage?scenario_id=${scenario.id}`), 200).data;
+    const usage = ok(await api.call('GET', `/usage?scenario_id=${scenario.id}`), 200).data;
     assert.equal(usage.meetings, 1);
     assert.equal(usage.by_provider[0].provider, 'llm');
     // One model request per turn, two for each tool round; 120 + 30 tokens each.

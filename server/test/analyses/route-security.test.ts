@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { analysesSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(analysesSecurity);

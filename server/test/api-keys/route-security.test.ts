@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { apiKeysSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(apiKeysSecurity);

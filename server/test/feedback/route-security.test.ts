@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { feedbackSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(feedbackSecurity);

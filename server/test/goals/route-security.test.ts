@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { goalsSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(goalsSecurity);

@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { meetingsSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(meetingsSecurity);

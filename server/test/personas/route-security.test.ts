@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { personasSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(personasSecurity);

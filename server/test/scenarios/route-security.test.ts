@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { scenariosSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(scenariosSecurity);

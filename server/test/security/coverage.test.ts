@@ -1,0 +1,60 @@
+// Every /v1 route is checked by some resource's security fixture: a route added later without one
+// fails here, not in production.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { analysesSecurity } from '../analyses/security-fixture.ts';
+import { apiKeysSecurity } from '../api-keys/security-fixture.ts';
+import { customFunctionsSecurity } from '../custom-functions/security-fixture.ts';
+import { feedbackSecurity } from '../feedback/security-fixture.ts';
+import { goalsSecurity } from '../goals/security-fixture.ts';
+import { guardrailsSecurity } from '../guardrails/security-fixture.ts';
+import { startPlatform, type TestPlatform } from '../harness.ts';
+import { meetingsSecurity } from '../meetings/security-fixture.ts';
+import { memoriesSecurity } from '../memories/security-fixture.ts';
+import { personasSecurity } from '../personas/security-fixture.ts';
+import { scenariosSecurity } from '../scenarios/security-fixture.ts';
+import { appRoutes, normalise } from '../security.ts';
+import { webhooksSecurity } from '../webhooks/security-fixture.ts';
+
+const FIXTURES = [
+  apiKeysSecurity,
+  personasSecurity,
+  goalsSecurity,
+  scenariosSecurity,
+  guardrailsSecurity,
+  customFunctionsSecurity,
+  webhooksSecurity,
+  memoriesSecurity,
+  feedbackSecurity,
+  analysesSecurity,
+  meetingsSecurity,
+];
+
+/** /v1 routes outside the API-key plane, each with where it is secured instead. */
+const OTHER_PLANES: Record<string, string> = {
+  // Public: the API description (docs/api-conventions.md).
+  'GET /openapi.json': 'public',
+  // The participant's room, opened by the meeting's room token, not an API key (docs/realtime.md);
+  // meetings/isolation.test.ts checks that tokens and keys do not cross.
+  'GET /rooms/{}': 'room token',
+  'GET /rooms/{}/transcript': 'room token',
+  'PUT /rooms/{}/recording': 'room token',
+  'PUT /rooms/{}/recording/thumbnail': 'room token',
+  'GET /rooms/{}/live': 'room token',
+  'OPTIONS /rooms/*': 'CORS preflight, no data',
+};
+
+let t: TestPlatform;
+before(async () => {
+  t = await startPlatform();
+});
+after(() => t.close());
+
+test('every /v1 route is covered by a security fixture', () => {
+  const covered = new Set([
+    ...FIXTURES.flatMap((fixture) => Object.keys(fixture.routes).map(normalise)),
+    ...Object.keys(OTHER_PLANES),
+  ]);
+  const missing = appRoutes(t).filter((route) => !covered.has(route));
+  assert.deepEqual(missing, [], 'routes without a security fixture');
+});
