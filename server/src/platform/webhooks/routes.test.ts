@@ -41,6 +41,9 @@ before(async () => {
     client,
     profiles: [createPlatformWebhookProfile({ secretBox: t.deps.secretBox })],
     logger: { info() {}, warn() {}, error() {} },
+    // One lane: arrivals then follow the claim order (oldest first), which the ordering test
+    // asserts. With parallel lanes the order is only "give or take the concurrency" (queue.ts).
+    concurrency: 1,
   });
   owner = await t.signup();
   ownerKey = (await t.createApiKey(owner)).secret;
