@@ -31,6 +31,7 @@ export interface MailboxServices {
   pods: PodService;
   domains: DomainService;
   blockList: BlockListService;
+  /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
   scopedKeys: ApiKeyService;
   webhooks: WebhookService;
   events: EventService;

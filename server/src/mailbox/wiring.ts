@@ -21,7 +21,7 @@ import { MessageService } from './messages/service.ts';
 import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
 import { PageTokens } from './pagination.ts';
 import { PodService } from './pods/service.ts';
-import { mailboxRoutes } from './routes.ts';
+import { type MailboxServices, mailboxRoutes } from './routes.ts';
 import { loadTls, SmtpListener } from './smtp/listener.ts';
 import { ThreadService } from './threads/service.ts';
 import { mailboxDeliveryProfile } from './webhooks/profile.ts';
@@ -112,7 +112,7 @@ export async function createMailboxDeps(
   });
   core.disposers.push(() => relay.close());
 
-  const services = {
+  const services: MailboxServices = {
     inboxes: new InboxService({ db, clock, storage, pageTokens, mailDomain }),
     messages: new MessageService({ db, clock, storage, outbound, pageTokens }),
     threads: new ThreadService({ db, pageTokens }),
