@@ -3,7 +3,6 @@ import { installOperations } from '../core/http/ops.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
-import { registerMailboxRoutes } from '../mailbox/routes.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 
@@ -40,7 +39,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
         fixedRetryAfterSeconds: 60,
       });
       v0.setNotFoundHandler(notFound);
-      await registerMailboxRoutes(v0 as AppInstance, deps);
+      for (const routes of deps.routes) await routes(v0 as AppInstance);
     },
     { prefix: '/v0' },
   );

@@ -1,32 +1,59 @@
-import type { AppInstance } from '../core/http/types.ts';
+import type { BoundRoutes } from '../core/module.ts';
 import { apiKeyRoutes } from './api-keys/routes.ts';
+import type { ApiKeyService } from './api-keys/service.ts';
 import { blockListRoutes } from './block-list/routes.ts';
+import type { BlockListService } from './block-list/service.ts';
 import { domainRoutes } from './domains/routes.ts';
+import type { DomainService } from './domains/service.ts';
 import { draftRoutes } from './drafts/routes.ts';
+import type { DraftService } from './drafts/service.ts';
 import { eventRoutes } from './events/routes.ts';
+import type { EventService } from './events/service.ts';
 import { inboxRoutes } from './inboxes/routes.ts';
+import type { InboxService } from './inboxes/service.ts';
 import { messageRoutes } from './messages/routes.ts';
+import type { MessageService } from './messages/service.ts';
 import { podRoutes } from './pods/routes.ts';
+import type { PodService } from './pods/service.ts';
 import { threadRoutes } from './threads/routes.ts';
+import type { ThreadService } from './threads/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import type { MailboxDeps } from './wiring.ts';
+import type { WebhookService } from './webhooks/service.ts';
+import type { MailboxEventHub } from './ws/event-hub.ts';
 import { wsRoutes } from './ws/routes.ts';
 
-/** Every /v0 route, inside the authenticated, rate-limited scope. */
-export async function registerMailboxRoutes(app: AppInstance, deps: MailboxDeps): Promise<void> {
-  for (const routes of [
-    inboxRoutes,
-    messageRoutes,
-    threadRoutes,
-    draftRoutes,
-    podRoutes,
-    domainRoutes,
-    blockListRoutes,
-    apiKeyRoutes,
-    webhookRoutes,
-    eventRoutes,
-    wsRoutes,
-  ]) {
-    routes(app, deps);
-  }
+/** The services the /v0 routes call. */
+export interface MailboxServices {
+  inboxes: InboxService;
+  messages: MessageService;
+  threads: ThreadService;
+  drafts: DraftService;
+  pods: PodService;
+  domains: DomainService;
+  blockList: BlockListService;
+  /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
+  scopedKeys: ApiKeyService;
+  webhooks: WebhookService;
+  events: EventService;
+  hub: MailboxEventHub;
+}
+
+/**
+ * Every /v0 route module bound to the services it uses, registered inside the authenticated,
+ * rate-limited scope in this order (the OpenAPI document follows it).
+ */
+export function mailboxRoutes(s: MailboxServices): BoundRoutes[] {
+  return [
+    (app) => inboxRoutes(app, { inboxes: s.inboxes }),
+    (app) => messageRoutes(app, { messages: s.messages }),
+    (app) => threadRoutes(app, { threads: s.threads }),
+    (app) => draftRoutes(app, { drafts: s.drafts }),
+    (app) => podRoutes(app, { pods: s.pods }),
+    (app) => domainRoutes(app, { domains: s.domains }),
+    (app) => blockListRoutes(app, { blockList: s.blockList }),
+    (app) => apiKeyRoutes(app, { scopedKeys: s.scopedKeys }),
+    (app) => webhookRoutes(app, { webhooks: s.webhooks }),
+    (app) => eventRoutes(app, { events: s.events }),
+    (app) => wsRoutes(app, { inboxes: s.inboxes, hub: s.hub }),
+  ];
 }

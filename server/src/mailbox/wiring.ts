@@ -1,47 +1,43 @@
 import { DeliveryQueue } from '../core/delivery/queue.ts';
 import { DeliveryWorker } from '../core/delivery/worker.ts';
 import type { CoreDeps } from '../core/deps.ts';
+import type { BoundRoutes } from '../core/module.ts';
 import type { OutboundClient } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
 import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
+import { BlockListService } from './block-list/service.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
 import { DraftService } from './drafts/service.ts';
 import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts';
 import { EventRecorder } from './events/recorder.ts';
+import { EventService } from './events/service.ts';
 import { InboxService } from './inboxes/service.ts';
 import { InboundMail } from './messages/ingest.ts';
 import { OutboundMail } from './messages/outbound.ts';
+import { MessageService } from './messages/service.ts';
 import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
 import { PageTokens } from './pagination.ts';
+import { PodService } from './pods/service.ts';
+import { type MailboxServices, mailboxRoutes } from './routes.ts';
 import { loadTls, SmtpListener } from './smtp/listener.ts';
+import { ThreadService } from './threads/service.ts';
 import { mailboxDeliveryProfile } from './webhooks/profile.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { MailboxEventHub } from './ws/event-hub.ts';
 
-/** The mailbox service's collaborators, built once per process. */
+/** What the composition root (and tests) reach of the mailbox service, built once per process. */
 export interface MailboxDeps extends CoreDeps {
   mailDomain: string;
   storage: ObjectStorage;
-  pageTokens: PageTokens;
-  bus: EventBus;
-  queue: DeliveryQueue;
-  recorder: EventRecorder;
-  inbound: InboundMail;
-  outbound: OutboundMail;
-  relay: MailRelay;
+  /** Authenticates every /v0 request. */
   resolver: MailboxCredentialResolver;
-  inboxes: InboxService;
-  drafts: DraftService;
-  /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
-  scopedKeys: ApiKeyService;
-  domains: DomainService;
-  webhooks: WebhookService;
-  hub: MailboxEventHub;
   smtp: SmtpListener;
   deliveryClient: { request: OutboundClient['request'] };
+  /** Registered inside the authenticated, rate-limited /v0 scope, in this order. */
+  routes: BoundRoutes[];
   /** The webhook delivery worker (its own channel of the shared delivery engine). */
   workers: BackgroundWorker[];
 }
@@ -116,29 +112,23 @@ export async function createMailboxDeps(
   });
   core.disposers.push(() => relay.close());
 
-  const mailbox: Omit<MailboxDeps, 'workers'> = {
-    ...core,
-    mailDomain,
-    storage,
-    pageTokens,
-    bus,
-    queue,
-    recorder,
-    inbound,
-    outbound,
-    relay,
-    resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
-    inboxes: new InboxService({ db, clock, storage, mailDomain }),
-    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
+  const services: MailboxServices = {
+    inboxes: new InboxService({ db, clock, storage, pageTokens, mailDomain }),
+    messages: new MessageService({ db, clock, storage, outbound, pageTokens }),
+    threads: new ThreadService({ db, pageTokens }),
     drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens }),
+    pods: new PodService({ db, clock, pageTokens }),
     domains: new DomainService({
       db,
       clock,
       secretBox,
       recorder,
       dns: overrides.dns ?? new ResolverDns(config.mailboxDnsServers),
+      pageTokens,
       mailDomain,
     }),
+    blockList: new BlockListService({ db, clock, pageTokens }),
+    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
     webhooks: new WebhookService({
       db,
       clock,
@@ -147,19 +137,32 @@ export async function createMailboxDeps(
       pageTokens,
       requireHttps: config.appEnv === 'production',
     }),
+    events: new EventService({ db, pageTokens }),
     hub,
-    smtp,
-    deliveryClient: overrides.deliveryClient ?? deps.outbound,
   };
-  return { ...mailbox, workers: [deliveryWorker(mailbox)] };
+  const deliveryClient = overrides.deliveryClient ?? deps.outbound;
+  return {
+    ...core,
+    mailDomain,
+    storage,
+    resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
+    smtp,
+    deliveryClient,
+    routes: mailboxRoutes(services),
+    workers: [deliveryWorker({ ...core, client: deliveryClient })],
+  };
 }
 
 /** Delivers mailbox webhooks: its own channel of the shared delivery engine. */
-function deliveryWorker(deps: Omit<MailboxDeps, 'workers'>): BackgroundWorker {
+function deliveryWorker(
+  deps: Pick<CoreDeps, 'database' | 'clock' | 'secretBox' | 'logger'> & {
+    client: { request: OutboundClient['request'] };
+  },
+): BackgroundWorker {
   const worker = new DeliveryWorker({
     database: deps.database,
     clock: deps.clock,
-    client: deps.deliveryClient,
+    client: deps.client,
     profiles: [mailboxDeliveryProfile(deps.secretBox)],
     logger: {
       info: (details, message) => deps.logger.info(details, message),

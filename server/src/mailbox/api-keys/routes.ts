@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
 import { Nullable, StringList, Timestamp } from '../schemas.ts';
-import type { MailboxDeps } from '../wiring.ts';
-import { toApiKey } from './service.ts';
+import { type ApiKeyService, toApiKey } from './service.ts';
 
 const tags = ['API keys'];
 
@@ -25,7 +24,7 @@ export const CreatedApiKey = Type.Object(
 );
 
 /** Scoped `aik_` keys: admin only (see ApiKeyService). */
-export function apiKeyRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const apiKeyRoutes: RouteModule<{ scopedKeys: ApiKeyService }> = (app, { scopedKeys }) => {
   app.post(
     '/api-keys',
     {
@@ -54,7 +53,7 @@ export function apiKeyRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const { row, secret } = await deps.scopedKeys.create(request.mailbox, request.body);
+      const { row, secret } = await scopedKeys.create(request.mailbox, request.body);
       return reply.status(201).send({ ...toApiKey(row), api_key: secret });
     },
   );
@@ -70,7 +69,7 @@ export function apiKeyRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('api_keys', ApiKey) }),
       },
     },
-    async (request) => deps.scopedKeys.list(request.mailbox, request.query),
+    async (request) => scopedKeys.list(request.mailbox, request.query),
   );
 
   app.delete(
@@ -85,8 +84,8 @@ export function apiKeyRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.scopedKeys.revoke(request.mailbox, request.params.key_id);
+      await scopedKeys.revoke(request.mailbox, request.params.key_id);
       return reply.status(204).send(null);
     },
   );
-}
+};

@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
-import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
+import type { RouteModule } from '../../core/http/types.ts';
+import { ListQuery, listEnvelope } from '../pagination.ts';
 import { Nullable, Timestamp } from '../schemas.ts';
-import type { MailboxDeps } from '../wiring.ts';
-import { domainsRepository } from './repository.ts';
+import type { DomainService } from './service.ts';
 
 const tags = ['Domains'];
 
@@ -45,7 +44,7 @@ export const Domain = Type.Object(
 
 const DomainParams = Type.Object({ domain_id: Type.String({ maxLength: 253 }) });
 
-export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const domainRoutes: RouteModule<{ domains: DomainService }> = (app, { domains }) => {
   app.post(
     '/domains',
     {
@@ -61,8 +60,8 @@ export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const row = await deps.domains.create(request.mailbox, request.body);
-      return reply.status(201).send(deps.domains.present(row));
+      const row = await domains.create(request.mailbox, request.body);
+      return reply.status(201).send(domains.present(row));
     },
   );
 
@@ -77,12 +76,7 @@ export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('domains', Domain) }),
       },
     },
-    async (request) => {
-      const principal = request.mailbox;
-      const page = deps.pageTokens.parse(request.query, 'domains', principal.subject);
-      const rows = await domainsRepository.list(deps.db, principal.reach, keyset(page));
-      return deps.pageTokens.envelope('domains', page, rows, byCreation, (r) => deps.domains.present(r));
-    },
+    async (request) => domains.list(request.mailbox, request.query),
   );
 
   app.get(
@@ -96,8 +90,7 @@ export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: Domain }),
       },
     },
-    async (request) =>
-      deps.domains.present(await deps.domains.get(request.mailbox, request.params.domain_id)),
+    async (request) => domains.present(await domains.get(request.mailbox, request.params.domain_id)),
   );
 
   app.post(
@@ -112,8 +105,8 @@ export function domainRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request) => {
-      const { row, records } = await deps.domains.verify(request.mailbox, request.params.domain_id);
-      return deps.domains.present(row, records);
+      const { row, records } = await domains.verify(request.mailbox, request.params.domain_id);
+      return domains.present(row, records);
     },
   );
-}
+};

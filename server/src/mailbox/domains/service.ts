@@ -6,6 +6,7 @@ import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
+import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
 import { podsRepository } from '../pods/repository.ts';
 import type { DomainDns } from './dns.ts';
 import { type DomainRow, domainsRepository } from './repository.ts';
@@ -31,6 +32,7 @@ export class DomainService {
       secretBox: SecretBox;
       recorder: EventRecorder;
       dns: DomainDns;
+      pageTokens: PageTokens;
       mailDomain: string;
     },
   ) {}
@@ -84,6 +86,14 @@ export class DomainService {
       return false;
     if (principal.reach.podId !== null && row.pod_id !== principal.reach.podId) return false;
     return true;
+  }
+
+  /** The domains the principal reaches, newest first. */
+  async list(principal: MailboxPrincipal, query: ListQuery) {
+    const { db, pageTokens } = this.deps;
+    const page = pageTokens.parse(query, 'domains', principal.subject);
+    const rows = await domainsRepository.list(db, principal.reach, keyset(page));
+    return pageTokens.envelope('domains', page, rows, byCreation, (r) => this.present(r));
   }
 
   async get(principal: MailboxPrincipal, domainId: string): Promise<DomainRow> {

@@ -1,16 +1,16 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { Message } from '../messages/schemas.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
-import type { MailboxDeps } from '../wiring.ts';
 import { toDraft } from './present.ts';
 import { CreateDraftBody, Draft, DraftParams } from './schemas.ts';
+import type { DraftService } from './service.ts';
 
 const tags = ['Drafts'];
 
-export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts }) => {
   app.post(
     '/inboxes/:inbox_id/drafts',
     {
@@ -24,7 +24,7 @@ export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const draft = await deps.drafts.create(request.mailbox, request.params.inbox_id, request.body);
+      const draft = await drafts.create(request.mailbox, request.params.inbox_id, request.body);
       return reply.status(201).send(toDraft(draft));
     },
   );
@@ -41,7 +41,7 @@ export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('drafts', Draft) }),
       },
     },
-    async (request) => deps.drafts.list(request.mailbox, request.params.inbox_id, request.query),
+    async (request) => drafts.list(request.mailbox, request.params.inbox_id, request.query),
   );
 
   app.get(
@@ -56,11 +56,7 @@ export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request) => {
-      const { draft } = await deps.drafts.get(
-        request.mailbox,
-        request.params.inbox_id,
-        request.params.draft_id,
-      );
+      const { draft } = await drafts.get(request.mailbox, request.params.inbox_id, request.params.draft_id);
       return toDraft(draft);
     },
   );
@@ -77,7 +73,7 @@ export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.drafts.delete(request.mailbox, request.params.inbox_id, request.params.draft_id);
+      await drafts.delete(request.mailbox, request.params.inbox_id, request.params.draft_id);
       return reply.status(204).send(null);
     },
   );
@@ -93,6 +89,6 @@ export function draftRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: Message }),
       },
     },
-    async (request) => deps.drafts.send(request.mailbox, request.params.inbox_id, request.params.draft_id),
+    async (request) => drafts.send(request.mailbox, request.params.inbox_id, request.params.draft_id),
   );
-}
+};

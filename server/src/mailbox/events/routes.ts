@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
-import { loadInbox } from '../inboxes/service.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { InboxIdParam } from '../schemas.ts';
-import type { MailboxDeps } from '../wiring.ts';
-import { eventsRepository } from './repository.ts';
+import type { EventService } from './service.ts';
 import { EVENT_TYPES } from './types.ts';
 
 const EventPayload = Type.Object(
@@ -23,7 +21,7 @@ const EventPayload = Type.Object(
 );
 
 /** Stored events of one inbox, oldest first: how a client that was disconnected catches up. */
-export function eventRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const eventRoutes: RouteModule<{ events: EventService }> = (app, { events }) => {
   app.get(
     '/inboxes/:inbox_id/events',
     {
@@ -51,30 +49,9 @@ export function eventRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request) => {
-      const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
-      const page = deps.pageTokens.parse(request.query, `events:${inbox.id}`, request.mailbox.subject);
-      const afterSeq = page.after ? Number(page.after.i) : 0;
-      const rows = await eventsRepository.listForInbox(deps.db, inbox.id, {
-        afterSeq,
-        limit: page.limit + 1,
-        eventTypes: request.query.event_types,
-      });
-      const more = rows.length > page.limit;
-      const kept = more ? rows.slice(0, page.limit) : rows;
-      const last = kept[kept.length - 1];
-      const token = last
-        ? deps.pageTokens.encode(page, {
-            t: last.created_at.toISOString(),
-            i: String(last.seq),
-          })
-        : (request.query.page_token ?? null);
-      return {
-        count: kept.length,
-        limit: page.limit,
-        has_more: more,
-        next_page_token: token,
-        events: kept.map((r) => r.payload as never),
-      };
+      const page = await events.listForInbox(request.mailbox, request.params.inbox_id, request.query);
+      // The stored payloads are exactly the webhook payloads, which EventPayload describes loosely.
+      return { ...page, events: page.events as never };
     },
   );
-}
+};

@@ -1,18 +1,16 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { emptyBodyAsObject } from '../../core/http/validation.ts';
-import { byCreation, keyset, ListQuery, listEnvelope } from '../pagination.ts';
+import { ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
-import type { MailboxDeps } from '../wiring.ts';
 import { toInbox } from './present.ts';
-import { inboxesRepository } from './repository.ts';
 import { CreateInboxBody, Inbox, UpdateInboxBody } from './schemas.ts';
-import { loadInbox } from './service.ts';
+import type { InboxService } from './service.ts';
 
 const tags = ['Inboxes'];
 
-export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inboxes }) => {
   app.post(
     '/inboxes',
     {
@@ -26,7 +24,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const inbox = await deps.inboxes.create(request.mailbox, request.body);
+      const inbox = await inboxes.create(request.mailbox, request.body);
       return reply.status(201).send(toInbox(inbox));
     },
   );
@@ -42,12 +40,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('inboxes', Inbox) }),
       },
     },
-    async (request) => {
-      const principal = request.mailbox;
-      const page = deps.pageTokens.parse(request.query, 'inboxes', principal.subject);
-      const rows = await inboxesRepository.list(deps.db, principal.reach, keyset(page), request.query.pod_id);
-      return deps.pageTokens.envelope('inboxes', page, rows, byCreation, toInbox);
-    },
+    async (request) => inboxes.list(request.mailbox, request.query),
   );
 
   app.get(
@@ -61,7 +54,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: Inbox }),
       },
     },
-    async (request) => toInbox(await loadInbox(deps.db, request.mailbox, request.params.inbox_id)),
+    async (request) => toInbox(await inboxes.get(request.mailbox, request.params.inbox_id)),
   );
 
   app.patch(
@@ -76,15 +69,7 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: Inbox }),
       },
     },
-    async (request) => {
-      const inbox = await loadInbox(deps.db, request.mailbox, request.params.inbox_id);
-      return toInbox(
-        await inboxesRepository.update(deps.db, inbox.id, {
-          display_name: request.body.display_name,
-          updated_at: deps.clock.now(),
-        }),
-      );
-    },
+    async (request) => toInbox(await inboxes.update(request.mailbox, request.params.inbox_id, request.body)),
   );
 
   app.delete(
@@ -99,8 +84,8 @@ export function inboxRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.inboxes.delete(request.mailbox, request.params.inbox_id);
+      await inboxes.delete(request.mailbox, request.params.inbox_id);
       return reply.status(204).send(null);
     },
   );
-}
+};

@@ -8,7 +8,9 @@ import type { Executor } from '../db.ts';
 import { domainsRepository } from '../domains/repository.ts';
 import { draftsRepository } from '../drafts/repository.ts';
 import { messagesRepository } from '../messages/repository.ts';
+import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
 import { podsRepository } from '../pods/repository.ts';
+import { toInbox } from './present.ts';
 import { type InboxRow, inboxesRepository, reaches } from './repository.ts';
 
 export interface CreateInboxInput {
@@ -32,8 +34,42 @@ export async function loadInbox(
 
 export class InboxService {
   constructor(
-    private readonly deps: { db: Executor; clock: Clock; storage: ObjectStorage; mailDomain: string },
+    private readonly deps: {
+      db: Executor;
+      clock: Clock;
+      storage: ObjectStorage;
+      pageTokens: PageTokens;
+      mailDomain: string;
+    },
   ) {}
+
+  /** The inbox if the principal reaches it; otherwise 404 (see loadInbox). */
+  get(principal: MailboxPrincipal, inboxId: string): Promise<InboxRow> {
+    return loadInbox(this.deps.db, principal, inboxId);
+  }
+
+  /** Whether the inbox exists and the principal reaches it, for callers that answer without a 404. */
+  async isReachable(principal: MailboxPrincipal, inboxId: string): Promise<boolean> {
+    const inbox = await inboxesRepository.byId(this.deps.db, inboxId);
+    return inbox !== undefined && reaches(principal.reach, inbox);
+  }
+
+  /** The inboxes the principal reaches, newest first, optionally of one pod. */
+  async list(principal: MailboxPrincipal, query: ListQuery & { pod_id?: string }) {
+    const { db, pageTokens } = this.deps;
+    const page = pageTokens.parse(query, 'inboxes', principal.subject);
+    const rows = await inboxesRepository.list(db, principal.reach, keyset(page), query.pod_id);
+    return pageTokens.envelope('inboxes', page, rows, byCreation, toInbox);
+  }
+
+  async update(principal: MailboxPrincipal, inboxId: string, input: { display_name: string | null }) {
+    const { db, clock } = this.deps;
+    const inbox = await loadInbox(db, principal, inboxId);
+    return inboxesRepository.update(db, inbox.id, {
+      display_name: input.display_name,
+      updated_at: clock.now(),
+    });
+  }
 
   async create(principal: MailboxPrincipal, input: CreateInboxInput): Promise<InboxRow> {
     const { db, clock } = this.deps;

@@ -1,15 +1,14 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
-import type { AppInstance } from '../../core/http/types.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
-import type { MailboxDeps } from '../wiring.ts';
 import { CreatedWebhook, CreateWebhookBody, Delivery, UpdateWebhookBody, Webhook } from './schemas.ts';
-import { toWebhook } from './service.ts';
+import { toWebhook, type WebhookService } from './service.ts';
 
 const tags = ['Webhooks'];
 const WebhookParams = Type.Object({ webhook_id: Type.String() });
 
-export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { webhooks }) => {
   app.post(
     '/webhooks',
     {
@@ -22,7 +21,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      const { row, secret } = await deps.webhooks.create(request.mailbox, request.body);
+      const { row, secret } = await webhooks.create(request.mailbox, request.body);
       return reply.status(201).send({ ...toWebhook(row), secret });
     },
   );
@@ -38,7 +37,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('webhooks', Webhook) }),
       },
     },
-    async (request) => deps.webhooks.list(request.mailbox, request.query),
+    async (request) => webhooks.list(request.mailbox, request.query),
   );
 
   app.get(
@@ -52,7 +51,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: Webhook }),
       },
     },
-    async (request) => toWebhook(await deps.webhooks.get(request.mailbox, request.params.webhook_id)),
+    async (request) => toWebhook(await webhooks.get(request.mailbox, request.params.webhook_id)),
   );
 
   app.patch(
@@ -68,7 +67,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request) =>
-      toWebhook(await deps.webhooks.update(request.mailbox, request.params.webhook_id, request.body)),
+      toWebhook(await webhooks.update(request.mailbox, request.params.webhook_id, request.body)),
   );
 
   app.delete(
@@ -83,7 +82,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.webhooks.delete(request.mailbox, request.params.webhook_id);
+      await webhooks.delete(request.mailbox, request.params.webhook_id);
       return reply.status(204).send(null);
     },
   );
@@ -100,7 +99,7 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
         response: withErrors({ 200: listEnvelope('deliveries', Delivery) }),
       },
     },
-    async (request) => deps.webhooks.deliveries(request.mailbox, request.params.webhook_id, request.query),
+    async (request) => webhooks.deliveries(request.mailbox, request.params.webhook_id, request.query),
   );
 
   app.post(
@@ -115,6 +114,6 @@ export function webhookRoutes(app: AppInstance, deps: MailboxDeps): void {
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await deps.webhooks.retry(request.mailbox, request.params.delivery_id)),
+      reply.status(202).send(await webhooks.retry(request.mailbox, request.params.delivery_id)),
   );
-}
+};

@@ -1,13 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { WebSocket } from 'ws';
-import type { AppInstance } from '../../core/http/types.ts';
+import type { RouteModule } from '../../core/http/types.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
 import { EVENT_TYPES } from '../events/types.ts';
-import { inboxesRepository, reaches } from '../inboxes/repository.ts';
-import { loadInbox } from '../inboxes/service.ts';
-import type { MailboxDeps } from '../wiring.ts';
-import type { LiveClient } from './event-hub.ts';
+import type { InboxService } from '../inboxes/service.ts';
+import type { LiveClient, MailboxEventHub } from './event-hub.ts';
 
 const tags = ['Events'];
 const HEARTBEAT_MS = 30_000;
@@ -31,7 +29,10 @@ const errorFrame = (code: string, message: string, extra: Record<string, unknown
  * connect). Frames: subscribe → subscribed, event, ping → pong, error. A subscription naming an
  * inbox outside the key's reach is refused with an error frame and the stream is not widened.
  */
-export function wsRoutes(app: AppInstance, deps: MailboxDeps): void {
+export const wsRoutes: RouteModule<{ inboxes: InboxService; hub: MailboxEventHub }> = (
+  app,
+  { inboxes, hub },
+) => {
   const queryKey = Type.Object({
     api_key: Type.Optional(Type.String({ description: 'Only on WebSocket routes; prefer the header.' })),
   });
@@ -74,8 +75,7 @@ export function wsRoutes(app: AppInstance, deps: MailboxDeps): void {
       inboxIds = [fixedInbox];
     } else if (inboxIds && inboxIds.length > 0) {
       for (const id of inboxIds) {
-        const inbox = await inboxesRepository.byId(deps.db, id);
-        if (!inbox || !reaches(principal.reach, inbox)) {
+        if (!(await inboxes.isReachable(principal, id))) {
           return send(socket, errorFrame('not_found', `not found: no such inbox ${id}.`, { inbox_id: id }));
         }
       }
@@ -95,7 +95,7 @@ export function wsRoutes(app: AppInstance, deps: MailboxDeps): void {
 
   function attach(socket: WebSocket, principal: MailboxPrincipal, fixedInbox: string | null): void {
     const client: LiveClient = { socket, principal, subscription: null };
-    deps.hub.add(client);
+    hub.add(client);
     let alive = true;
     const heartbeat = setInterval(() => {
       if (!alive) return socket.terminate();
@@ -108,7 +108,7 @@ export function wsRoutes(app: AppInstance, deps: MailboxDeps): void {
     });
     socket.on('close', () => {
       clearInterval(heartbeat);
-      deps.hub.remove(client);
+      hub.remove(client);
     });
     // Frames are handled one after another, so a subscribe is settled before the next frame.
     let chain = Promise.resolve();
@@ -172,10 +172,10 @@ export function wsRoutes(app: AppInstance, deps: MailboxDeps): void {
         querystring: queryKey,
       },
       preHandler: async (request) => {
-        await loadInbox(deps.db, request.mailbox, (request.params as { inbox_id: string }).inbox_id);
+        await inboxes.get(request.mailbox, (request.params as { inbox_id: string }).inbox_id);
       },
     },
     (socket: WebSocket, request: FastifyRequest) =>
       attach(socket, request.mailbox, (request.params as { inbox_id: string }).inbox_id.toLowerCase()),
   );
-}
+};

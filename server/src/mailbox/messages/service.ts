@@ -1,0 +1,156 @@
+import type { Static } from 'typebox';
+import type { Clock } from '../../core/clock.ts';
+import { invalidParam } from '../../core/http/errors.ts';
+import type { ObjectStorage } from '../../core/storage/types.ts';
+import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
+import type { Executor } from '../db.ts';
+import { loadInbox } from '../inboxes/service.ts';
+import { byTimestamp, keyset, type PageTokens } from '../pagination.ts';
+import { normalizeMessageId } from '../threading/resolve.ts';
+import { bareAddress, unique } from './addresses.ts';
+import { asList, decodeAttachments } from './input.ts';
+import type { OutboundMail } from './outbound.ts';
+import { toMessage } from './present.ts';
+import { messagesRepository } from './repository.ts';
+import type { MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
+
+/** Labels that record what happened to a message; only the service sets them. */
+const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked']);
+
+/** The messages of an inbox: read, labelled, downloaded, sent and replied to. */
+export class MessageService {
+  constructor(
+    private readonly deps: {
+      db: Executor;
+      clock: Clock;
+      storage: ObjectStorage;
+      outbound: Pick<OutboundMail, 'send'>;
+      pageTokens: PageTokens;
+    },
+  ) {}
+
+  /** The inbox and the message (by its Message-ID) if the principal reaches them; otherwise 404. */
+  private async find(principal: MailboxPrincipal, inboxId: string, rawMessageId: string) {
+    const { db } = this.deps;
+    const inbox = await loadInbox(db, principal, inboxId);
+    const messageId = normalizeMessageId(rawMessageId);
+    const row = messageId ? await messagesRepository.byMessageId(db, inbox.id, messageId) : undefined;
+    if (!row) throw notFound('message', 'message_id');
+    return { inbox, row };
+  }
+
+  /** Newest first; blocked mail only when the `blocked` label is asked for. */
+  async list(principal: MailboxPrincipal, inboxId: string, query: Static<typeof MessageListQuery>) {
+    const { db, pageTokens } = this.deps;
+    const inbox = await loadInbox(db, principal, inboxId);
+    const page = pageTokens.parse(query, `messages:${inbox.id}`, principal.subject);
+    const rows = await messagesRepository.list(db, inbox.id, keyset(page), query.labels);
+    const attachments = await messagesRepository.attachmentsFor(
+      db,
+      rows.map((r) => r.id),
+    );
+    return pageTokens.envelope('messages', page, rows, byTimestamp, (r) =>
+      toMessage(r, attachments.get(r.id)),
+    );
+  }
+
+  async get(principal: MailboxPrincipal, inboxId: string, messageId: string) {
+    const { row } = await this.find(principal, inboxId, messageId);
+    const attachments = await messagesRepository.attachmentsFor(this.deps.db, [row.id]);
+    return toMessage(row, attachments.get(row.id));
+  }
+
+  /** Adds and removes labels; the system labels (received, sent…) cannot be changed. */
+  async updateLabels(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    messageId: string,
+    change: { add_labels?: string[]; remove_labels?: string[] },
+  ) {
+    const { db, clock } = this.deps;
+    const { row } = await this.find(principal, inboxId, messageId);
+    const add = change.add_labels ?? [];
+    const remove = change.remove_labels ?? [];
+    for (const [param, labels] of [
+      ['add_labels', add],
+      ['remove_labels', remove],
+    ] as const) {
+      labels.forEach((label, index) => {
+        if (SYSTEM_LABELS.has(label))
+          throw invalidParam(`${param}[${index}]`, `${label} is set by the service and cannot be changed.`);
+      });
+    }
+    const labels = unique([...row.labels.filter((label) => !remove.includes(label)), ...add]);
+    const updated = await messagesRepository.setLabels(db, row, labels, clock.now());
+    const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
+    return toMessage(updated, attachments.get(row.id));
+  }
+
+  /** The stored message/rfc822 bytes. */
+  async raw(principal: MailboxPrincipal, inboxId: string, messageId: string) {
+    const { row } = await this.find(principal, inboxId, messageId);
+    const object = row.raw_key ? await this.deps.storage.get(row.raw_key) : null;
+    if (!object) throw notFound('raw message', 'message_id');
+    return object;
+  }
+
+  /** An attachment's row (name, type) and its stored bytes. */
+  async attachment(principal: MailboxPrincipal, inboxId: string, messageId: string, attachmentId: string) {
+    const { row } = await this.find(principal, inboxId, messageId);
+    const attachment = await messagesRepository.attachment(this.deps.db, row.id, attachmentId);
+    const object = attachment ? await this.deps.storage.get(attachment.storage_key) : null;
+    if (!attachment || !object) throw notFound('attachment', 'attachment_id');
+    return { attachment, object };
+  }
+
+  async send(principal: MailboxPrincipal, inboxId: string, body: Static<typeof SendBody>) {
+    const inbox = await loadInbox(this.deps.db, principal, inboxId);
+    return this.deps.outbound.send(inbox, {
+      to: asList(body.to),
+      cc: asList(body.cc),
+      bcc: asList(body.bcc),
+      reply_to: asList(body.reply_to),
+      subject: body.subject ?? '',
+      text: body.text ?? null,
+      html: body.html ?? null,
+      attachments: decodeAttachments(body.attachments),
+      in_reply_to: null,
+      references: [],
+      labels: body.labels ?? [],
+    });
+  }
+
+  /** Addressed to the Reply-To (else the sender) of the original unless `to` is given; threads with it. */
+  async reply(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    messageId: string,
+    body: Static<typeof ReplyBody>,
+  ) {
+    const { inbox, row } = await this.find(principal, inboxId, messageId);
+    const original = row.direction === 'inbound' ? (row.reply_to.length ? row.reply_to : [row.from]) : row.to;
+    let to = body.to !== undefined ? asList(body.to) : original;
+    let cc = asList(body.cc);
+    if (body.reply_all) {
+      const self = inbox.id;
+      const others = [...row.to, ...row.cc].filter((a) => bareAddress(a) !== self);
+      const seen = new Set(to.map(bareAddress));
+      cc = unique([...cc, ...others.filter((a) => !seen.has(bareAddress(a)))]);
+    }
+    to = to.filter((a) => bareAddress(a) !== inbox.id || row.direction === 'outbound');
+    const subject = body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`);
+    return this.deps.outbound.send(inbox, {
+      to,
+      cc,
+      bcc: asList(body.bcc),
+      reply_to: asList(body.reply_to),
+      subject,
+      text: body.text ?? null,
+      html: body.html ?? null,
+      attachments: decodeAttachments(body.attachments),
+      in_reply_to: row.message_id,
+      references: unique([...row.references, row.message_id]).slice(-50),
+      labels: body.labels ?? [],
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import type { Clock } from '../../core/clock.ts';
+import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
+import type { Executor } from '../db.ts';
+import { newId } from '../ids.ts';
+import { inboxesRepository } from '../inboxes/repository.ts';
+import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
+import { toPod } from './present.ts';
+import { type PodRow, podsRepository } from './repository.ts';
+
+/** Pods group inboxes (and domains) of one namespace, e.g. one per end customer of an agent product. */
+export class PodService {
+  constructor(private readonly deps: { db: Executor; clock: Clock; pageTokens: PageTokens }) {}
+
+  /** The new pod; the same client_id answers the pod it created first. */
+  async create(principal: MailboxPrincipal, input: { name: string; client_id?: string }): Promise<PodRow> {
+    const { db } = this.deps;
+    requireUnrestricted(principal, 'create pods');
+    const namespaceId = principal.homeNamespaceId;
+    if (input.client_id) {
+      const existing = await podsRepository.byClientId(db, namespaceId, input.client_id);
+      if (existing) return existing;
+    }
+    const now = this.deps.clock.now();
+    const row: PodRow = {
+      id: newId('pod'),
+      namespace_id: namespaceId,
+      name: input.name,
+      client_id: input.client_id ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await podsRepository.insert(db, row);
+    return row;
+  }
+
+  async list(principal: MailboxPrincipal, query: ListQuery) {
+    const { db, pageTokens } = this.deps;
+    const page = pageTokens.parse(query, 'pods', principal.subject);
+    let podIds: string[] | null = principal.reach.podId ? [principal.reach.podId] : null;
+    if (podIds === null && principal.reach.inboxIds !== null) {
+      // A key restricted to inboxes sees the pods they are in.
+      const places = await inboxesRepository.placesOf(db, principal.reach.inboxIds);
+      podIds = places.map((r) => r.pod_id).filter((id): id is string => id !== null);
+    }
+    const rows = await podsRepository.list(
+      db,
+      { namespaceId: principal.reach.namespaceId, podIds },
+      keyset(page),
+    );
+    return pageTokens.envelope('pods', page, rows, byCreation, toPod);
+  }
+
+  /** The pod if the principal sees it (keys restricted to inboxes see none); otherwise 404. */
+  async get(principal: MailboxPrincipal, podId: string): Promise<PodRow> {
+    const pod = await podsRepository.byId(this.deps.db, podId);
+    const visible =
+      pod &&
+      (principal.reach.namespaceId === null || pod.namespace_id === principal.reach.namespaceId) &&
+      (principal.reach.podId === null || pod.id === principal.reach.podId) &&
+      principal.reach.inboxIds === null;
+    if (!visible) throw notFound('pod', 'pod_id');
+    return pod;
+  }
+}
