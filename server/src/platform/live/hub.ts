@@ -291,6 +291,7 @@ export class LiveHub {
       personaName: persona?.name ?? 'your host',
       jobTitle: persona?.job_title ?? null,
       demeanor: persona?.demeanor ?? null,
+      background: persona?.background ?? null,
       scenarioName: scenario.name,
       scenarioType: scenario.type,
       prompt: scenario.prompt,
