@@ -272,6 +272,7 @@ export class MeetingSessionHub {
       personaName: persona?.name ?? 'your host',
       jobTitle: persona?.job_title ?? null,
       demeanor: persona?.demeanor ?? null,
+      background: persona?.background ?? null,
       scenarioName: scenario.name,
       scenarioType: scenario.type,
       prompt: scenario.prompt,
