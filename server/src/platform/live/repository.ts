@@ -12,6 +12,8 @@ export interface SentenceInsert {
   message: string;
   startMs: number;
   endMs: number | null;
+  /** How a participant sentence came in (`voice` or `typed`); null when unknown. */
+  input?: 'voice' | 'typed' | null;
   now: Date;
 }
 
@@ -132,9 +134,10 @@ export const liveRepository = {
       try {
         const { rows } = await sql<SentenceRow>`
           insert into transcript_sentences (transcript_id, meeting_id, account_id, speaker, message, start_ms,
-            end_ms, sequence_number, created_at)
+            end_ms, input, sequence_number, created_at)
           select t.id, ${input.meetingId}::uuid, ${input.accountId}::uuid, ${input.speaker}, ${input.message},
             ${Math.round(input.startMs)}::integer, ${input.endMs === null ? null : Math.round(input.endMs)}::integer,
+            ${input.input ?? null}::text,
             coalesce((select max(s.sequence_number) from transcript_sentences s where s.transcript_id = t.id), 0) + 1,
             ${input.now}::timestamptz
           from transcripts t

@@ -222,7 +222,7 @@ export class LiveSession {
     const text = message.text.trim();
     this.#interrupt();
     this.#messages.push({ role: 'user', content: text });
-    this.#store('user', text, startMs, endMs ?? null, message.id);
+    this.#store('user', text, startMs, endMs ?? null, message.id, message.input);
     this.#startTurn(this.#setup.provider, this.#setup.tools);
   }
 
@@ -464,7 +464,14 @@ export class LiveSession {
 
   // ---- storage
 
-  #store(speaker: Speaker, message: string, startMs: number, endMs: number | null, clientId?: string): void {
+  #store(
+    speaker: Speaker,
+    message: string,
+    startMs: number,
+    endMs: number | null,
+    clientId?: string,
+    input?: 'voice' | 'typed',
+  ): void {
     const now = this.#deps.clock.now();
     const transcriptId = this.#transcriptId;
     this.#writes = this.#writes
@@ -477,6 +484,7 @@ export class LiveSession {
           message,
           startMs,
           endMs,
+          input: input ?? null,
           now,
         }),
       )

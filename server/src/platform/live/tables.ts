@@ -43,6 +43,8 @@ export interface LiveTables {
     message: string;
     start_ms: number;
     end_ms: number | null;
+    /** `voice` or `typed` as the client reported it; null when unknown (migration 0042). */
+    input: Generated<'voice' | 'typed' | null>;
     sequence_number: number;
     created_at: Timestamp;
   };
