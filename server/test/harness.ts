@@ -12,6 +12,7 @@ import { FakeClock } from '../src/core/clock.ts';
 import { type Database, openPGlite, openPostgres } from '../src/core/db/database.ts';
 import type { CoreDeps } from '../src/core/deps.ts';
 import type { AppInstance } from '../src/core/http/types.ts';
+import type { LiveHubTimings } from '../src/platform/live/wiring.ts';
 
 /**
  * Test databases: in-memory PGlite by default; the machine's PostgreSQL when DATABASE_URL is set
@@ -46,6 +47,8 @@ export interface TestCoreOptions {
   env?: Record<string, string>;
   clock?: FakeClock;
   database?: Database;
+  /** The live hub's timings, shortened for tests of fillers and idle calls. */
+  liveHub?: LiveHubTimings;
 }
 
 export async function startCore(
@@ -108,7 +111,7 @@ let counter = 0;
 export async function startPlatform(options: TestCoreOptions = {}): Promise<TestPlatform> {
   const clock = options.clock ?? new FakeClock(new Date());
   const core = await startCore({ ...options, clock });
-  const deps = await createPlatformDeps(core);
+  const deps = await createPlatformDeps(core, { liveHub: options.liveHub });
   const app = await buildPlatformApp(deps);
   await app.ready();
   const platform: TestPlatform = {

@@ -12,7 +12,7 @@ import { createFeedbackModule } from '../platform/feedback/wiring.ts';
 import { createGoalsModule } from '../platform/goals/wiring.ts';
 import { createGuardrailsModule } from '../platform/guardrails/wiring.ts';
 import { createIdentityModule } from '../platform/identity/wiring.ts';
-import { createLiveModule } from '../platform/live/wiring.ts';
+import { createLiveModule, type LiveHubTimings } from '../platform/live/wiring.ts';
 import { createMeetingsModule } from '../platform/meetings/wiring.ts';
 import { createMemoriesModule } from '../platform/memories/wiring.ts';
 import { createPersonasModule } from '../platform/personas/wiring.ts';
@@ -60,7 +60,15 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
   workers: BackgroundWorker[];
 }
 
-export async function createPlatformDeps(core: CoreDeps): Promise<PlatformDeps> {
+export interface PlatformOptions {
+  /** Tests: the live hub's timings (filler delays, idle checks …) shortened. */
+  liveHub?: LiveHubTimings;
+}
+
+export async function createPlatformDeps(
+  core: CoreDeps,
+  options: PlatformOptions = {},
+): Promise<PlatformDeps> {
   const shared = await createSharedAdapters(core);
   const { events, jobs, llm, outbound, outboundPolicy, storage, apiKeys } = shared;
   const { logger } = core;
@@ -98,6 +106,7 @@ export async function createPlatformDeps(core: CoreDeps): Promise<PlatformDeps> 
     recordings: recordings.recordings,
     outbound,
     llm,
+    hub: options.liveHub,
   });
   const room = createRoomModule(core);
 

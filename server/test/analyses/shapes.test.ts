@@ -77,7 +77,7 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
     assert.equal(analysis.Meeting.person_name, 'Priya Raman');
     assert.equal(analysis.GoalResults.length, 3, 'the inactive goal is skipped');
     for (const result of analysis.GoalResults) {
-      assert.deepEqual(sorted(result), ['feedback', 'goal_id', 'id', 'score']);
+      assert.deepEqual(sorted(result), ['feedback', 'goal_id', 'id', 'score', 'sentence_ids']);
     }
     assert.deepEqual(
       analysis.GoalResults.map((r: { goal_id: string }) => r.goal_id),
@@ -103,7 +103,13 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
     assert.ok(Array.isArray(embedded.strengths));
     assert.equal(embedded.goal_results.length, 3);
     for (const [index, result] of embedded.goal_results.entries()) {
-      assert.deepEqual(sorted(result), ['goal', 'long_description', 'score', 'short_description']);
+      assert.deepEqual(sorted(result), [
+        'goal',
+        'long_description',
+        'score',
+        'sentence_ids',
+        'short_description',
+      ]);
       assert.equal(result.goal.id, setup.goalIds[index]);
       assert.equal(result.goal.name, INTERVIEW_GOAL_BODIES[index]!.name);
       assert.equal(result.goal.instructions, INTERVIEW_GOAL_BODIES[index]!.instructions);
@@ -120,6 +126,7 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
       'goal',
       'long_description',
       'score',
+      'sentence_ids',
       'short_description',
     ]);
     assert.equal(meeting.analysis.goal_results[0].goal.name, INTERVIEW_GOAL_BODIES[0]!.name);

@@ -198,7 +198,7 @@ describe('meeting room in Chromium', { skip }, () => {
     const full = await page.goto(`${meeting.meeting_url}?t=${meeting.room_token}`);
     assert.equal(full?.status(), 200);
     await page.getByRole('heading', { name: 'This meeting has ended' }).waitFor();
-    await page.locator('#ended-transcript li', { hasText: 'payments ledger' }).waitFor();
+    await page.locator('#ended-transcript li.line--user', { hasText: 'payments ledger' }).waitFor();
     await shot(page, '5-meeting-page');
     await context.close();
   });

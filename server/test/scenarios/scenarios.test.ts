@@ -52,6 +52,7 @@ describe('scenarios', () => {
       allow_participant_end: true,
       idle_timeout_seconds: 300,
       show_timer: true,
+      agent_fallback: 'auto',
     });
     assert.deepEqual(created.session_options, {
       webhook_url: null,
@@ -178,6 +179,7 @@ describe('scenarios', () => {
       allow_participant_end: true,
       idle_timeout_seconds: 300,
       show_timer: false,
+      agent_fallback: 'auto',
     });
     assert.equal(updated.session_options.memory_enabled, true);
     assert.equal(updated.session_options.recording_consent_required, true);

@@ -3,6 +3,7 @@
 // Speech analytics never come from here: they are always computed locally.
 import { Type } from 'typebox';
 import type { LlmClient } from '../../core/llm/index.ts';
+import { leadOfScenarioType } from './engine/conversation-evidence.ts';
 import { formatOffset } from './engine/format-offset.ts';
 import { evaluateGoalsOffline } from './engine/offline-goal-scoring.ts';
 import { extractMemoriesOffline } from './engine/offline-memory-facts.ts';
@@ -35,6 +36,8 @@ export interface EvaluationOutput {
   evaluations: GoalEvaluation[];
   summary: SummaryContent;
   evaluator: Evaluator;
+  /** Why the offline evaluator wrote the analysis in place of the configured model; else null. */
+  evaluatorReason: string | null;
   model: string | null;
 }
 
@@ -50,7 +53,9 @@ export function offlineEvaluator(): AnalysisEvaluator {
   return {
     kind: 'offline',
     async evaluate(input) {
-      const evaluations = evaluateGoalsOffline(input.goals, input.turns, input.analytics);
+      const evaluations = evaluateGoalsOffline(input.goals, input.turns, input.analytics, {
+        lead: leadOfScenarioType(input.scenarioType),
+      });
       const summary = summarizeOffline({
         scenarioName: input.scenarioName,
         personaName: input.personaName,
@@ -61,7 +66,7 @@ export function offlineEvaluator(): AnalysisEvaluator {
         durationSeconds: input.durationSeconds,
         goals: input.goals,
       });
-      return { evaluations, summary, evaluator: 'offline', model: null };
+      return { evaluations, summary, evaluator: 'offline', evaluatorReason: null, model: null };
     },
     async extractMemories(input) {
       return extractMemoriesOffline(input.turns);
@@ -204,6 +209,8 @@ export function llmEvaluator(client: LlmClient, timeoutMs = 90_000): AnalysisEva
           short_description: result.short_description,
           long_description: result.long_description,
           feedback: result.feedback,
+          // The model is not asked to cite sentences; only the offline rubric lists them.
+          sentence_ids: [],
         };
       });
       return {
@@ -218,6 +225,7 @@ export function llmEvaluator(client: LlmClient, timeoutMs = 90_000): AnalysisEva
           highlights: value.highlights,
         },
         evaluator: 'llm',
+        evaluatorReason: null,
         model: client.model,
       };
     },

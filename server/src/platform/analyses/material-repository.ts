@@ -62,7 +62,7 @@ export const materialRepository = {
   sentences(db: Kysely<DB>, transcriptId: number) {
     return db
       .selectFrom('transcript_sentences')
-      .select(['speaker', 'message', 'start_ms'])
+      .select(['id', 'speaker', 'message', 'start_ms', 'end_ms', 'input'])
       .where('transcript_id', '=', transcriptId)
       .orderBy('sequence_number')
       .execute();

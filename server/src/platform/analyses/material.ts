@@ -2,7 +2,7 @@
 // scenario's active goals, the participant and the sentenced transcript grouped into turns.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
-import type { GoalDefinition, TranscriptTurn } from './engine/types.ts';
+import type { GoalDefinition, TranscriptSentence, TranscriptTurn } from './engine/types.ts';
 import { materialRepository as repo } from './material-repository.ts';
 import type { GoalSnapshot } from './tables.ts';
 
@@ -44,18 +44,46 @@ export async function loadMaterial(db: Kysely<DB>, meeting: MeetingRow): Promise
 /**
  * Sentences become turns: consecutive sentences of one speaker are one turn, starting at its
  * first sentence. The analysis rules count turns (answer length, substantive answers), not
- * sentences.
+ * sentences; each turn keeps its sentences (ids, timings, voice or typed) for the evidence.
  */
 export function toTurns(
-  sentences: Array<{ speaker: 'user' | 'agent'; message: string; start_ms: number }>,
+  sentences: Array<{
+    id?: number | string;
+    speaker: 'user' | 'agent';
+    message: string;
+    start_ms: number;
+    end_ms?: number | null;
+    input?: 'voice' | 'typed' | null;
+  }>,
 ): TranscriptTurn[] {
   const turns: TranscriptTurn[] = [];
   for (const sentence of sentences) {
     const message = sentence.message.trim();
     if (!message) continue;
+    const stored: TranscriptSentence[] =
+      sentence.id === undefined
+        ? []
+        : [
+            {
+              id: Number(sentence.id),
+              message,
+              startSeconds: sentence.start_ms / 1000,
+              endSeconds: sentence.end_ms == null ? null : sentence.end_ms / 1000,
+              input: sentence.input ?? null,
+            },
+          ];
     const last = turns[turns.length - 1];
-    if (last && last.speaker === sentence.speaker) last.message = `${last.message} ${message}`;
-    else turns.push({ speaker: sentence.speaker, message, startSeconds: sentence.start_ms / 1000 });
+    if (last && last.speaker === sentence.speaker) {
+      last.message = `${last.message} ${message}`;
+      last.sentences?.push(...stored);
+    } else {
+      turns.push({
+        speaker: sentence.speaker,
+        message,
+        startSeconds: sentence.start_ms / 1000,
+        ...(stored.length > 0 ? { sentences: stored } : {}),
+      });
+    }
   }
   return turns;
 }

@@ -16,7 +16,12 @@ import { isValidTag } from '../memories/facts.ts';
 import { addMemories } from '../memories/service.ts';
 import { parseScoreRange } from './engine/score-range.ts';
 import { computeSpeechAnalytics } from './engine/speech-analytics.ts';
-import type { AnalysisEvaluator, EvaluationInput, EvaluationOutput } from './evaluators.ts';
+import {
+  type AnalysisEvaluator,
+  type EvaluationInput,
+  type EvaluationOutput,
+  offlineEvaluator,
+} from './evaluators.ts';
 import {
   conversationSeconds,
   goalDefinition,
@@ -27,6 +32,10 @@ import {
 import { materialRepository } from './material-repository.ts';
 import { renderWebhook } from './render.ts';
 import { analysisRepository } from './repository.ts';
+
+/** `evaluator_reason` of an analysis the offline evaluator wrote because the model's stayed invalid. */
+export const OFFLINE_FALLBACK_REASON =
+  'The language model did not return a valid analysis, even after one repair attempt, so the offline rule-based evaluator produced this analysis.';
 
 /** A re-trigger (or a run right after the end) waits this long for the transcript, then fails. */
 export const TRANSCRIPT_WAIT_MS = 5 * 60_000;
@@ -118,8 +127,23 @@ export class AnalysisPipeline {
     await analysisRepository.markProcessingUnlessAlready(this.deps.db, meetingId, this.deps.clock.now());
   }
 
+  /**
+   * The configured evaluator's analysis. When the platform model's reply still breaks the schema
+   * after its repair round, the offline rubric writes the analysis instead (marked with the
+   * reason), so the meeting is not left without one; other model errors keep their retry/fail path.
+   */
   private async evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<EvaluationOutput> {
-    return this.deps.evaluator.evaluate(input, signal);
+    try {
+      return await this.deps.evaluator.evaluate(input, signal);
+    } catch (error) {
+      if (!(error instanceof LlmError && error.code === 'invalid_reply')) throw error;
+      this.deps.logger.warn(
+        { err: error },
+        'the language model gave no valid analysis after its repair round; the offline evaluator wrote it',
+      );
+      const output = await offlineEvaluator().evaluate(input, signal);
+      return { ...output, evaluatorReason: OFFLINE_FALLBACK_REASON };
+    }
   }
 
   /** Memory facts never fail the analysis: a failed extraction is logged and writes nothing. */
@@ -165,6 +189,7 @@ export class AnalysisPipeline {
           account_id: meeting.account_id,
           scenario_id: meeting.scenario_id,
           evaluator: output.evaluator,
+          evaluator_reason: output.evaluatorReason,
           model: output.model,
           title: output.summary.title,
           summary: output.summary.summary,
@@ -182,6 +207,7 @@ export class AnalysisPipeline {
           sentence_starters: JSON.stringify(analytics.sentence_starters),
           participant_word_count: analytics.participant_word_count,
           participant_speaking_minutes: analytics.participant_speaking_minutes,
+          participant_input: analytics.participant_input,
           created_at: now,
           updated_at: now,
         },
@@ -199,6 +225,7 @@ export class AnalysisPipeline {
             short_description: evaluation.short_description,
             long_description: evaluation.long_description,
             feedback: evaluation.feedback,
+            sentence_ids: JSON.stringify(evaluation.sentence_ids),
             position,
             created_at: now,
           };

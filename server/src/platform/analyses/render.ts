@@ -24,7 +24,9 @@ function commonFields(row: AnalysisRow) {
     sentence_starters: row.sentence_starters,
     participant_word_count: row.participant_word_count,
     participant_speaking_minutes: row.participant_speaking_minutes,
+    participant_input: row.participant_input,
     evaluator: row.evaluator,
+    evaluator_reason: row.evaluator_reason,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -44,6 +46,7 @@ export function renderStandalone(row: AnalysisWithMeeting, results: GoalResultRo
       goal_id: result.goal_id,
       score: result.score,
       feedback: result.feedback,
+      sentence_ids: result.sentence_ids,
     })),
   };
 }
@@ -57,6 +60,7 @@ export function renderEmbedded(row: AnalysisRow, results: GoalResultRow[]) {
       short_description: result.short_description,
       long_description: result.long_description,
       score: result.score,
+      sentence_ids: result.sentence_ids,
       goal: result.goal,
     })),
   };

@@ -6,7 +6,12 @@ import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 export const SpeechMetricSchema = Type.Object(
   {
     total: Type.Integer({ description: 'Occurrences counted (the sum of `items[].count`).' }),
-    per_minute: Type.Number({ description: '`total` per minute of the participant’s speaking time.' }),
+    per_minute: Nullable(
+      Type.Number({
+        description:
+          'Occurrences in spoken sentences per minute of the participant’s speaking time; null when the participant only typed.',
+      }),
+    ),
     items: Type.Array(Type.Object({ text: Type.String(), count: Type.Integer() }), {
       description: 'What was counted, most frequent first.',
     }),
@@ -38,6 +43,11 @@ export const GoalDefinitionSchema = Type.Object(
   { title: 'AnalysisGoalDefinition', description: 'The goal as it was defined when it was scored.' },
 );
 
+const SentenceIds = Type.Array(Type.Integer(), {
+  description:
+    'Ids of the transcript sentences the result rests on, in transcript order; empty when the language model scored it.',
+});
+
 /** `GoalResults[]` of the standalone analysis (spec: id, goal_id, score, feedback). */
 export const StandaloneGoalResult = Type.Object(
   {
@@ -45,6 +55,7 @@ export const StandaloneGoalResult = Type.Object(
     goal_id: Nullable(Type.String({ description: 'Null when the goal has been deleted since.' })),
     score: Type.Number(),
     feedback: Type.String(),
+    sentence_ids: SentenceIds,
   },
   { title: 'GoalResult' },
 );
@@ -55,6 +66,7 @@ export const EmbeddedGoalResult = Type.Object(
     short_description: Type.String(),
     long_description: Type.String(),
     score: Type.Number(),
+    sentence_ids: SentenceIds,
     goal: GoalDefinitionSchema,
   },
   { title: 'MeetingAnalysisGoalResult' },
@@ -79,11 +91,21 @@ const analysisFields = {
   weak_words: SpeechMetricSchema,
   sentence_starters: SpeechMetricSchema,
   participant_word_count: Type.Integer(),
-  participant_speaking_minutes: Type.Number(),
+  participant_speaking_minutes: Type.Number({ description: 'Minutes the participant spent speaking.' }),
+  participant_input: Type.Union(
+    [Type.Literal('voice'), Type.Literal('typed'), Type.Literal('mixed'), Type.Literal('none')],
+    { description: 'How the participant’s sentences came in; `none` when the participant said nothing.' },
+  ),
   evaluator: Type.Union([Type.Literal('llm'), Type.Literal('offline')], {
     description:
       '`llm`: goal results and texts from the platform model; `offline`: the rule-based evaluator.',
   }),
+  evaluator_reason: Nullable(
+    Type.String({
+      description:
+        'Why the offline evaluator wrote the analysis although a model is configured (its reply stayed invalid); null otherwise.',
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 };

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Json, Timestamp } from '../../core/db/schema.ts';
 import type { Highlight, SpeechMetric } from './engine/types.ts';
 
@@ -24,6 +25,8 @@ export interface AnalysisTables {
     account_id: string;
     scenario_id: string;
     evaluator: Evaluator;
+    /** Why the offline evaluator stood in for the configured model (migration 0042); else null. */
+    evaluator_reason: string | null;
     model: string | null;
     title: string;
     summary: string;
@@ -41,6 +44,7 @@ export interface AnalysisTables {
     sentence_starters: Json<SpeechMetric>;
     participant_word_count: number;
     participant_speaking_minutes: number;
+    participant_input: Generated<'voice' | 'typed' | 'mixed' | 'none'>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };
@@ -56,6 +60,8 @@ export interface AnalysisTables {
     short_description: string;
     long_description: string;
     feedback: string;
+    /** Transcript sentence ids the result rests on (migration 0042). */
+    sentence_ids: Json<number[]>;
     position: number;
     created_at: Timestamp;
   };

@@ -26,6 +26,8 @@ const UtteranceMessage = Type.Object(
     final: Type.Boolean(),
     start_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     end_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    // How the text came in: speech recognition or the keyboard (speech rates count voice only).
+    input: Type.Optional(Type.Union([Type.Literal('voice'), Type.Literal('typed')])),
     id: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: true },

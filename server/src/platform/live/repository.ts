@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../core/db/errors.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { SentenceRow } from '../meetings/render.ts';
-import type { Speaker } from './tables.ts';
+import type { SentenceProvider, Speaker } from './tables.ts';
 
 export interface SentenceInsert {
   transcriptId: number;
@@ -12,7 +12,20 @@ export interface SentenceInsert {
   message: string;
   startMs: number;
   endMs: number | null;
+  /** How a participant sentence came in (`voice` or `typed`); null when unknown. */
+  input?: 'voice' | 'typed' | null;
+  /** Persona sentences: who spoke it. */
+  provider: SentenceProvider | null;
   now: Date;
+}
+
+/** Usage accumulated by a session since its last write. */
+export interface UsageIncrement {
+  promptTokens: number;
+  completionTokens: number;
+  turns: number;
+  /** Completed persona turns per answering provider (the welcome is counted in `turns` only). */
+  answered: Record<Exclude<SentenceProvider, 'welcome'>, number>;
 }
 
 /**
@@ -106,18 +119,17 @@ export const liveRepository = {
       .limit(limit)
       .execute();
   },
-  addUsage(
-    db: Kysely<DB>,
-    meetingId: string,
-    usage: { promptTokens: number; completionTokens: number; turns: number },
-    now: Date,
-  ) {
+  addUsage(db: Kysely<DB>, meetingId: string, usage: UsageIncrement, now: Date) {
     return db
       .updateTable('meeting_usage')
       .set((eb) => ({
         prompt_tokens: eb('prompt_tokens', '+', usage.promptTokens),
         completion_tokens: eb('completion_tokens', '+', usage.completionTokens),
         turns: eb('turns', '+', usage.turns),
+        custom_agent_turns: eb('custom_agent_turns', '+', usage.answered.custom_agent),
+        llm_turns: eb('llm_turns', '+', usage.answered.llm),
+        offline_turns: eb('offline_turns', '+', usage.answered.offline),
+        apology_turns: eb('apology_turns', '+', usage.answered.apology),
         updated_at: now,
       }))
       .where('meeting_id', '=', meetingId)
@@ -132,11 +144,12 @@ export const liveRepository = {
       try {
         const { rows } = await sql<SentenceRow>`
           insert into transcript_sentences (transcript_id, meeting_id, account_id, speaker, message, start_ms,
-            end_ms, sequence_number, created_at)
+            end_ms, input, sequence_number, provider, created_at)
           select t.id, ${input.meetingId}::uuid, ${input.accountId}::uuid, ${input.speaker}, ${input.message},
             ${Math.round(input.startMs)}::integer, ${input.endMs === null ? null : Math.round(input.endMs)}::integer,
+            ${input.input ?? null}::text,
             coalesce((select max(s.sequence_number) from transcript_sentences s where s.transcript_id = t.id), 0) + 1,
-            ${input.now}::timestamptz
+            ${input.provider}::text, ${input.now}::timestamptz
           from transcripts t
           where t.id = ${input.transcriptId} and t.status = 'in_progress'
           returning *`.execute(db);

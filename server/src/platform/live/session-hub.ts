@@ -24,6 +24,7 @@ import { renderParticipant, renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
 import { customAgentForScenario } from '../scenarios/custom-agent.ts';
 import { loadMeetingContext, type MeetingContext, renderWelcome } from './context.ts';
+import { offlineMayStandIn } from './fallback.ts';
 import { assembleSystemPrompt } from './prompt.ts';
 import { CLOSE, type JoinMessage } from './protocol.ts';
 import { createCustomAgentProvider } from './providers/custom-agent/provider.ts';
@@ -52,11 +53,22 @@ export interface MeetingSessionHubDeps {
   llm: LlmClient | null;
   webSearch: WebSearch | null;
   fillerDelayMs?: number;
+  fillerIntervalMs?: number;
+  maxFillersPerTurn?: number;
+  idleCheckMs?: number;
   reconnectGraceMs?: number;
   heartbeatMs?: number;
 }
 
 export const FILLER_DELAY_MS = 1_500;
+/** Fillers keep coming this often while the provider is slow (spec: "masks slow turns with filler audio"). */
+export const FILLER_INTERVAL_MS = 4_000;
+/**
+ * Enough to cover a custom agent with the default timeout_s (10 s) and its retry (1.5 s + 5 × 4 s);
+ * past that a repeated "one moment" is worse than the silence it covers.
+ */
+export const MAX_FILLERS_PER_TURN = 6;
+const IDLE_CHECK_MS = 5_000;
 export const RECONNECT_GRACE_MS = 30_000;
 const HEARTBEAT_MS = 30_000;
 
@@ -82,6 +94,9 @@ export class MeetingSessionHub {
       functionCaller: deps.outbound,
       webSearch: deps.webSearch,
       fillerDelayMs: deps.fillerDelayMs ?? FILLER_DELAY_MS,
+      fillerIntervalMs: deps.fillerIntervalMs ?? FILLER_INTERVAL_MS,
+      maxFillersPerTurn: deps.maxFillersPerTurn ?? MAX_FILLERS_PER_TURN,
+      idleCheckMs: deps.idleCheckMs ?? IDLE_CHECK_MS,
       reconnectGraceMs: deps.reconnectGraceMs ?? RECONNECT_GRACE_MS,
       onClosed: (session) => {
         if (this.#sessions.get(session.meetingId) === session) this.#sessions.delete(session.meetingId);
@@ -214,11 +229,14 @@ export class MeetingSessionHub {
         prompt: scenario.prompt,
       });
     const provider = await this.#provider(context, participantName, welcomeMessage);
+    const standIn = offlineMayStandIn(scenario.meeting_controls.agent_fallback, provider.kind)
+      ? this.#offlineEngine(context, participantName, welcomeMessage)
+      : null;
     const transcript = await ensureTranscript(this.#db, meeting, this.#deps.clock.now());
     const history = await meetingRepository.transcriptSentences(this.#db, transcript.id);
     const session = new LiveSession(
       this.#sessionDeps,
-      { context, provider, tools, systemPrompt, welcomeMessage, participant },
+      { context, provider, standIn, tools, systemPrompt, welcomeMessage, participant },
       history.map(renderSentence),
       Number(transcript.id),
     );
@@ -250,7 +268,7 @@ export class MeetingSessionHub {
     participantName: string | null,
     welcomeMessage: string,
   ): Promise<ReplyProvider> {
-    const { meeting, scenario, persona } = context;
+    const { meeting, scenario } = context;
     if (meeting.agent_provider === 'custom_agent') {
       const config = await customAgentForScenario(
         this.#db,
@@ -267,11 +285,21 @@ export class MeetingSessionHub {
       );
     }
     if (meeting.agent_provider !== 'offline' && this.#deps.llm)
-      return createPlatformLlmProvider(this.#deps.llm);
+      return createPlatformLlmProvider(this.#deps.llm, { logger: this.#deps.logger });
+    return this.#offlineEngine(context, participantName, welcomeMessage);
+  }
+
+  #offlineEngine(
+    context: MeetingContext,
+    participantName: string | null,
+    welcomeMessage: string,
+  ): ReplyProvider {
+    const { scenario, persona } = context;
     return createOfflineScriptEngine({
       personaName: persona?.name ?? 'your host',
       jobTitle: persona?.job_title ?? null,
       demeanor: persona?.demeanor ?? null,
+      background: persona?.background ?? null,
       scenarioName: scenario.name,
       scenarioType: scenario.type,
       prompt: scenario.prompt,

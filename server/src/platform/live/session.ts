@@ -1,8 +1,10 @@
 // One live meeting held by this process: its conversation, its current turn, its socket. The
 // persona's replies stream from a ReplyProvider; each final utterance of the participant starts a
-// turn, a newer one interrupts it (barge-in), and tool calls run between provider rounds.
-// Sentences are written in order through one chain per meeting, so the transcript's sequence
-// numbers follow what was said.
+// turn, a newer one interrupts it (barge-in), and tool calls run between provider rounds. The
+// participant is never left in silence: fillers while the provider is slow, the offline engine or
+// an apology when it fails (fallback.ts), and an idle call ends after the scenario's
+// idle_timeout_seconds. Sentences are written in order through one chain per meeting, so the
+// transcript's sequence numbers follow what was said.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
@@ -15,6 +17,7 @@ import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
 import { type RenderedSentence, renderSentence } from '../meetings/render.ts';
 import type { EndReason } from '../meetings/schemas.ts';
 import type { MeetingContext } from './context.ts';
+import { APOLOGY_TEXTS, FILLER_TEXTS } from './fallback.ts';
 import { callCustomFunction, type FunctionCaller } from './function-call.ts';
 import {
   CLOSE,
@@ -25,8 +28,8 @@ import {
 } from './protocol.ts';
 import { chunkText } from './providers/offline-script/index.ts';
 import type { ChatMessage, ReplyProvider, ToolCall, ToolSpec } from './providers/types.ts';
-import { liveRepository } from './repository.ts';
-import type { Speaker } from './tables.ts';
+import { liveRepository, type UsageIncrement } from './repository.ts';
+import type { SentenceProvider, Speaker } from './tables.ts';
 import { END_CALL, endReasonOf, WEB_SEARCH } from './tools.ts';
 import type { WebSearch } from './web-search.ts';
 
@@ -47,6 +50,12 @@ export interface SessionDeps {
   webSearch: WebSearch | null;
   /** First token later than this: a `filler` notice. */
   fillerDelayMs: number;
+  /** Then another filler this often while nothing has been said yet… */
+  fillerIntervalMs: number;
+  /** …at most this many per turn. */
+  maxFillersPerTurn: number;
+  /** How often the session checks whether the call has been idle for idle_timeout_seconds. */
+  idleCheckMs: number;
   /** A dropped socket not resumed within this ends the meeting. */
   reconnectGraceMs: number;
   /** Called once the session is over (ended or handed to another connection elsewhere). */
@@ -56,6 +65,8 @@ export interface SessionDeps {
 export interface SessionSetup {
   context: MeetingContext;
   provider: ReplyProvider;
+  /** Answers a turn the provider could not (after its retry), when the scenario allows it. */
+  standIn: ReplyProvider | null;
   tools: ToolSpec[];
   systemPrompt: string;
   welcomeMessage: string;
@@ -64,8 +75,9 @@ export interface SessionSetup {
 
 /** Tool rounds per turn: a model calling tools in a loop is cut off here. */
 const MAX_TOOL_ROUNDS = 4;
-const FILLER_TEXT = 'Let me think about that for a moment.';
 const UTTERANCES_PER_SECOND = 20;
+/** idle_timeout_seconds when the scenario's meeting controls do not say. */
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 300;
 
 interface Turn {
   id: string;
@@ -77,6 +89,9 @@ interface Turn {
   startMs: number | null;
   output: boolean;
   finished: boolean;
+  /** Who is speaking this turn: the provider being asked, a stand-in, or the apology. */
+  answeredBy: SentenceProvider;
+  fillers: number;
   fillerTimer: NodeJS.Timeout | undefined;
   /** Tool calls added to the conversation that still lack their result message. */
   pendingCalls: Map<string, string>;
@@ -99,7 +114,13 @@ export class LiveSession {
   #deadlineTimer: NodeJS.Timeout | undefined;
   #graceTimer: NodeJS.Timeout | undefined;
   #recent: number[] = [];
-  #usage = { promptTokens: 0, completionTokens: 0, turns: 0 };
+  #usage: UsageIncrement = emptyUsage();
+  /** Fillers and apologies said so far: each picks the next text, so the persona does not repeat itself. */
+  #fillersSaid = 0;
+  #apologiesSaid = 0;
+  /** Clock time of the last sign of life: a participant utterance or join, or the end of a persona turn. */
+  #lastActivityAt: number;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(deps: SessionDeps, setup: SessionSetup, history: RenderedSentence[], transcriptId: number) {
     this.#deps = deps;
@@ -119,6 +140,9 @@ export class LiveSession {
         }),
       ),
     ];
+    this.#lastActivityAt = deps.clock.now().getTime();
+    this.#idleTimer = setInterval(() => this.checkIdle(), deps.idleCheckMs);
+    this.#idleTimer.unref?.();
     if (meeting.deadline_at) {
       const delay = new Date(meeting.deadline_at).getTime() - deps.clock.now().getTime();
       this.#deadlineTimer = setTimeout(
@@ -158,6 +182,7 @@ export class LiveSession {
   /** A (new) connection takes over the meeting; an older one on this process is replaced. */
   attach(socket: RoomSocket): void {
     clearTimeout(this.#graceTimer);
+    this.#lastActivityAt = this.#deps.clock.now().getTime();
     const previous = this.#socket;
     this.#socket = socket;
     if (previous && previous !== socket) {
@@ -189,7 +214,7 @@ export class LiveSession {
         for (const text of words) yield { type: 'delta', text };
       },
     };
-    this.#startTurn(welcome, []);
+    this.#startTurn([welcome], [], 'welcome');
   }
 
   send(message: ServerMessage): void {
@@ -203,6 +228,7 @@ export class LiveSession {
   /** A participant utterance. Interim ones only interrupt; final ones are stored and answered. */
   utterance(message: UtteranceMessage): void {
     if (this.#closed || this.#ending) return;
+    this.#lastActivityAt = this.#deps.clock.now().getTime();
     if (!message.final) {
       if (this.#turn?.output) this.#interrupt();
       return;
@@ -222,8 +248,24 @@ export class LiveSession {
     const text = message.text.trim();
     this.#interrupt();
     this.#messages.push({ role: 'user', content: text });
-    this.#store('user', text, startMs, endMs ?? null, message.id);
-    this.#startTurn(this.#setup.provider, this.#setup.tools);
+    this.#store('user', text, startMs, endMs ?? null, null, message.id, message.input);
+    const { provider, standIn } = this.#setup;
+    this.#startTurn(standIn ? [provider, standIn] : [provider], this.#setup.tools);
+  }
+
+  /**
+   * Ends the call when nobody has said anything for the scenario's idle_timeout_seconds (measured
+   * on the injected clock; checked every idleCheckMs, and callable directly). Never while the
+   * persona is still answering. True when it ended the call.
+   */
+  checkIdle(): boolean {
+    if (this.#closed || this.#ending) return false;
+    if (this.#turn && !this.#turn.finished) return false;
+    const seconds =
+      this.#setup.context.scenario.meeting_controls.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+    if (this.#deps.clock.now().getTime() - this.#lastActivityAt < seconds * 1000) return false;
+    void this.end('idle_timeout');
+    return true;
   }
 
   /**
@@ -287,7 +329,12 @@ export class LiveSession {
 
   // ---- turns
 
-  #startTurn(provider: ReplyProvider, tools: ToolSpec[]): void {
+  /**
+   * Starts a turn answered by the first of `providers` that manages to (the meeting's provider,
+   * then its stand-in); when every one fails, the persona apologises. `speaker` overrides what is
+   * recorded as having spoken (the welcome).
+   */
+  #startTurn(providers: ReplyProvider[], tools: ToolSpec[], speaker?: SentenceProvider): void {
     const turn: Turn = {
       id: randomUUID(),
       controller: new AbortController(),
@@ -296,77 +343,131 @@ export class LiveSession {
       startMs: null,
       output: false,
       finished: false,
+      answeredBy: speaker ?? providers[0]!.kind,
+      fillers: 0,
       fillerTimer: undefined,
       pendingCalls: new Map(),
     };
     this.#turn = turn;
-    turn.fillerTimer = setTimeout(() => {
-      if (!turn.output && !turn.finished) this.send({ type: 'filler', turn_id: turn.id, text: FILLER_TEXT });
-    }, this.#deps.fillerDelayMs);
-    turn.fillerTimer.unref?.();
-    void this.#runTurn(turn, provider, tools).catch((error) => {
+    this.#scheduleFiller(turn, this.#deps.fillerDelayMs);
+    void this.#runTurn(turn, providers, tools, speaker).catch((error) => {
       this.#deps.logger.error({ err: error, meeting_id: this.meetingId }, 'turn failed unexpectedly');
     });
   }
 
-  async #runTurn(turn: Turn, provider: ReplyProvider, tools: ToolSpec[]): Promise<void> {
+  /** A filler after `delay` while the persona has said nothing yet, then every interval up to the cap. */
+  #scheduleFiller(turn: Turn, delay: number): void {
+    turn.fillerTimer = setTimeout(() => {
+      if (turn.finished || turn.text !== '' || turn.fillers >= this.#deps.maxFillersPerTurn) return;
+      const text = FILLER_TEXTS[this.#fillersSaid % FILLER_TEXTS.length]!;
+      this.#fillersSaid += 1;
+      turn.fillers += 1;
+      this.send({ type: 'filler', turn_id: turn.id, text });
+      if (turn.fillers < this.#deps.maxFillersPerTurn)
+        this.#scheduleFiller(turn, this.#deps.fillerIntervalMs);
+    }, delay);
+    turn.fillerTimer.unref?.();
+  }
+
+  async #runTurn(
+    turn: Turn,
+    providers: ReplyProvider[],
+    tools: ToolSpec[],
+    speaker?: SentenceProvider,
+  ): Promise<void> {
     const { signal } = turn.controller;
     let endReason: EndReason | null = null;
-    try {
-      for (let round = 0; round < MAX_TOOL_ROUNDS && !endReason; round += 1) {
-        const calls: ToolCall[] = [];
-        for await (const event of provider.reply({ messages: [...this.#messages], tools, signal })) {
-          if (signal.aborted) break;
-          if (event.type === 'delta') {
-            if (!event.text) continue;
-            this.#markOutput(turn);
-            turn.text += event.text;
-            turn.unpushed += event.text;
-            this.send({ type: 'agent.delta', turn_id: turn.id, text: event.text });
-          } else if (event.type === 'tool_call') {
-            calls.push(event.call);
-          } else if (provider.kind === 'llm') {
-            this.#usage.promptTokens += event.promptTokens;
-            this.#usage.completionTokens += event.completionTokens;
-          }
-        }
+    let answered = false;
+    for (const [index, provider] of providers.entries()) {
+      turn.answeredBy = speaker ?? provider.kind;
+      // A stand-in answers this one turn only: it does not end the meeting on the provider's behalf.
+      const offered = index === 0 ? tools : [];
+      try {
+        endReason = await this.#rounds(turn, provider, offered);
+        answered = true;
+        break;
+      } catch (error) {
         if (signal.aborted) return;
-        if (calls.length === 0) break;
-        this.#markOutput(turn);
-        this.#messages.push({ role: 'assistant', content: turn.unpushed || null, tool_calls: calls });
-        turn.unpushed = '';
-        for (const call of calls) turn.pendingCalls.set(call.id, call.function.name);
-        for (const call of calls) {
-          if (signal.aborted) return;
-          const content = await this.#runTool(turn, call, (reason) => {
-            endReason = reason;
-          });
-          if (signal.aborted || !turn.pendingCalls.has(call.id)) return;
-          turn.pendingCalls.delete(call.id);
-          this.#messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content });
+        this.#deps.logger.warn(
+          { err: error, meeting_id: this.meetingId, provider: provider.kind },
+          providers[index + 1] ? 'reply provider failed; the next one answers' : 'reply provider failed',
+        );
+        // Words already spoken cannot be taken back: the turn ends with them.
+        if (turn.text !== '') {
+          answered = true;
+          break;
         }
       }
-    } catch (error) {
-      if (signal.aborted) return;
-      this.#deps.logger.warn(
-        { err: error, meeting_id: this.meetingId, provider: provider.kind },
-        'reply provider failed',
-      );
-      this.error('agent_unavailable', 'The agent could not answer. Say something to try again.');
-    } finally {
-      clearTimeout(turn.fillerTimer);
     }
     if (signal.aborted) return;
+    if (!answered) this.#apologise(turn);
+    clearTimeout(turn.fillerTimer);
     this.#finishTurn(turn, false);
     this.#usage.turns += 1;
+    if (turn.answeredBy !== 'welcome') this.#usage.answered[turn.answeredBy] += 1;
     if (endReason) await this.end(endReason);
+  }
+
+  /** Up to MAX_TOOL_ROUNDS provider rounds with the tool calls between them; the end reason if one ended the call. */
+  async #rounds(turn: Turn, provider: ReplyProvider, tools: ToolSpec[]): Promise<EndReason | null> {
+    const { signal } = turn.controller;
+    let endReason: EndReason | null = null;
+    for (let round = 0; round < MAX_TOOL_ROUNDS && !endReason; round += 1) {
+      const calls: ToolCall[] = [];
+      for await (const event of provider.reply({ messages: [...this.#messages], tools, signal })) {
+        if (signal.aborted) break;
+        if (event.type === 'delta') {
+          if (!event.text) continue;
+          this.#speak(turn, event.text);
+        } else if (event.type === 'tool_call') {
+          calls.push(event.call);
+        } else if (provider.kind === 'llm') {
+          this.#usage.promptTokens += event.promptTokens;
+          this.#usage.completionTokens += event.completionTokens;
+        }
+      }
+      if (signal.aborted || calls.length === 0) break;
+      this.#markOutput(turn);
+      this.#messages.push({ role: 'assistant', content: turn.unpushed || null, tool_calls: calls });
+      turn.unpushed = '';
+      for (const call of calls) turn.pendingCalls.set(call.id, call.function.name);
+      for (const call of calls) {
+        if (signal.aborted) return null;
+        const content = await this.#runTool(turn, call, (reason) => {
+          endReason = reason;
+        });
+        if (signal.aborted || !turn.pendingCalls.has(call.id)) return null;
+        turn.pendingCalls.delete(call.id);
+        this.#messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content });
+      }
+    }
+    return endReason;
+  }
+
+  #speak(turn: Turn, text: string): void {
+    this.#markOutput(turn);
+    clearTimeout(turn.fillerTimer);
+    turn.text += text;
+    turn.unpushed += text;
+    this.send({ type: 'agent.delta', turn_id: turn.id, text });
+  }
+
+  /**
+   * Every provider failed: the room is told (`agent_unavailable`) and the persona says a short
+   * apology, so the participant hears why nothing came; their next utterance asks the provider again.
+   */
+  #apologise(turn: Turn): void {
+    this.error('agent_unavailable', 'The agent could not answer. Say something to try again.');
+    turn.answeredBy = 'apology';
+    const text = APOLOGY_TEXTS[this.#apologiesSaid % APOLOGY_TEXTS.length]!;
+    this.#apologiesSaid += 1;
+    for (const chunk of chunkText(text)) this.#speak(turn, chunk);
   }
 
   #markOutput(turn: Turn): void {
     if (turn.output) return;
     turn.output = true;
     turn.startMs = this.#elapsedMs();
-    clearTimeout(turn.fillerTimer);
   }
 
   async #runTool(turn: Turn, call: ToolCall, onEnd: (reason: EndReason) => void): Promise<string> {
@@ -451,20 +552,30 @@ export class LiveSession {
   #finishTurn(turn: Turn, interrupted: boolean): void {
     if (turn.finished) return;
     turn.finished = true;
+    clearTimeout(turn.fillerTimer);
+    this.#lastActivityAt = this.#deps.clock.now().getTime();
     if (this.#turn === turn) this.#turn = null;
     if (turn.unpushed) this.#messages.push({ role: 'assistant', content: turn.unpushed });
     turn.unpushed = '';
     const text = turn.text.trim();
     if (text === '') return;
     this.send({ type: 'agent.message', turn_id: turn.id, text: turn.text, interrupted });
-    this.#store('agent', text, turn.startMs ?? this.#elapsedMs(), this.#elapsedMs());
+    this.#store('agent', text, turn.startMs ?? this.#elapsedMs(), this.#elapsedMs(), turn.answeredBy);
     // Model tokens are written at every turn (they are billed); the turn count waits for the end.
     if (this.#usage.promptTokens > 0 || this.#usage.completionTokens > 0) this.#flushUsage();
   }
 
   // ---- storage
 
-  #store(speaker: Speaker, message: string, startMs: number, endMs: number | null, clientId?: string): void {
+  #store(
+    speaker: Speaker,
+    message: string,
+    startMs: number,
+    endMs: number | null,
+    provider: SentenceProvider | null,
+    clientId?: string,
+    input?: 'voice' | 'typed',
+  ): void {
     const now = this.#deps.clock.now();
     const transcriptId = this.#transcriptId;
     this.#writes = this.#writes
@@ -477,6 +588,8 @@ export class LiveSession {
           message,
           startMs,
           endMs,
+          input: input ?? null,
+          provider,
           now,
         }),
       )
@@ -495,7 +608,7 @@ export class LiveSession {
 
   #flushUsage(): void {
     const usage = this.#usage;
-    this.#usage = { promptTokens: 0, completionTokens: 0, turns: 0 };
+    this.#usage = emptyUsage();
     this.#writes = this.#writes
       .then(() => liveRepository.addUsage(this.#deps.db, this.meetingId, usage, this.#deps.clock.now()))
       .catch((error) =>
@@ -534,8 +647,18 @@ export class LiveSession {
     this.#socket = null;
     clearTimeout(this.#deadlineTimer);
     clearTimeout(this.#graceTimer);
+    clearInterval(this.#idleTimer);
     this.#deps.onClosed(this);
   }
+}
+
+function emptyUsage(): UsageIncrement {
+  return {
+    promptTokens: 0,
+    completionTokens: 0,
+    turns: 0,
+    answered: { custom_agent: 0, llm: 0, offline: 0, apology: 0 },
+  };
 }
 
 function sendTo(socket: RoomSocket, message: ServerMessage): void {

@@ -2,6 +2,8 @@ import type { Generated } from 'kysely';
 import type { NullableJson, Timestamp } from '../../core/db/schema.ts';
 
 export type Speaker = 'user' | 'agent';
+/** Who spoke a persona sentence (migration 0033; see fallback.ts). */
+export type SentenceProvider = 'welcome' | 'custom_agent' | 'llm' | 'offline' | 'apology';
 
 /** Participants, transcripts, sentences, recordings and usage (migration 0032). */
 export interface LiveTables {
@@ -43,7 +45,11 @@ export interface LiveTables {
     message: string;
     start_ms: number;
     end_ms: number | null;
+    /** `voice` or `typed` as the client reported it; null when unknown (migration 0042). */
+    input: Generated<'voice' | 'typed' | null>;
     sequence_number: number;
+    /** Persona sentences only: who spoke it (null for the participant's). */
+    provider: Generated<SentenceProvider | null>;
     created_at: Timestamp;
   };
   recordings: {
@@ -71,6 +77,11 @@ export interface LiveTables {
     prompt_tokens: Generated<number>;
     completion_tokens: Generated<number>;
     turns: Generated<number>;
+    /** Completed persona turns per answering provider (migration 0033). */
+    custom_agent_turns: Generated<number>;
+    llm_turns: Generated<number>;
+    offline_turns: Generated<number>;
+    apology_turns: Generated<number>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

@@ -9,14 +9,26 @@ import { registerRoomRoutes } from './room-routes.ts';
 import { MeetingSessionHub, type MeetingSessionHubDeps } from './session-hub.ts';
 import { createWebSearch } from './web-search.ts';
 
+export type LiveHubTimings = Partial<
+  Pick<
+    MeetingSessionHubDeps,
+    | 'fillerDelayMs'
+    | 'fillerIntervalMs'
+    | 'maxFillersPerTurn'
+    | 'idleCheckMs'
+    | 'reconnectGraceMs'
+    | 'heartbeatMs'
+  >
+>;
+
 export interface LiveModuleDeps
   extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'secretBox' | 'config' | 'logger'> {
   lifecycle: MeetingLifecycle;
   recordings: RecordingService;
   outbound: MeetingSessionHubDeps['outbound'];
   llm: LlmClient | null;
-  /** Tests: a shorter filler delay, reconnect grace or heartbeat. */
-  hub?: Partial<Pick<MeetingSessionHubDeps, 'fillerDelayMs' | 'reconnectGraceMs' | 'heartbeatMs'>>;
+  /** Tests: shorter filler timings, idle checks, reconnect grace or heartbeat. */
+  hub?: LiveHubTimings;
 }
 
 export function createLiveModule(deps: LiveModuleDeps) {

@@ -39,6 +39,7 @@ export function renderSentence(row: SentenceRow) {
     start_duration: formatStartDuration(row.start_ms),
     start_ms: row.start_ms,
     sequence_number: row.sequence_number,
+    provider: row.provider,
   };
 }
 

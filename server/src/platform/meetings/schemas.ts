@@ -11,6 +11,7 @@ export const END_REASONS = [
   'ended_by_api',
   'agent_ended',
   'script_complete',
+  'idle_timeout',
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
@@ -106,6 +107,15 @@ export const Sentence = Type.Object(
       examples: ['02:05'],
     }),
     sequence_number: Type.Integer(),
+    provider: Nullable(
+      Type.String({
+        description:
+          'Persona sentences: who spoke it. `welcome` (the opening line), `custom_agent`, `llm`, `offline` ' +
+          '(the embedded script engine, also when it stood in for a failed provider) or `apology` (every ' +
+          'provider failed). Null for the participant.',
+        examples: ['llm'],
+      }),
+    ),
   },
   { title: 'Sentence' },
 );

@@ -118,7 +118,12 @@ export const ScenarioExport = Type.Object(
           visibility: 'public',
           custom_agent_enabled: false,
           custom_agent_config: null,
-          meeting_controls: { allow_participant_end: true, idle_timeout_seconds: 300, show_timer: true },
+          meeting_controls: {
+            allow_participant_end: true,
+            idle_timeout_seconds: 300,
+            show_timer: true,
+            agent_fallback: 'auto',
+          },
           session_options: {
             recording_enabled: true,
             recording_consent_required: false,

@@ -100,6 +100,13 @@ const controlFields = {
     description: 'The call ends after this long with nobody speaking. Default 300.',
   }),
   show_timer: Type.Boolean({ description: 'The room shows the remaining time. Default true.' }),
+  agent_fallback: Type.Enum(['auto', 'offline', 'apology'], {
+    description:
+      'Who answers a turn when the reply provider (the platform LLM or the custom agent) fails after its retry: ' +
+      '`offline` (the embedded script engine answers that turn), `apology` (the persona apologises and the next ' +
+      'utterance asks the provider again), or `auto` (offline for the platform LLM, apology for a custom agent). ' +
+      'Default `auto`.',
+  }),
 };
 
 export const MeetingControlsInput = Type.Object(
@@ -107,6 +114,7 @@ export const MeetingControlsInput = Type.Object(
     allow_participant_end: Type.Optional(controlFields.allow_participant_end),
     idle_timeout_seconds: Type.Optional(controlFields.idle_timeout_seconds),
     show_timer: Type.Optional(controlFields.show_timer),
+    agent_fallback: Type.Optional(controlFields.agent_fallback),
   },
   { additionalProperties: false, description: 'Merged into the stored controls.' },
 );

@@ -32,6 +32,7 @@ export const DEFAULT_MEETING_CONTROLS: Readonly<MeetingControls> = Object.freeze
   allow_participant_end: true,
   idle_timeout_seconds: 300,
   show_timer: true,
+  agent_fallback: 'auto',
 });
 
 export interface SessionOptionsInput {

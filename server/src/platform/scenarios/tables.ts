@@ -18,12 +18,15 @@ export type Demeanor =
 export type Gender = 'male' | 'female';
 export type ScenarioType = 'interview' | 'roleplay' | 'upskill' | 'brainstorm';
 export type DefaultKind = 'plus_one' | 'requirement_gathering';
+/** Who answers when the reply provider fails after its retry (docs/authoring.md, "Meeting controls"). */
+export type AgentFallback = 'auto' | 'offline' | 'apology';
 
 /** Settings of the meeting room (scenario `meeting_controls`). */
 export interface MeetingControls {
   allow_participant_end: boolean;
   idle_timeout_seconds: number;
   show_timer: boolean;
+  agent_fallback: AgentFallback;
 }
 
 /** Tables of personas, goals and scenarios (migration 0010). */

@@ -14,6 +14,11 @@ export const usageRepository = {
         sql<number>`coalesce(sum(ceil(meeting_usage.session_seconds / 60.0)), 0)`.as('session_minutes'),
         sql<number>`coalesce(sum(meeting_usage.prompt_tokens), 0)`.as('prompt_tokens'),
         sql<number>`coalesce(sum(meeting_usage.completion_tokens), 0)`.as('completion_tokens'),
+        sql<number>`coalesce(sum(meeting_usage.turns), 0)`.as('turns'),
+        sql<number>`coalesce(sum(meeting_usage.custom_agent_turns), 0)`.as('custom_agent_turns'),
+        sql<number>`coalesce(sum(meeting_usage.llm_turns), 0)`.as('llm_turns'),
+        sql<number>`coalesce(sum(meeting_usage.offline_turns), 0)`.as('offline_turns'),
+        sql<number>`coalesce(sum(meeting_usage.apology_turns), 0)`.as('apology_turns'),
       ])
       .where('meeting_usage.account_id', '=', accountId)
       .where('meetings.created_at', '>=', period.from)

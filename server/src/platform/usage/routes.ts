@@ -11,6 +11,24 @@ const Totals = {
   prompt_tokens: Type.Integer(),
   completion_tokens: Type.Integer(),
   total_tokens: Type.Integer(),
+  turns: Type.Integer({ description: 'Persona turns completed, the welcome included.' }),
+  answered_by: Type.Object(
+    {
+      custom_agent: Type.Integer(),
+      llm: Type.Integer(),
+      offline: Type.Integer({
+        description:
+          'Turns of the embedded script engine: its own meetings, and turns it answered for a failed provider.',
+      }),
+      apology: Type.Integer({
+        description: 'Turns in which every provider failed and the persona apologised.',
+      }),
+    },
+    {
+      description:
+        'Who answered the persona turns (the welcome not included). For a meeting whose provider never failed, all of them are its provider.',
+    },
+  ),
 };
 
 const Usage = Type.Object({

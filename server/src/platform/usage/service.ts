@@ -1,6 +1,7 @@
 // What a workspace consumed over a period (docs/live-engine.md, "Usage"): session minutes for
 // every meeting; model tokens only for meetings answered by the platform LLM (custom agents and
-// the offline engine spend none of ours).
+// the offline engine spend none of ours); persona turns, and who answered them (the meeting's
+// provider, or the offline engine or an apology standing in when it failed).
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
@@ -48,21 +49,36 @@ export class UsageService {
         prompt_tokens: prompt,
         completion_tokens: completion,
         total_tokens: prompt + completion,
+        turns: Number(row.turns),
+        answered_by: {
+          custom_agent: Number(row.custom_agent_turns),
+          llm: Number(row.llm_turns),
+          offline: Number(row.offline_turns),
+          apology: Number(row.apology_turns),
+        },
       };
     });
-    const sum = (field: keyof (typeof byProvider)[number]) =>
-      byProvider.reduce((total, row) => total + (row[field] as number), 0);
+    type Row = (typeof byProvider)[number];
+    const sum = (value: (row: Row) => number) => byProvider.reduce((total, row) => total + value(row), 0);
+    const answered = (key: keyof Row['answered_by']) => sum((row) => row.answered_by[key]);
     return {
       success: true as const,
       data: {
         from: from.toISOString(),
         to: to.toISOString(),
-        meetings: sum('meetings'),
-        session_seconds: sum('session_seconds'),
-        session_minutes: sum('session_minutes'),
-        prompt_tokens: sum('prompt_tokens'),
-        completion_tokens: sum('completion_tokens'),
-        total_tokens: sum('total_tokens'),
+        meetings: sum((row) => row.meetings),
+        session_seconds: sum((row) => row.session_seconds),
+        session_minutes: sum((row) => row.session_minutes),
+        prompt_tokens: sum((row) => row.prompt_tokens),
+        completion_tokens: sum((row) => row.completion_tokens),
+        total_tokens: sum((row) => row.total_tokens),
+        turns: sum((row) => row.turns),
+        answered_by: {
+          custom_agent: answered('custom_agent'),
+          llm: answered('llm'),
+          offline: answered('offline'),
+          apology: answered('apology'),
+        },
         by_provider: byProvider,
       },
     };

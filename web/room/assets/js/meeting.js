@@ -301,10 +301,11 @@ export class Meeting {
     return Math.max(0, Math.round(epochMs + this.skew - this.startedAt));
   }
 
-  #utterance(text, startedAt, endedAt) {
+  #utterance(text, startedAt, endedAt, input) {
     this.clientCounter += 1;
     const id = `c${this.clientCounter}-${Date.now().toString(36)}`;
-    const frame = { type: 'utterance', text, final: true, id };
+    // `input` tells the analysis whether this was spoken or typed (speech rates count voice only).
+    const frame = { type: 'utterance', text, final: true, id, input };
     const start = this.#meetingMs(startedAt);
     const end = this.#meetingMs(endedAt);
     if (start !== undefined && end !== undefined && end >= start) {
@@ -324,7 +325,7 @@ export class Meeting {
     const text = input.value.trim().slice(0, 4000);
     if (!text || this.ended) return;
     const now = Date.now();
-    if (this.#utterance(text, this.typingStartedAt || now, now)) {
+    if (this.#utterance(text, this.typingStartedAt || now, now, 'typed')) {
       input.value = '';
       input.style.height = 'auto';
       this.typingStartedAt = 0;
@@ -346,7 +347,7 @@ export class Meeting {
   #final({ text, startedAt, endedAt }) {
     byId('interim').textContent = '';
     this.lastInterim = '';
-    if (!this.ended) this.#utterance(text.slice(0, 4000), startedAt, endedAt);
+    if (!this.ended) this.#utterance(text.slice(0, 4000), startedAt, endedAt, 'voice');
   }
 
   #toggleMic() {

@@ -16,6 +16,7 @@ const END_REASONS = {
   ended_by_api: () => 'The organiser ended the meeting.',
   agent_ended: (persona) => `${persona} ended the meeting.`,
   script_complete: (persona) => `${persona} wrapped up the conversation.`,
+  idle_timeout: () => 'The meeting ended after a long silence.',
   replaced: () => 'This meeting was opened in another window or tab, so it continues there.',
   connection_lost: () => 'The connection to the meeting was lost.',
   unreachable: () => 'The meeting could not be reached. Check your connection and try again.',

@@ -30,11 +30,44 @@ const REASON_PHRASES = [
   ['due', 'to'],
   ['as', 'a', 'result'],
 ];
-/** Stems (see `stem`) of words that report an outcome: reduced, improved, shipped, saved … */
+/** Words that report an outcome (compared by stem): reduced, improved, shipped, saved … */
 const RESULT_STEMS = new Set(
-  `result reduc increas improv sav cut grew grow deliver ship launch achiev impact outcom decreas doubl
-halv migrat measur`.split(/\s+/),
+  `result reduced increased improved saved cut grew grow delivered shipped launched achieved impact
+outcome decreased doubled halved migrated measured`
+    .split(/\s+/)
+    .map(stem),
 );
+/** Openings that ask even without a question mark (speech recognition often drops it). */
+const QUESTION_OPENINGS = [
+  ['what'],
+  ['how'],
+  ['why'],
+  ['when'],
+  ['where'],
+  ['who'],
+  ['which'],
+  ['could', 'you'],
+  ['can', 'you'],
+  ['would', 'you'],
+  ['will', 'you'],
+  ['do', 'you'],
+  ['does'],
+  ['did', 'you'],
+  ['is', 'there'],
+  ['are', 'there'],
+  ['have', 'you'],
+];
+/** Requests for information that are questions whatever their punctuation. */
+const ELICITING_OPENINGS = [
+  ['tell', 'me'],
+  ['walk', 'me', 'through'],
+  ['describe'],
+  ['explain'],
+  ['help', 'me', 'understand'],
+  ["i'd", 'like', 'to', 'understand'],
+  ["i'd", 'like', 'to', 'know'],
+  ["i'd", 'like', 'to', 'hear'],
+];
 const TAG_QUESTION_ENDINGS = new Set(['right', 'yeah', 'ok', 'okay', 'huh', 'no']);
 
 export interface TurnEvidence {
@@ -102,9 +135,20 @@ export function detailKinds(sentence: ParticipantSentence): DetailKind[] {
   return kinds;
 }
 
-/** A sentence of at least 3 words ending in `?`, other than a tag question ("…, right?"). */
+const startsWith = (words: string[], phrases: string[][]) =>
+  phrases.some((phrase) => phrase.every((w, k) => words[k] === w));
+
+/**
+ * A question of at least 3 words: one ending in `?` (other than a tag question such as "…, right?"),
+ * a request for information ("Tell me about…", "Walk me through…"), or, with no end punctuation at
+ * all (speech recognition often leaves it out), one opening with a question word ("how do you…").
+ */
 export function isQuestion(sentence: ParticipantSentence): boolean {
   const { tokens, text } = sentence;
-  if (!text.trimEnd().endsWith('?') || tokens.length < 3) return false;
-  return !TAG_QUESTION_ENDINGS.has(tokens[tokens.length - 1].norm);
+  if (tokens.length < 3) return false;
+  const words = tokens.map((t) => t.norm);
+  const end = text.trimEnd();
+  if (end.endsWith('?')) return !TAG_QUESTION_ENDINGS.has(words[words.length - 1]);
+  if (startsWith(words, ELICITING_OPENINGS)) return true;
+  return !/[.!…]["')\]]*$/.test(end) && startsWith(words, QUESTION_OPENINGS);
 }

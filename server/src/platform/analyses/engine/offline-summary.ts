@@ -18,6 +18,7 @@ import type {
   GoalEvaluation,
   Highlight,
   SpeechAnalytics,
+  SpeechMetric,
   SummaryContent,
   TranscriptTurn,
 } from './types.ts';
@@ -80,7 +81,7 @@ export function summarizeOffline(input: OfflineSummaryInput): SummaryContent {
   }
   if (userTurns > 0) {
     summaryParts.push(
-      `Speech: ${fillers.total} filler word${plural(fillers.total)} (${fillers.per_minute} per minute), ${weak.total} hedge${plural(weak.total)} (${weak.per_minute} per minute), ${reps.total} repetition${plural(reps.total)}.`,
+      `${analytics.participant_input === 'typed' ? 'Typed text (no speech rate)' : 'Speech'}: ${fillers.total} filler word${plural(fillers.total)}${rate(fillers)}, ${weak.total} hedge${plural(weak.total)}${rate(weak)}, ${reps.total} repetition${plural(reps.total)}.`,
     );
   }
   summaryParts.push(
@@ -135,16 +136,21 @@ export function summarizeOffline(input: OfflineSummaryInput): SummaryContent {
     growth.push(`Short answers: ${avg} words on average.`);
     recommendations.push('Answer in full: state the point, give one example, then say what came of it.');
   }
-  if (spokeEnough && fillers.per_minute < RARE_PER_MINUTE) {
-    strengths.push(`Few filler words (${fillers.per_minute} per minute).`);
-  } else if (userTurns > 0 && fillers.per_minute >= FREQUENT_PER_MINUTE) {
-    growth.push(`Frequent filler words: ${fillers.per_minute} per minute (most often ${topItems(fillers)}).`);
+  // Typed text has no speech rate: fillers and hedges are judged per 100 words there instead.
+  const fillerRate = perMinuteOrEquivalent(fillers, analytics);
+  const weakRate = perMinuteOrEquivalent(weak, analytics);
+  if (spokeEnough && fillerRate < RARE_PER_MINUTE) {
+    strengths.push(`Few filler words (${describeRate(fillers, analytics)}).`);
+  } else if (userTurns > 0 && fillerRate >= FREQUENT_PER_MINUTE) {
+    growth.push(
+      `Frequent filler words: ${describeRate(fillers, analytics)} (most often ${topItems(fillers)}).`,
+    );
     recommendations.push('Replace filler words with a short pause; practise answers aloud and listen back.');
   }
-  if (spokeEnough && weak.per_minute < RARE_PER_MINUTE) {
-    strengths.push(`Spoke with confidence: few hedges (${weak.per_minute} per minute).`);
-  } else if (userTurns > 0 && weak.per_minute >= FREQUENT_PER_MINUTE) {
-    growth.push(`Frequent hedging: ${weak.per_minute} per minute (most often ${topItems(weak)}).`);
+  if (spokeEnough && weakRate < RARE_PER_MINUTE) {
+    strengths.push(`Spoke with confidence: few hedges (${describeRate(weak, analytics)}).`);
+  } else if (userTurns > 0 && weakRate >= FREQUENT_PER_MINUTE) {
+    growth.push(`Frequent hedging: ${describeRate(weak, analytics)} (most often ${topItems(weak)}).`);
     recommendations.push(
       'State conclusions directly; keep "maybe", "just" and "I think" for real uncertainty.',
     );
@@ -282,4 +288,25 @@ function topItems(metric: { items: { text: string }[] }): string {
 
 function plural(n: number): string {
   return n === 1 ? '' : 's';
+}
+
+/** A typical speaking pace: 150 words a minute, so 2 per 100 words compare with 3 per minute. */
+const WORDS_PER_MINUTE = 150;
+
+function rate(metric: SpeechMetric): string {
+  return metric.per_minute === null ? '' : ` (${metric.per_minute} per minute)`;
+}
+
+/** The per-minute rate, or for typed text the same density expressed at a speaking pace. */
+function perMinuteOrEquivalent(metric: SpeechMetric, analytics: SpeechAnalytics): number {
+  if (metric.per_minute !== null) return metric.per_minute;
+  const words = analytics.participant_word_count;
+  return words > 0 ? (metric.total / words) * WORDS_PER_MINUTE : 0;
+}
+
+function describeRate(metric: SpeechMetric, analytics: SpeechAnalytics): string {
+  if (metric.per_minute !== null) return `${metric.per_minute} per minute`;
+  const words = analytics.participant_word_count;
+  const per100 = words > 0 ? Math.round((metric.total / words) * 1000) / 10 : 0;
+  return `${per100} per 100 typed words`;
 }

@@ -13,6 +13,7 @@ import {
   sortTurns,
   type Token,
   tokenize,
+  turnParts,
 } from './text.ts';
 import type { SpeechAnalytics, SpeechMetric, TranscriptTurn } from './types.ts';
 
@@ -144,37 +145,68 @@ export function computeSpeechAnalytics(turns: TranscriptTurn[], durationSeconds:
   const starters = scanSentenceStarters(sentences);
 
   const wordCount = sentences.reduce((sum, s) => sum + s.tokens.length, 0);
+  const input = participantInput(sentences);
   const speakingMinutes = round2(participantSpeakingSeconds(turns, durationSeconds) / 60);
-  const minutes = speakingMinutes > 0 ? speakingMinutes : durationSeconds > 0 ? durationSeconds / 60 : 0;
+  // Rates are per minute of speech: typed sentences have none, so they are left out of the rate
+  // (still counted in `total`), and a meeting where the participant only typed has no rate.
+  const minutes =
+    speakingMinutes > 0
+      ? speakingMinutes
+      : input === 'voice' && durationSeconds > 0
+        ? durationSeconds / 60
+        : 0;
+  const rateMinutes = input === 'typed' ? null : minutes;
 
   return {
-    filler_words: buildMetric(fillers, minutes, 1),
-    weak_words: buildMetric(weak, minutes, 1),
-    repetitions: buildMetric(repetitions, minutes, 1),
-    sentence_starters: buildMetric(starters, minutes, MIN_STARTER_REPEATS),
+    filler_words: buildMetric(fillers, rateMinutes, 1),
+    weak_words: buildMetric(weak, rateMinutes, 1),
+    repetitions: buildMetric(repetitions, rateMinutes, 1),
+    sentence_starters: buildMetric(starters, rateMinutes, MIN_STARTER_REPEATS),
     participant_word_count: wordCount,
     participant_speaking_minutes: speakingMinutes,
+    participant_input: input,
   };
 }
 
+/** How the participant's sentences came in; sentences of unknown input count as voice. */
+export function participantInput(sentences: ParticipantSentence[]): SpeechAnalytics['participant_input'] {
+  if (sentences.length === 0) return 'none';
+  const typed = sentences.filter((s) => s.input === 'typed').length;
+  if (typed === 0) return 'voice';
+  return typed === sentences.length ? 'typed' : 'mixed';
+}
+
 /**
- * Estimated seconds the participant spent speaking. A participant turn lasts until the next turn
- * starts (the meeting end for the last turn), capped at the slowest plausible pace so silences are
- * not counted; when that span is unknown or not positive, the turn is timed at a typical pace.
+ * Seconds the participant spent speaking; typed sentences take none. A spoken sentence with a
+ * reported end lasts from its start to its end; the other spoken words of a turn last until the
+ * next turn starts (the meeting end for the last turn). Both are capped at the slowest plausible
+ * pace so silences are not counted; when the span is unknown or not positive, the words are timed
+ * at a typical pace.
  */
 export function participantSpeakingSeconds(turns: TranscriptTurn[], durationSeconds: number): number {
   const sorted = sortTurns(turns);
   let seconds = 0;
   sorted.forEach((turn, index) => {
     if (turn.speaker !== 'user') return;
-    const words = tokenize(turn.message).length;
-    if (words === 0) return;
+    let untimedWords = 0;
+    for (const part of turnParts(turn)) {
+      if (part.input === 'typed') continue;
+      const words = tokenize(part.message).length;
+      const sentence = turn.sentences?.find((s) => s.id === part.sentenceId);
+      const end = sentence?.endSeconds ?? null;
+      if (end !== null && end > part.startSeconds) {
+        seconds += Math.min(end - part.startSeconds, words * SLOWEST_SECONDS_PER_WORD);
+      } else {
+        untimedWords += words;
+      }
+    }
+    if (untimedWords === 0) return;
     const next = index + 1 < sorted.length ? sorted[index + 1].startSeconds : durationSeconds;
     const span = next - turn.startSeconds;
     seconds +=
       Number.isFinite(span) && span > 0
-        ? Math.min(span, words * SLOWEST_SECONDS_PER_WORD)
-        : words * TYPICAL_SECONDS_PER_WORD;
+        ? Math.min(span, untimedWords * SLOWEST_SECONDS_PER_WORD)
+        : untimedWords * TYPICAL_SECONDS_PER_WORD;
   });
   return seconds;
 }
@@ -350,7 +382,8 @@ function occurrence(item: string, sentence: ParticipantSentence, first: Token, l
   return { item, sentence, start: first.start, end: last.end };
 }
 
-function buildMetric(occurrences: Occurrence[], minutes: number, minCount: number): SpeechMetric {
+/** `minutes` null: no rate (typed only). Otherwise the rate counts spoken occurrences only. */
+function buildMetric(occurrences: Occurrence[], minutes: number | null, minCount: number): SpeechMetric {
   const byItem = new Map<string, Occurrence[]>();
   for (const occ of occurrences) {
     const list = byItem.get(occ.item) ?? [];
@@ -362,6 +395,10 @@ function buildMetric(occurrences: Occurrence[], minutes: number, minCount: numbe
     .map(([text, list]) => ({ text, list: list.sort(byPosition) }))
     .sort((a, b) => b.list.length - a.list.length || compareText(a.text, b.text));
   const total = ranked.reduce((sum, r) => sum + r.list.length, 0);
+  const spoken = ranked.reduce(
+    (sum, r) => sum + r.list.filter((occ) => occ.sentence.input !== 'typed').length,
+    0,
+  );
 
   // Examples: first occurrence of each top item, then second occurrences, … up to 3 distinct.
   const examples: string[] = [];
@@ -378,7 +415,7 @@ function buildMetric(occurrences: Occurrence[], minutes: number, minCount: numbe
 
   return {
     total,
-    per_minute: minutes > 0 ? round2(total / minutes) : 0,
+    per_minute: minutes === null ? null : minutes > 0 ? round2(spoken / minutes) : 0,
     items: ranked.map((r) => ({ text: r.text, count: r.list.length })),
     examples,
   };

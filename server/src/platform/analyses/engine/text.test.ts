@@ -23,7 +23,7 @@ test('tokenize keeps inner apostrophes, hyphens and dots and folds curly apostro
 test('stem maps word forms to one stem', () => {
   assert.equal(stem('asked'), stem('asking'));
   assert.equal(stem('asks'), 'ask');
-  assert.equal(stem('clearly'), 'clear');
+  assert.equal(stem('surfaced'), stem('surface'));
   assert.equal(stem('communication'), stem('communicate'));
   assert.equal(stem('questions'), stem('question'));
   assert.equal(stem('shipped'), 'ship');

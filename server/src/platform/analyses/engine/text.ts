@@ -1,7 +1,9 @@
-// Text helpers shared by the analysis modules: sentence splitting, tokenising, stop words, a light
-// stemmer and verbatim snippets. Everything here is deterministic and locale-independent.
+// Text helpers shared by the analysis modules: sentence splitting, tokenising, stop words, stemming
+// (the Porter stemmer of the `stemmer` package) and verbatim snippets. Everything here is
+// deterministic and locale-independent.
 
-import type { TranscriptTurn, WordStat } from './types.ts';
+import { stemmer } from 'stemmer';
+import type { InputMode, TranscriptTurn, WordStat } from './types.ts';
 
 export interface Token {
   /** The token as written. */
@@ -24,6 +26,11 @@ export interface ParticipantSentence extends Sentence {
   /** Index of the turn in the (time-ordered) participant turn list. */
   turn: number;
   startSeconds: number;
+  speaker: 'user' | 'agent';
+  /** Id of the stored transcript sentence it comes from, when known. */
+  sentenceId: number | null;
+  /** How it came in; null when unknown (counted as voice). */
+  input: InputMode | null;
 }
 
 // Abbreviations whose trailing period does not end a sentence.
@@ -94,14 +101,46 @@ export function sortTurns(turns: TranscriptTurn[]): TranscriptTurn[] {
     .map((x) => x.turn);
 }
 
-export function participantSentences(turns: TranscriptTurn[]): ParticipantSentence[] {
+/** The pieces of a turn as stored: its transcript sentences, or the whole message when unknown. */
+export function turnParts(
+  turn: TranscriptTurn,
+): Array<{ message: string; sentenceId: number | null; input: InputMode | null; startSeconds: number }> {
+  if (turn.sentences && turn.sentences.length > 0) {
+    return turn.sentences.map((s) => ({
+      message: s.message,
+      sentenceId: s.id,
+      input: s.input,
+      startSeconds: s.startSeconds,
+    }));
+  }
+  return [{ message: turn.message, sentenceId: null, input: null, startSeconds: turn.startSeconds }];
+}
+
+/** Sentences of the turns of one speaker, each stored sentence split further at sentence ends. */
+export function speakerSentences(turns: TranscriptTurn[], speaker: 'user' | 'agent'): ParticipantSentence[] {
   const out: ParticipantSentence[] = [];
-  participantTurns(turns).forEach((turn, index) => {
-    for (const text of splitSentences(turn.message)) {
-      out.push({ ...toSentence(text), index: out.length, turn: index, startSeconds: turn.startSeconds });
-    }
-  });
+  sortTurns(turns)
+    .filter((t) => t.speaker === speaker)
+    .forEach((turn, index) => {
+      for (const part of turnParts(turn)) {
+        for (const text of splitSentences(part.message)) {
+          out.push({
+            ...toSentence(text),
+            index: out.length,
+            turn: index,
+            startSeconds: turn.startSeconds,
+            speaker,
+            sentenceId: part.sentenceId,
+            input: part.input,
+          });
+        }
+      }
+    });
   return out;
+}
+
+export function participantSentences(turns: TranscriptTurn[]): ParticipantSentence[] {
+  return speakerSentences(turns, 'user');
 }
 
 /**
@@ -163,28 +202,14 @@ export function isStopWord(word: string): boolean {
 }
 
 /**
- * A light suffix-stripping stemmer, applied identically to goal text and transcript so that
- * `asked`/`asking`/`asks` → `ask`, `clearly` → `clear`, `communication`/`communicate` →
- * `communicat`, `questions` → `quest`. It is deliberately crude; it only needs to be consistent.
+ * The Porter stem of a word (`asked`/`asking`/`asks` → `ask`, `questions` → `question`,
+ * `communication`/`communicate` → `commun`), applied identically to goal text and transcript.
+ * A possessive `'s` is dropped first; words with digits are kept as they are.
  */
 export function stem(input: string): string {
-  let w = input.toLowerCase().replace(/'s$/, '');
+  const w = input.toLowerCase().replace(/'s$/, '');
   if (w.length <= 3 || /\d/.test(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  let stripped = false;
-  for (const suffix of ['ing', 'ed', 'ly']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length);
-      stripped = suffix !== 'ly';
-      break;
-    }
-  }
-  if (stripped && /([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ion') && w.length - 3 >= 4) w = w.slice(0, -3);
-  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
-  return w;
+  return stemmer(w);
 }
 
 /** Most frequent content words (not stop words, at least 4 letters, no digits) across texts. */

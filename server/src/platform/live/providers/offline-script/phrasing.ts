@@ -19,8 +19,6 @@ export interface Phrasing {
   repeat: readonly string[];
   silence: readonly string[];
   skip: readonly string[];
-  /** Answer to a participant question the engine cannot answer from what it knows. */
-  deflect: readonly string[];
   /** Lead-in back to the pending question after answering the participant. */
   resume: readonly string[];
   /** The script is complete. Recognised later, so a placeholder may only follow the opening words. */
@@ -41,10 +39,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Of course! Here it is again:', 'Sure, happy to repeat that.'],
     silence: ['No rush, take your time.', 'Take all the time you need.'],
     skip: ["No problem at all, let's move on.", 'Sure, we can skip that one.'],
-    deflect: [
-      "That's a great question, but I'd rather keep the focus on you today.",
-      "Good question! I don't have a good answer for that in this session, though.",
-    ],
     resume: ['Now, back to my question:', 'So, coming back to what I asked:'],
     closing: [
       'That covers everything I wanted to ask. Thank you so much for your time{name}, it was a pleasure talking with you!',
@@ -68,10 +62,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Certainly. The question was:', 'Let me restate the question:'],
     silence: ['Take a moment to think it through.', 'No need to rush; a structured answer is fine.'],
     skip: ["Understood, we'll skip that one.", "Fine, let's move to the next point."],
-    deflect: [
-      "That's outside what I can speak to accurately here, so I won't speculate.",
-      "I don't have reliable information on that, so I'll leave it aside.",
-    ],
     resume: ['Returning to my question:', 'Back to the question at hand:'],
     closing: [
       'That completes the questions I had. Thank you for your time{name}.',
@@ -104,10 +94,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
       "Take a breath; there's no pressure.",
     ],
     skip: ["That's completely fine, we can skip it.", "Of course, let's leave that one."],
-    deflect: [
-      "I understand why you'd ask. I don't think I can give you a good answer right now, but I appreciate the question.",
-      "That's a thoughtful question. I'd rather not guess at it, though.",
-    ],
     resume: [
       "If it's alright, let's come back to my question:",
       "Whenever you're ready, back to what I asked:",
@@ -134,10 +120,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Sure! What I asked was:', 'Of course, let me repeat it:'],
     silence: ["Take your time; I'm curious what you'll say.", 'No hurry, have a think.'],
     skip: ["Fair enough, let's explore something else.", "Sure, let's skip that one."],
-    deflect: [
-      "Ooh, good question. I honestly don't have a solid answer to that here.",
-      "I'm curious about that too, but I can't give you a reliable answer in this session.",
-    ],
     resume: ['Now, back to what I was curious about:', 'Anyway, coming back to my question:'],
     closing: [
       "I've asked everything I was curious about. Thank you for your time{name}; this was fascinating.",
@@ -158,10 +140,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Sure thing! Here it is again:', 'Absolutely! Once more:'],
     silence: ['No worries, take your time!', 'Take a second, no pressure at all!'],
     skip: ["No problem, let's keep the momentum going!", 'Sure, on to the next one!'],
-    deflect: [
-      "Great question! I don't have a solid answer for that one here, though.",
-      "Love the question! That's not something I can answer reliably in this session.",
-    ],
     resume: ['Okay, back to my question!', 'Now, back to the fun part:'],
     closing: [
       "And that's a wrap on my questions! Thank you so much{name}, this was great!",
@@ -188,10 +166,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ["Fine, I'll repeat it:", 'The question was:'],
     silence: ["I'm waiting for your answer.", 'Take a moment, but I do need an answer.'],
     skip: ["Skipping it then, though I'd have liked an answer.", "Fine, we'll move on."],
-    deflect: [
-      "I'm not going to answer that; this session is about your answers.",
-      "That's not something I can answer reliably here.",
-    ],
     resume: ['Now, my question again:', 'Back to what I asked:'],
     closing: [
       "That's all I needed to ask. Thank you for your time{name}.",
@@ -209,10 +183,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Sure, here it is again:', 'Yep, no problem:'],
     silence: ['No rush, take your time.', "Take your time, it's all good."],
     skip: ["Sure, let's skip it.", 'No worries, moving on.'],
-    deflect: [
-      "Ha, good question. Honestly, I don't have a great answer for that one here.",
-      'Not sure I can answer that one properly, to be honest.',
-    ],
     resume: ['Anyway, back to my question:', 'So, back to what I asked:'],
     closing: [
       "Alright, that's everything I had. Thanks for your time{name}, catch you later!",
@@ -230,7 +200,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Again:', "I'll repeat it once:"],
     silence: ['I need an answer.', "Go ahead whenever you're ready."],
     skip: ['Fine, skipping it.', 'Okay, next.'],
-    deflect: ['Not answering that here. Focus on your answers.', "I can't answer that reliably, so I won't."],
     resume: ['My question:', 'Back to it:'],
     closing: ["That's all my questions. Thanks{name}.", "We're done. Thanks for your time{name}."],
     goodbye: ["Fine, we'll stop here. Thanks{name}.", 'Okay, ending it here{name}.'],
@@ -248,10 +217,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ["I'll say it again:", "Here's the question once more:"],
     silence: ['Take a moment, then give me your answer.', "I'll give you a moment to think."],
     skip: ["Alright, we'll skip that, but keep it in mind.", 'Fine, moving on.'],
-    deflect: [
-      "I'm going to keep us on track and leave that aside.",
-      "That's not one I can answer properly here; let's stay focused.",
-    ],
     resume: ['Back to my question:', 'Now, answer this:'],
     closing: [
       "That's everything I needed to cover. Thank you for your time{name}.",
@@ -272,7 +237,6 @@ export const PHRASING: Record<Demeanor, Phrasing> = {
     repeat: ['Sure. The question was:', 'Of course:'],
     silence: ['Take your time.', "Whenever you're ready."],
     skip: ["Okay, let's skip that one.", 'Alright, moving on.'],
-    deflect: ["I'm not able to answer that in this session.", "I don't have a good answer for that here."],
     resume: ['Back to my question:', 'To return to my question:'],
     closing: [
       'That covers all of my questions. Thank you for your time{name}.',

@@ -41,7 +41,9 @@ const STRONG_RULE_SECTION =
 const RULE_SECTION =
   /\b(tone|style|voice|persona|character|personality|background|context|about|goals?|objectives?|notes?|behaviou?r|instructions?|setting|overview|summary|your role|dos)\b/i;
 
-function classifySection(heading: string): SectionKind {
+function classifySection(title: string): SectionKind {
+  // "About the role (answer the candidate's questions from this)": the aside does not make it a question section.
+  const heading = title.replace(/\([^)]*\)/g, '');
   if (STRONG_RULE_SECTION.test(heading)) return 'rule';
   if (QUESTION_SECTION.test(heading)) return 'question';
   if (RULE_SECTION.test(heading)) return 'rule';

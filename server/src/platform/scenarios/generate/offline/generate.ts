@@ -2,8 +2,9 @@
 // an uploaded job description or résumé) for a role title, company, seniority, skills,
 // requirements and responsibilities, decides the kind of session, and fills templates with what
 // it found. It does not understand the text: it matches patterns and a skill vocabulary.
-// Here: facts.ts (with sections.ts and vocabulary.ts) reads the text, one *-plan.ts per kind of
-// session fills a Plan, and this entry picks the persona and writes the prompt from the plan.
+// Here: facts.ts reads the text (sections.ts its layout, names.ts the role and company, brief.ts
+// a free-text brief, vocabulary.ts the words), one *-plan.ts per kind of session fills a Plan,
+// and this entry picks the persona and writes the prompt from the plan.
 import { createHash } from 'node:crypto';
 import type { Gender } from '../../tables.ts';
 import type { GeneratedScenario, GenerationInput } from '../schema.ts';

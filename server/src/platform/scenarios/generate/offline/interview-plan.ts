@@ -54,6 +54,12 @@ export function interviewPlan(facts: TextFacts, input: GenerationInput): Plan {
       question: `The role asks for "${lowerFirst(requirement)}". How does your experience match that?`,
     });
   });
+  facts.experience.slice(0, 2).forEach((item, index) => {
+    pool.push({
+      priority: [4, 11][index]!,
+      question: `Your résumé mentions "${lowerFirst(item)}". What was your part in that, and what came out of it?`,
+    });
+  });
   for (const responsibility of facts.responsibilities.slice(0, 1)) {
     pool.push({
       priority: 9,
@@ -92,16 +98,22 @@ export function interviewPlan(facts: TextFacts, input: GenerationInput): Plan {
   const kept = new Set([...pool].sort((a, b) => a.priority - b.priority).slice(0, count));
   const chosen = pool.filter((entry) => kept.has(entry)).map((entry) => entry.question);
   const seniorityWord = facts.seniority === 'mid' ? 'mid-level' : facts.seniority;
+  // "a senior Staff Engineer" says it twice: a title with its own level keeps it.
+  const levelled = /\b(?:senior|sr|staff|principal|lead|junior|jr|intern|graduate|trainee|mid-level)\b/i.test(
+    role,
+  );
   const seniorityLabel =
-    seniorityWord && !new RegExp(`\\b${seniorityWord}\\b`, 'i').test(role) && facts.seniority !== 'leadership'
-      ? `${seniorityWord} `
-      : '';
+    seniorityWord && !levelled && facts.seniority !== 'leadership' ? `${seniorityWord} ` : '';
+  const titled = `${seniorityLabel}${role}`;
+  const position = facts.role
+    ? `${/^[aeiou]/i.test(titled) ? 'an' : 'a'} ${titled} position${facts.company ? ` at ${company}` : ''}`
+    : `a position${facts.company ? ` at ${company}` : ''}`;
   return {
     personaTitle: facts.company ? `${personaTitle}, ${company}` : personaTitle,
     demeanor: technical ? 'analytical' : facts.seniority === 'junior' ? 'friendly' : 'curious',
     name: `${roleName} interview${facts.company ? ` — ${company}` : ''}`,
-    description: `A ${input.duration}-minute mock interview for a ${seniorityLabel}${role} position${facts.company ? ` at ${company}` : ''}${facts.skills.length ? `, covering ${facts.skills.slice(0, 3).join(', ')}` : ''}.`,
-    roleLine: `You are interviewing the participant for a ${seniorityLabel}${role} position${facts.company ? ` at ${company}` : ''}.`,
+    description: `A ${input.duration}-minute mock interview for ${position}${facts.skills.length ? `, covering ${facts.skills.slice(0, 3).join(', ')}` : ''}.`,
+    roleLine: `You are interviewing the participant for ${position}.`,
     context: [
       `Role: ${role}${seniorityWord ? ` (${seniorityWord})` : ''}`,
       ...(facts.company ? [`Company: ${company}`] : []),
@@ -109,6 +121,7 @@ export function interviewPlan(facts: TextFacts, input: GenerationInput): Plan {
       ...(facts.skills.length ? [`Key skills: ${facts.skills.slice(0, 8).join(', ')}`] : []),
       ...facts.requirements.slice(0, 5).map((r) => `Requirement: ${r}`),
       ...facts.responsibilities.slice(0, 4).map((r) => `Responsibility: ${r}`),
+      ...facts.experience.slice(0, 4).map((item) => `From the candidate’s résumé: ${item}`),
     ],
     questions: chosen,
     rules: [

@@ -1,8 +1,10 @@
 // A role-play: the counterpart the participant named (or a sceptical buyer in a sales
-// conversation) pushing back, and goals that score how the participant handled it.
+// conversation) pushing back, and goals that score how the participant handled it. A brief about
+// gathering requirements gets a cooperative stakeholder instead (requirements-plan.ts).
 import type { GenerationInput } from '../schema.ts';
 import { findCounterpart, type TextFacts } from './facts.ts';
 import { type Plan, scriptFor } from './plan.ts';
+import { REQUIREMENTS_BRIEF, requirementsPlan } from './requirements-plan.ts';
 import { sentenceCase, shorten } from './text.ts';
 
 export function roleplayPlan(facts: TextFacts, input: GenerationInput): Plan {
@@ -13,6 +15,17 @@ export function roleplayPlan(facts: TextFacts, input: GenerationInput): Plan {
   const sales = /\b(?:sell|sales|pitch|prospect|demo|deal|renewal|upsell|purchase|buy)\w*/i.test(
     input.userInput,
   );
+  if (!sales && REQUIREMENTS_BRIEF.test(input.userInput)) return requirementsPlan(facts, input, counterpart);
+  // "the Head of Operations" but "a CFO": one person holds a "head of" title.
+  const article =
+    counterpart && /^(?:head|chief|vp|vice president|director|president)\b/i.test(counterpart.title)
+      ? 'the'
+      : 'a';
+  const label = !sales
+    ? 'Role-play'
+    : /\bdiscovery\b/i.test(input.userInput)
+      ? 'Discovery call'
+      : 'Sales conversation';
   const questions = sales
     ? [
         'So, what did you want to talk to me about today?',
@@ -38,20 +51,24 @@ export function roleplayPlan(facts: TextFacts, input: GenerationInput): Plan {
     personaTitle: counterpart
       ? `${counterpart.title}${organisation ? `, ${sentenceCase(organisation)}` : ''}`
       : sales
-        ? `Operations Director, ${company}`
+        ? `Operations Director${organisation ? `, ${organisation}` : ''}`
         : 'Counterpart',
     demeanor: counterpart?.demeanor ?? (sales ? 'critical' : 'assertive'),
     name: shorten(
       counterpart
-        ? `${sales ? 'Sales conversation' : 'Role-play'} with a ${counterpart.title}${organisation ? ` (${organisation})` : ''}`
+        ? `${label} with ${article} ${counterpart.title}${organisation ? ` (${organisation})` : ''}`
         : sentenceCase(topic),
       100,
     ),
     description: `A ${input.duration}-minute role-play: ${topic}.`,
     roleLine: sales
-      ? `You are ${counterpart ? `the ${counterpart.title}` : 'a busy, sceptical buyer'} at ${company}. The participant is trying to sell to you (${topic}).`
+      ? `${counterpart ? '' : `You are a busy, sceptical buyer at ${company}. `}The participant is selling to you; what they want to practise: ${topic}.`
       : `You are the participant’s counterpart in this conversation: ${topic}. Push back realistically.`,
-    context: [`Situation: ${topic}`, ...facts.requirements.slice(0, 3).map((r) => `Detail: ${r}`)],
+    context: [
+      `Situation: ${topic}`,
+      ...facts.situation.map((s) => `Background (in the participant’s words): ${s}`),
+      ...facts.requirements.slice(0, 3).map((r) => `Detail: ${r}`),
+    ],
     questions: scriptFor(questions, input.duration),
     rules: [
       'Stay in character for the whole call; never mention that this is a simulation.',

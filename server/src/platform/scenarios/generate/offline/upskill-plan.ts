@@ -11,7 +11,11 @@ export function upskillPlan(facts: TextFacts, input: GenerationInput): Plan {
       '',
     )
     .replace(/^(?:my|our)\s+/i, '');
-  const skill = focus || facts.skills[0] || 'the skill the participant wants to practise';
+  // "giving feedback clearly, and agree on a plan" → the skill is the first part.
+  const skill =
+    focus?.split(/,\s+(?:and|then)\s+/)[0] ||
+    facts.skills[0] ||
+    'the skill the participant wants to practise';
   const questions = [
     `Which part of ${skill} would you like to get better at in this session?`,
     'Can you describe a recent situation where this really mattered?',
@@ -25,9 +29,13 @@ export function upskillPlan(facts: TextFacts, input: GenerationInput): Plan {
     personaTitle: 'Coach',
     demeanor: 'empathetic',
     name: shorten(`Practice: ${skill}`, 100),
-    description: `A ${input.duration}-minute coaching session to practise ${skill}.`,
+    description: `A ${input.duration}-minute coaching session to practise ${focus || skill}.`,
     roleLine: `You are a supportive coach helping the participant practise ${skill}.`,
-    context: [`Focus: ${skill}`, ...facts.skills.slice(1, 5).map((s) => `Related skill: ${s}`)],
+    context: [
+      `Focus: ${skill}`,
+      ...facts.situation.map((s) => `Situation (in the participant’s words): ${s}`),
+      ...facts.skills.slice(1, 5).map((s) => `Related skill: ${s}`),
+    ],
     questions: scriptFor(questions, input.duration),
     rules: [
       'Ask one question at a time; let the participant do most of the talking.',

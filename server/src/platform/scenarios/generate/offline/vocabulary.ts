@@ -169,12 +169,18 @@ export const GENERIC_SKILLS = new Set([
   'coaching',
 ]);
 
-/** The last word of a job title; ROLE_RE takes up to four words before it ("Senior Backend Engineer"). */
+/**
+ * The last word of a job title; ROLE_RE takes up to four words before it ("Senior Backend
+ * Engineer") and an "of"/"for" part ("Head of Operations"), all on one line: a title never
+ * spans a line break, so a company name on the line above does not join it.
+ */
 export const ROLE_NOUNS =
   'engineer|developer|programmer|architect|designer|researcher|scientist|analyst|manager|director|lead|head|consultant|specialist|representative|rep|executive|associate|coordinator|administrator|accountant|controller|recruiter|marketer|strategist|writer|editor|officer|advisor|adviser|nurse|teacher|tutor|coach|technician|owner|partner|agent|assistant|intern|salesperson|vp|president|cto|ceo|cfo|coo';
 export const ROLE_WORD = "[A-Za-z][A-Za-z+#./&'-]*";
+/** Words no title holds: "Head of Operations at Fernway" stops before "at", "platform to a CFO" is no title. */
+const NOT_IN_TITLE = '(?!(?:at|in|on|with|and|or|to|for|from|who|where|the|an?|our|your|their)\\b)';
 export const ROLE_RE = new RegExp(
-  `\\b((?:${ROLE_WORD}\\s+){0,4}?(?:${ROLE_NOUNS}))\\b(?:\\s+(?:of|for)\\s+(${ROLE_WORD}(?:\\s+${ROLE_WORD})?))?`,
+  `\\b((?:${NOT_IN_TITLE}${ROLE_WORD}[ \\t]+){0,4}?(?:${ROLE_NOUNS}))\\b(?:[ \\t]+(?:of|for)[ \\t]+(${NOT_IN_TITLE}${ROLE_WORD}(?:[ \\t]+${NOT_IN_TITLE}${ROLE_WORD})?))?`,
   'i',
 );
 /** Words a title match picks up from the sentence around it ("a passionate engineer"), dropped from its front. */

@@ -1,0 +1,67 @@
+// Words that ask about the same thing. A question rarely uses the fact's own words ("What is your
+// timeline?" → "live before peak season in four months"), so both are tagged with the concepts
+// their words belong to, and the ranking matches on the tags as well as on the words.
+import { stemmer } from 'stemmer';
+
+const CONCEPTS: Record<string, string> = {
+  duration: 'long time hour hours minute minutes take takes spend spends lose day years been going',
+  deadline:
+    'timeline deadline when date live launch month months season quarter q1 q2 q3 q4 christmas due expect expected promised soon schedule june march july august year-end',
+  money:
+    'budget cost costs price money afford pay spend approved fund funding euro euros dollars salary invest expensive $ k 5k range compensation',
+  people:
+    'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists',
+  pain: 'pain problem problems wrong issue issues challenge frustrating old outdated slow broken worry worries worried complain broke hard difficult biggest fail failed concern concerns affect affecting unreliable',
+  success: 'success measure metric kpi worked work goal target rate improve rise outcome',
+  need: 'must need needs require requirements essential first version mvp core main important should do priority',
+  wish: 'nice optional wish extra later bonus',
+  compliance: 'data store stored compliance regulation gdpr hipaa rules privacy security eu legal',
+  systems:
+    'come comes source integrate integration system systems connect export csv import api stack software tool tools technology',
+  rivals: 'competitor competitors vendor vendors alternative alternatives other evaluating compare',
+  reason: 'why reason reasons because cause',
+  today: 'today current currently now moment present process',
+  decision: 'decide decided decision sign signs approve approves cfo owner purchase',
+  history: 'before past previous history experience ago agency burned tried',
+  update: 'update updates updated report reports inform summary communicate',
+  overview:
+    'company business overview about group organisation organization firm yourself background shop shops store bakery restaurant cafe clinic clinics agency',
+  size: 'how many much number count',
+  cancel: 'leave leaves cancel cancels churn quit stop stick stay',
+  ask: 'asking asked request requests want wants',
+  worry: 'worry worries worried risk risks concern',
+  onboarding: 'onboarding tour welcome first-run signup',
+  orders: 'order orders booking bookings appointment appointments',
+};
+
+/** Porter stem → the concept tags of that word. */
+const TAGS = new Map<string, string[]>();
+for (const [concept, list] of Object.entries(CONCEPTS)) {
+  for (const word of list.split(' ')) {
+    const stem = stemmer(word);
+    TAGS.set(stem, [...(TAGS.get(stem) ?? []), `~${concept}`]);
+  }
+}
+
+/** Words that carry no meaning of their own in a question. */
+const STOPWORDS = new Set(
+  (
+    'a an the and or but of to in on at by for with from as into is are was were be been being am do does did ' +
+    'have has had i me my we us our you your he she it its they them their this that these those what which ' +
+    "would could can will shall may might there here just really very so then than if also any some please tell about'"
+  ).split(' '),
+);
+
+/** One word of a question or a fact → its stem and its concept tags (or nothing for a stopword). */
+export function indexTerms(term: string): string[] | null {
+  const word = term.toLowerCase().replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
+  if (word.length === 0 || STOPWORDS.has(word)) return null;
+  const stem = stemmer(word);
+  const tags = TAGS.get(stem) ?? TAGS.get(word) ?? [];
+  // "How many…?" and "How much…?" are answered by the facts that hold a number.
+  if (
+    /\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|dozen|hundred|thousand|half)$/.test(word)
+  )
+    tags.push('~size');
+  return [stem, ...tags];
+}

@@ -1,0 +1,108 @@
+// Scenario text speaks *to* the persona ("You run three depots"; "Runs operations for…"); the
+// persona speaks as itself ("I run three depots"; "our dispatchers"). These rewrites turn one into
+// the other for the facts the persona says aloud.
+
+/** Nouns that name a group of the persona's organisation: "dispatchers" is said as "our dispatchers". */
+const GROUP_NOUNS =
+  'dispatchers drivers customers clients staff employees engineers nurses doctors patients agents users managers accountants technicians depots stores shops clinics branches warehouses developers salespeople reps students teachers members volunteers teams partners suppliers competitors';
+const GROUP = new Set(GROUP_NOUNS.split(' '));
+/** After "your", these are the organisation's ("our team"); anything else is personal ("my nephew"). */
+const SHARED = new Set([
+  ...GROUP,
+  ...'team company business organisation organization group department stack product products app platform budget clinics customers data systems system process processes competitor main current biggest'.split(
+    ' ',
+  ),
+]);
+/** "you" is the subject ("I") at the start of a clause; anywhere else it is the object ("me"). */
+const SUBJECT_AFTER =
+  /^(?:|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
+
+function swapWord(word: string, previous: string, next: string): string {
+  const lower = word.toLowerCase();
+  const cap = (s: string) => (word[0] === word[0].toUpperCase() ? s[0].toUpperCase() + s.slice(1) : s);
+  switch (lower) {
+    case 'you':
+      return SUBJECT_AFTER.test(previous) ? cap('I') : 'me';
+    case 'your':
+      return cap(SHARED.has(next.toLowerCase()) ? 'our' : 'my');
+    case 'yours':
+      return cap('mine');
+    case 'yourself':
+      return cap('myself');
+    case "you're":
+      return cap("I'm");
+    case "you've":
+      return cap("I've");
+    case "you'd":
+      return cap("I'd");
+    case "you'll":
+      return cap("I'll");
+    default:
+      return word;
+  }
+}
+
+/** "You run operations; your team asked the participant's team" → "I run operations; our team asked your team". */
+export function secondToFirstPerson(text: string): string {
+  const tokens = text.replace(/[’‘]/g, "'").split(/(\s+)/);
+  // A word ending a clause (",", ";", ":") counts as the start of a new one.
+  const wordAt = (i: number) =>
+    /[,;:]$/.test(tokens[i] ?? '') ? '' : (tokens[i] ?? '').replace(/[^\p{L}'-]/gu, '');
+  const out = tokens.map((token, i) => {
+    const match = /^([^\p{L}]*)([\p{L}']+)(.*)$/u.exec(token);
+    if (!match) return token;
+    const [, lead, word, rest] = match;
+    return lead + swapWord(word, wordAt(i - 2), wordAt(i + 2)) + rest;
+  });
+  return out
+    .join('')
+    .replace(/\bI are\b/g, 'I am')
+    .replace(/\bI am\b/g, "I'm")
+    .replace(/\bI were\b/g, 'I was')
+    .replace(/\bI aren't\b/g, "I'm not")
+    .replace(/\bthe (?:participant|candidate|rep|user|learner)'s\b/gi, 'your')
+    .replace(/\bthe (?:participant|candidate|rep|user|learner)\b/gi, 'you');
+}
+
+/** Words after which a bare group noun is the organisation's own: "helps dispatchers" → "helps our dispatchers". */
+const CLAIM_AFTER =
+  /^(?:today|currently|now|usually|help|helps|helping|to|for|with|from|by|and|or|but|that|when|where|because|if|so|let|lets|tell|also|only|most|all)$/i;
+
+/** "Today dispatchers plan" → "Today our dispatchers plan": the persona's own people. */
+export function claimGroups(text: string): string {
+  const tokens = text.split(/(\s+)/);
+  return tokens
+    .map((token, i) => {
+      const match = /^(\p{L}+)(.*)$/u.exec(token);
+      if (!match || !GROUP.has(match[1].toLowerCase())) return token;
+      const before = tokens[i - 2] ?? '';
+      const previous = before.replace(/[^\p{L}'-]/gu, '');
+      const claim = i === 0 || /[,;:(]$/.test(before) || CLAIM_AFTER.test(previous);
+      if (!claim) return token;
+      return i === 0 ? `Our ${match[1].toLowerCase()}${match[2]}` : `our ${token}`;
+    })
+    .join('');
+}
+
+const THIRD_PERSON_VERB: Record<string, string> = { is: "I'm", has: 'I have', does: 'I do', was: 'I was' };
+
+/** A persona background written about the persona ("Runs operations…", "A former trainer…") said as "I". */
+export function backgroundToFirstPerson(sentence: string, personaName: string): string {
+  const first = personaName.split(/\s+/)[0] ?? '';
+  let text = sentence.trim();
+  const named = new RegExp(`^(?:${escapeRegExp(personaName)}|${escapeRegExp(first)}|she|he|they)\\s+`, 'i');
+  if (named.test(text)) text = text.replace(named, '');
+  const [word, ...rest] = text.split(' ');
+  const lower = (word ?? '').toLowerCase();
+  if (THIRD_PERSON_VERB[lower]) return `${THIRD_PERSON_VERB[lower]} ${rest.join(' ')}`;
+  if (/^(?:a|an|the)$/.test(lower)) return `I'm ${lower} ${rest.join(' ')}`;
+  if (/^\p{L}\p{Ll}+s$/u.test(word ?? '') && !/ss$/.test(word)) {
+    const base = /(?:ches|shes|sses|xes|oes)$/.test(lower) ? lower.slice(0, -2) : lower.slice(0, -1);
+    return `I ${base} ${rest.join(' ')}`;
+  }
+  return secondToFirstPerson(text);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,79 @@
+// Everything one reply is decided from, derived afresh from the context and the messages.
+import type { ChatMessage } from '../types.ts';
+import { type ConversationState, deriveState } from './conversation.ts';
+import { Said } from './fresh.ts';
+import { collectFacts, extrasFromSystemPrompt, type Fact } from './knowledge.ts';
+import { type Lead, whoLeads } from './lead.ts';
+import { demeanorOf, PHRASING, type Phrasing } from './phrasing.ts';
+import type { ScriptStep } from './script.ts';
+import { fill, pick } from './text.ts';
+
+export interface OfflineScriptContext {
+  personaName: string;
+  jobTitle: string | null;
+  demeanor: string | null;
+  /** The persona's background: facts it can answer from. */
+  background?: string | null;
+  scenarioName: string;
+  scenarioType: string;
+  prompt: string | null;
+  welcomeMessage: string | null;
+  participantName: string | null;
+}
+
+export type ScriptEndReason = 'script_complete' | 'participant_ended';
+
+export interface ComposedReply {
+  text: string;
+  /** Set when the reply closes the session; the engine then calls end_call if it is offered. */
+  endReason: ScriptEndReason | null;
+}
+
+export interface Turn {
+  context: OfflineScriptContext;
+  lead: Lead;
+  steps: readonly ScriptStep[];
+  state: ConversationState;
+  phrasing: Phrasing;
+  facts: readonly Fact[];
+  said: Said;
+}
+
+export function readTurn(
+  context: OfflineScriptContext,
+  steps: readonly ScriptStep[],
+  messages: readonly ChatMessage[],
+): Turn {
+  const system = messages.find((m) => m.role === 'system')?.content ?? null;
+  const extras = extrasFromSystemPrompt(system);
+  return {
+    context,
+    lead: whoLeads(context.scenarioType, context.prompt),
+    steps,
+    state: deriveState(messages, steps),
+    phrasing: PHRASING[demeanorOf(context.demeanor)],
+    facts: collectFacts({
+      personaName: context.personaName,
+      prompt: context.prompt,
+      background: context.background ?? null,
+      noteContext: extras.noteContext,
+      memories: extras.memories,
+    }),
+    said: new Said(messages),
+  };
+}
+
+/** A phrase of the persona's table not said yet in this call; `fallback` (or the usual pick) when all were. */
+export function say(
+  turn: Turn,
+  options: readonly string[],
+  salt: string,
+  fallback: string | null = null,
+): string {
+  const name = turn.context.participantName?.trim();
+  const values = { name: name ? `, ${name}` : '' };
+  const filled = options.map((o) => fill(o, values));
+  const fresh = turn.said.fresh(filled, turn.state.seed, salt);
+  if (fresh !== null) return fresh;
+  return fallback ?? pick(filled, turn.state.seed, salt);
+}
