@@ -4,25 +4,13 @@ import { buildGuardrailsBlock } from '../../src/platform/guardrails/block.ts';
 import { guardrailsForScenario } from '../../src/platform/guardrails/queries.ts';
 import { insertScenario } from '../fixtures/rows.ts';
 import { type ApiClient, startPlatform, type TestPlatform } from '../harness.ts';
+import { createGuardrail, uniqueName } from './helpers.ts';
 
 let t: TestPlatform;
 before(async () => {
   t = await startPlatform();
 });
 after(() => t.close());
-
-let n = 0;
-const uniqueName = (prefix = 'rule') => `${prefix}-${++n}-${Date.now()}`;
-
-async function createGuardrail(c: ApiClient, body: Record<string, unknown> = {}) {
-  const response = await c.call('POST', '/guardrails', {
-    guardrail_name: uniqueName(),
-    guardrail_prompt: `Prompt number ${n}.`,
-    ...body,
-  });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().data;
-}
 
 describe('attachments', () => {
   test('attach appends, is idempotent, re-activates, moves; patch and detach', async () => {

@@ -10,25 +10,13 @@ import {
 } from '../../src/platform/guardrails/block.ts';
 import { dumpTables, insertScenario } from '../fixtures/rows.ts';
 import { type ApiClient, startPlatform, type TestPlatform } from '../harness.ts';
+import { createGuardrail, uniqueName } from './helpers.ts';
 
 let t: TestPlatform;
 before(async () => {
   t = await startPlatform();
 });
 after(() => t.close());
-
-let n = 0;
-const uniqueName = (prefix = 'rule') => `${prefix}-${++n}-${Date.now()}`;
-
-async function createGuardrail(c: ApiClient, body: Record<string, unknown> = {}) {
-  const response = await c.call('POST', '/guardrails', {
-    guardrail_name: uniqueName(),
-    guardrail_prompt: `Prompt number ${n}.`,
-    ...body,
-  });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().data;
-}
 
 describe('the guardrails block', () => {
   test('only rules in effect, in position order, prompt text only, with the precedence sentence', async () => {

@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type ApiClient, startPlatform, type TestPlatform } from '../harness.ts';
+import { createGuardrail, uniqueName } from './helpers.ts';
 
 let t: TestPlatform;
 before(async () => {
   t = await startPlatform();
 });
 after(() => t.close());
-
-let n = 0;
-const uniqueName = (prefix = 'rule') => `${prefix}-${++n}-${Date.now()}`;
-
-async function createGuardrail(c: ApiClient, body: Record<string, unknown> = {}) {
-  const response = await c.call('POST', '/guardrails', {
-    guardrail_name: uniqueName(),
-    guardrail_prompt: `Prompt number ${n}.`,
-    ...body,
-  });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().data;
-}
 
 describe('guardrail definitions', () => {
   test('create returns every field; get, list, patch and delete round-trip', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { insertScenario } from '../fixtures/rows.ts';
 import { type ApiClient, startPlatform, type TestPlatform } from '../harness.ts';
+import { add } from './helpers.ts';
 
 let t: TestPlatform;
 before(async () => {
@@ -10,15 +11,6 @@ before(async () => {
 after(() => t.close());
 
 const enc = encodeURIComponent;
-
-async function add(c: ApiClient, tag: string, memories: unknown[], extra: Record<string, unknown> = {}) {
-  const response = await c.call('POST', '/memories', { user_memory_tag: tag, memories, ...extra });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().data as {
-    created: Array<Record<string, unknown> & { id: string; content: string }>;
-    skipped: Array<{ content: string; reason: string }>;
-  };
-}
 
 describe('reading', () => {
   test('GET /memories: newest first, limit 1 to 1000, default 400', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { addMemories, readMemories } from '../../src/platform/memories/service.ts';
 import { insertMeeting, insertScenario } from '../fixtures/rows.ts';
 import { type ApiClient, bearer, startPlatform, type TestPlatform } from '../harness.ts';
+import { add } from './helpers.ts';
 
 let t: TestPlatform;
 before(async () => {
@@ -11,15 +12,6 @@ before(async () => {
 after(() => t.close());
 
 const enc = encodeURIComponent;
-
-async function add(c: ApiClient, tag: string, memories: unknown[], extra: Record<string, unknown> = {}) {
-  const response = await c.call('POST', '/memories', { user_memory_tag: tag, memories, ...extra });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().data as {
-    created: Array<Record<string, unknown> & { id: string; content: string }>;
-    skipped: Array<{ content: string; reason: string }>;
-  };
-}
 
 describe('security', () => {
   test('scoped keys need memories:read for GET and memories:write for writes', async () => {
