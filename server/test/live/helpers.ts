@@ -11,7 +11,6 @@ import type { PlatformDeps } from '../../src/app/platform-deps.ts';
 import { openTestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import {
   type ApiClient,
-  bearer,
   type ListeningPlatform,
   ok,
   startListeningPlatform,
