@@ -8,6 +8,8 @@ import type { FliteVoice } from '../voices.ts';
 import { fliteVoiceFor } from '../voices.ts';
 import type { FliteReply, FliteRequest } from './flite-worker.ts';
 
+export const FLITE_LABEL = 'Flite (embedded)';
+
 /** Flite reads text aloud as written; a runaway reply should not hold the worker for seconds. */
 const MAX_TEXT_CHARS = 2000;
 
@@ -72,7 +74,7 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
 
   return {
     engine: 'flite',
-    label: 'Flite (embedded)',
+    label: FLITE_LABEL,
 
     synthesize(text: string, voice: VoiceChoice, signal?: AbortSignal): Promise<SynthesizedAudio> {
       if (closed) return Promise.reject(new SpeechEngineError('closed', 'Flite synthesiser is closed'));
