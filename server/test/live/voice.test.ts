@@ -63,10 +63,11 @@ before(async () => {
   api = await t.workspace();
 });
 after(async () => {
-  await t.close();
-  await llm.close();
+  // The engines first: the recogniser's idle sidecar does not hold the event loop open by itself.
   await engines.recognizer?.close();
   await engines.synthesizer?.close();
+  await t.close();
+  await llm.close();
 });
 
 /** The turn's audio messages, each checked to carry its own PCM, in order. */
