@@ -1,4 +1,4 @@
-// The embedded text-to-speech engine: Flite compiled to WASI, run in one worker thread started on
+// The embedded text-to-speech engine: Flite compiled to WASI (run by wasi-shim.ts), in one worker thread started on
 // the first sentence. Sentences are synthesised one at a time in arrival order; the queue lives
 // here (not in the worker's message port) so an aborted sentence that has not started is dropped.
 import { Worker } from 'node:worker_threads';
@@ -28,9 +28,7 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
   let closed = false;
 
   function startWorker(): Worker {
-    const started = new Worker(new URL('./flite-worker-entry.mjs', import.meta.url), {
-      execArgv: [...process.execArgv, '--disable-warning=ExperimentalWarning'],
-    });
+    const started = new Worker(new URL('./flite-worker-entry.mjs', import.meta.url));
     started.on('message', (reply: FliteReply) => {
       const job = running;
       if (!job || job.request.id !== reply.id) return;
