@@ -19,6 +19,8 @@ import { createPersonasModule } from '../platform/personas/wiring.ts';
 import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
+import type { SpeechEngines } from '../platform/speech/types.ts';
+import { closeSpeechEngines, createSpeechEngines } from '../platform/speech/wiring.ts';
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
 import { createUsageModule } from '../platform/usage/wiring.ts';
 import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
@@ -63,6 +65,8 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
 export interface PlatformOptions {
   /** Tests: the live hub's timings (filler delays, idle checks …) shortened. */
   liveHub?: LiveHubTimings;
+  /** Tests: speech engines of their own (fakes, or real ones they close themselves). */
+  speech?: SpeechEngines;
 }
 
 export async function createPlatformDeps(
@@ -100,12 +104,17 @@ export async function createPlatformDeps(
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
+  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
+  // with the process; engines a test passes in are the test's to close.
+  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
+  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const live = createLiveModule({
     ...core,
     lifecycle: meetings.lifecycle,
     recordings: recordings.recordings,
     outbound,
     llm,
+    speech,
     hub: options.liveHub,
   });
   const room = createRoomModule(core);

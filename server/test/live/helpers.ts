@@ -11,11 +11,11 @@ import type { PlatformDeps } from '../../src/app/platform-deps.ts';
 import { openTestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import {
   type ApiClient,
-  bearer,
   type ListeningPlatform,
   ok,
   startListeningPlatform,
   startPlatform,
+  type TestCoreOptions,
   type TestPlatform,
 } from '../harness.ts';
 
@@ -23,9 +23,12 @@ import {
  * A listening platform on a database of its own (a throwaway database when DATABASE_URL is set):
  * job runners and sweepers in these tests act on everything due, so files must not share rows.
  */
-export async function startLivePlatform(env: Record<string, string> = {}): Promise<ListeningPlatform> {
+export async function startLivePlatform(
+  env: Record<string, string> = {},
+  options: Pick<TestCoreOptions, 'speech'> = {},
+): Promise<ListeningPlatform> {
   const test = await openTestDatabase();
-  const platform = await startListeningPlatform({ database: test.database, env });
+  const platform = await startListeningPlatform({ ...options, database: test.database, env });
   return {
     ...platform,
     async close() {
@@ -134,21 +137,44 @@ export class Participant {
   #cursor = 0;
   closeCode: number | null = null;
 
+  /** Binary frames received, in order (each `agent.audio` also carries its own as `pcm`). */
+  readonly binaryFrames: Buffer[] = [];
+  /** An `agent.audio` waiting for the binary frame that must follow it. */
+  #audioHeader: Message | null = null;
+
   private constructor(socket: WebSocket) {
     this.socket = socket;
-    socket.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as Message;
-      this.messages.push(message);
-      for (const waiter of [...this.#waiters]) {
-        if (waiter.test(message)) {
-          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          waiter.resolve(message);
-        }
+    socket.on('message', (raw, isBinary) => {
+      if (isBinary) {
+        const pcm = Buffer.from(raw as Buffer);
+        this.binaryFrames.push(pcm);
+        const header = this.#audioHeader;
+        this.#audioHeader = null;
+        // A binary frame that follows no agent.audio is recorded as such, for tests to catch.
+        this.#receive(header ? { ...header, pcm } : { type: 'binary', bytes: pcm.length });
+        return;
       }
+      const message = JSON.parse(raw.toString()) as Message;
+      // The PCM comes in the next frame: the message is handed out with it (or, when something
+      // else comes between them, without it: tests then see `pcm` missing).
+      if (this.#audioHeader) this.#receive(this.#audioHeader);
+      this.#audioHeader = null;
+      if (message.type === 'agent.audio') this.#audioHeader = message;
+      else this.#receive(message);
     });
     socket.on('close', (code) => {
       this.closeCode = code;
     });
+  }
+
+  #receive(message: Message): void {
+    this.messages.push(message);
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.test(message)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
   }
 
   static connect(baseUrl: string, meetingId: string, token: string): Promise<Participant> {
@@ -248,6 +274,8 @@ export interface AgentReply {
   hang?: boolean;
   status?: number;
   text?: string[];
+  /** Pause between text chunks (a model that writes as it thinks). */
+  chunkDelayMs?: number;
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
@@ -294,7 +322,11 @@ export async function startFakeAgent(
       if (plan.firstTokenDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.firstTokenDelayMs));
       const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: request.body.model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
-      for (const text of plan.text ?? []) res.write(chunk({ content: text }));
+      for (const [index, text] of (plan.text ?? []).entries()) {
+        if (index > 0 && plan.chunkDelayMs)
+          await new Promise((resolve) => setTimeout(resolve, plan.chunkDelayMs));
+        res.write(chunk({ content: text }));
+      }
       (plan.toolCalls ?? []).forEach((call, index) => {
         const half = Math.floor(call.arguments.length / 2);
         res.write(
