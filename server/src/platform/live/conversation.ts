@@ -98,7 +98,15 @@ export class Conversation {
   answer(text: string, startMs: number, endMs: number | null, input?: 'voice' | 'typed', clientId?: string) {
     this.interrupt();
     this.messages.push({ role: 'user', content: text });
-    this.#transcript.store({ speaker: 'user', message: text, startMs, endMs, provider: null, clientId, input });
+    this.#transcript.store({
+      speaker: 'user',
+      message: text,
+      startMs,
+      endMs,
+      provider: null,
+      clientId,
+      input,
+    });
     const { provider, standIn } = this.#setup;
     this.#startTurn(standIn ? [provider, standIn] : [provider], this.#setup.tools);
   }
@@ -204,7 +212,13 @@ export class Conversation {
           ...this.#setup.meeting,
           signal: turn.controller.signal,
           status: (status) =>
-            this.#host.send({ type: 'tool', turn_id: turn.id, call_id: call.id, name: call.function.name, status }),
+            this.#host.send({
+              type: 'tool',
+              turn_id: turn.id,
+              call_id: call.id,
+              name: call.function.name,
+              status,
+            }),
           endCall,
         }),
     };

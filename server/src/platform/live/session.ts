@@ -394,7 +394,9 @@ export class LiveSession {
 
   /** A meeting offset the room sent, when it is one the server can believe. */
   #plausibleOffset(value: number | undefined): number | undefined {
-    return value !== undefined && value >= 0 && value <= this.#elapsedMs() + CLOCK_SLACK_MS ? value : undefined;
+    return value !== undefined && value >= 0 && value <= this.#elapsedMs() + CLOCK_SLACK_MS
+      ? value
+      : undefined;
   }
 
   #finish(

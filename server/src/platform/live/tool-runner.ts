@@ -35,7 +35,11 @@ export interface ToolCallContext {
 }
 
 /** The tool message's content for `call`. */
-export async function runTool(deps: ToolRunnerDeps, call: ToolCall, context: ToolCallContext): Promise<string> {
+export async function runTool(
+  deps: ToolRunnerDeps,
+  call: ToolCall,
+  context: ToolCallContext,
+): Promise<string> {
   const name = call.function.name;
   const { status, meetingId } = context;
   status('started');

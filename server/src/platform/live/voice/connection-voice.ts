@@ -57,11 +57,15 @@ export class ConnectionVoice {
     const previous = this.#input;
     this.#input = null;
     void previous?.stop();
-    const input = await VoiceInput.open(recognizer, { ...this.#host, logger: this.#options.logger }, {
-      startMs,
-      language: this.#options.context.scenario.language,
-      endSilenceMs: this.#options.endSilenceMs,
-    });
+    const input = await VoiceInput.open(
+      recognizer,
+      { ...this.#host, logger: this.#options.logger },
+      {
+        startMs,
+        language: this.#options.context.scenario.language,
+        endSilenceMs: this.#options.endSilenceMs,
+      },
+    );
     if (this.#disposed) input.dispose();
     else this.#input = input;
   }

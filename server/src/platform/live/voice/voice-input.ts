@@ -33,8 +33,6 @@ export interface VoiceInputOptions {
 }
 
 const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
-/** One utterance is cut (and a new one begins) after this much speech: no recognition runs forever. */
-export const MAX_UTTERANCE_MS = 30_000;
 /** Audio may run ahead of the wall clock by this much (a client flushing its buffer); more is refused. */
 export const AUDIO_AHEAD_ALLOWANCE_MS = 15_000;
 
@@ -101,7 +99,8 @@ export class VoiceInput {
   stop(): Promise<void> {
     if (this.#closed) return this.#finals;
     this.#handle(this.#segmenter.flush());
-    if (this.#current) this.#finalise(this.#current, this.#current.startMs + this.#current.bytes / BYTES_PER_MS);
+    if (this.#current)
+      this.#finalise(this.#current, this.#current.startMs + this.#current.bytes / BYTES_PER_MS);
     this.#closed = true;
     this.#segmenter.dispose();
     return this.#finals;
@@ -148,14 +147,8 @@ export class VoiceInput {
   }
 
   #audio(pcm: Buffer): void {
-    let utterance = this.#current;
+    const utterance = this.#current;
     if (!utterance) return;
-    if (utterance.bytes / BYTES_PER_MS >= MAX_UTTERANCE_MS) {
-      const cutMs = utterance.startMs + utterance.bytes / BYTES_PER_MS;
-      this.#finalise(utterance, cutMs);
-      this.#begin(cutMs);
-      utterance = this.#current!;
-    }
     utterance.stream.write(pcm);
     utterance.bytes += pcm.length;
   }

@@ -67,7 +67,8 @@ export class VoiceOutput {
   text(turnId: string, delta: string): void {
     const turn = this.#turn(turnId);
     if (!turn) return;
-    for (const sentence of turn.splitter.push(delta)) this.#enqueue({ turnId, text: sentence, filler: false });
+    for (const sentence of turn.splitter.push(delta))
+      this.#enqueue({ turnId, text: sentence, filler: false });
   }
 
   /** A filler phrase, spoken in its place in the queue. */
@@ -173,7 +174,14 @@ export class VoiceOutput {
     }
   }
 
-  #send(turnId: string, turn: TurnAudio, text: string, filler: boolean, pcm: Buffer, sampleRate: number): void {
+  #send(
+    turnId: string,
+    turn: TurnAudio,
+    text: string,
+    filler: boolean,
+    pcm: Buffer,
+    sampleRate: number,
+  ): void {
     const now = performance.now();
     const durationMs = (pcm.length / 2 / sampleRate) * 1000;
     const startsAt = Math.max(now, this.#playingUntil);

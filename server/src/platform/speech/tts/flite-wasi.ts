@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WASI } from 'node:wasi';
 import type { SynthesizedAudio } from '../types.ts';
+import type { FliteVoice } from '../voices.ts';
 import { decodeWav } from '../wav.ts';
 
-/** The voices compiled into the package. */
-export const FLITE_VOICES = ['slt', 'rms', 'awb', 'kal16'] as const;
-export type FliteVoice = (typeof FLITE_VOICES)[number];
+export type { FliteVoice };
 
 let compiled: Promise<WebAssembly.Module> | null = null;
 
