@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
+  range_not_satisfiable: { status: 416, type: 'invalid_request_error' },
   idempotency_key_reuse: { status: 422, type: 'idempotency_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },

@@ -8,6 +8,8 @@ export { LocalStorage, type LocalStorageOptions } from './local.ts';
 export { S3Storage, type S3StorageOptions } from './s3.ts';
 export {
   assertValidKey,
+  type GetOptions,
+  type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
   type StorageBody,

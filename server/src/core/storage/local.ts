@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../clock.ts';
 import { hmacSha256Hex, safeEqual } from '../crypto/hashing.ts';
-import { assertValidKey, type ObjectStorage, type StorageBody, type StoredObject } from './types.ts';
+import {
+  assertValidKey,
+  type GetOptions,
+  type ObjectInfo,
+  type ObjectStorage,
+  type StorageBody,
+  type StoredObject,
+} from './types.ts';
 
 export interface LocalStorageOptions {
   /** Directory that holds the objects (e.g. `<DATA_DIR>/objects`). */
@@ -66,11 +73,22 @@ export class LocalStorage implements ObjectStorage {
     return { size: (await stat(file)).size };
   }
 
-  async get(key: string): Promise<StoredObject | null> {
+  async get(key: string, options: GetOptions = {}): Promise<StoredObject | null> {
+    const info = await this.head(key);
+    if (!info) return null;
+    const { range } = options;
+    // createReadStream's `end` is inclusive, like a Content-Range position.
+    const body = range
+      ? createReadStream(this.path(key), { start: range.start, end: range.end })
+      : createReadStream(this.path(key));
+    return { ...info, body };
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
     const file = this.path(key);
-    let size: number;
+    let stats: Stats;
     try {
-      size = (await stat(file)).size;
+      stats = await stat(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -78,7 +96,7 @@ export class LocalStorage implements ObjectStorage {
     const contentType = await readFile(`${file}.type`, 'utf8').catch(
       () => impliedType(file) ?? 'application/octet-stream',
     );
-    return { body: createReadStream(file), contentType, size };
+    return { contentType, size: stats.size, lastModified: stats.mtime };
   }
 
   async delete(key: string): Promise<void> {

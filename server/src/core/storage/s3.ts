@@ -1,8 +1,10 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import aws4 from 'aws4';
 import type { Clock } from '../clock.ts';
 import {
   assertValidKey,
+  type GetOptions,
+  type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
   type StorageBody,
@@ -88,19 +90,37 @@ export class S3Storage implements ObjectStorage {
     return { size };
   }
 
-  async get(key: string): Promise<StoredObject | null> {
-    const signed = this.sign('GET', this.objectPath(key), { 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' });
+  async get(key: string, options: GetOptions = {}): Promise<StoredObject | null> {
+    const { range } = options;
+    const signed = this.sign('GET', this.objectPath(key), {
+      'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD',
+      ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+    });
     const response = await this.fetch(signed.url, { headers: stripHost(signed.headers) });
     if (response.status === 404) {
       await response.body?.cancel();
       return null;
     }
     await expectOk(response, 'GET', key);
-    return {
-      body: Readable.fromWeb(response.body as never),
-      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-      size: Number(response.headers.get('content-length') ?? 0),
-    };
+    const info = objectInfo(response.headers);
+    let body = Readable.fromWeb(response.body as never);
+    if (range && response.status === 206) {
+      // Content-Length is the range's; the whole size is after the slash of Content-Range.
+      info.size = Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? info.size);
+    } else if (range) {
+      // A service that ignored the Range sent everything: keep only the bytes asked for.
+      // pipeline destroys the slice with the source's error, so readers see a failure.
+      body = pipeline(body, sliceBytes(range.start, range.end), () => {});
+    }
+    return { ...info, body };
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    const signed = this.sign('HEAD', this.objectPath(key), { 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' });
+    const response = await this.fetch(signed.url, { method: 'HEAD', headers: stripHost(signed.headers) });
+    if (response.status === 404) return null;
+    await expectOk(response, 'HEAD', key);
+    return objectInfo(response.headers);
   }
 
   async delete(key: string): Promise<void> {
@@ -122,6 +142,29 @@ function encodeS3(segment: string): string {
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
+}
+
+function objectInfo(headers: Headers): ObjectInfo {
+  const lastModified = headers.get('last-modified');
+  const parsed = lastModified ? new Date(lastModified) : null;
+  return {
+    contentType: headers.get('content-type') ?? 'application/octet-stream',
+    size: Number(headers.get('content-length') ?? 0),
+    lastModified: parsed && !Number.isNaN(parsed.getTime()) ? parsed : null,
+  };
+}
+
+/** Passes through only bytes `start..end` (inclusive) of what flows in. */
+function sliceBytes(start: number, end: number): Transform {
+  let position = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(0, start - position);
+      const to = Math.min(chunk.length, end + 1 - position);
+      position += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
 }
 
 function amzDate(date: Date): string {

@@ -46,6 +46,15 @@ test('local storage puts, gets, deletes and signs URLs', async () => {
   assert.equal((await toBuffer(got!.body)).toString(), 'hello');
   assert.equal((await toBuffer((await storage.get('a/stream.bin'))!.body)).toString(), '12345');
   assert.equal(await storage.get('a/missing'), null);
+  // A range reads only its bytes (inclusive end); size stays the whole object's.
+  const ranged = await storage.get('a/stream.bin', { range: { start: 1, end: 3 } });
+  assert.equal((await toBuffer(ranged!.body)).toString(), '234');
+  assert.equal(ranged?.size, 5);
+  const head = await storage.head('a/b.txt');
+  assert.equal(head?.size, 5);
+  assert.equal(head?.contentType, 'text/plain');
+  assert.ok(head?.lastModified instanceof Date);
+  assert.equal(await storage.head('a/missing'), null);
 
   const url = new URL(await storage.signedUrl('a/b.txt', 60));
   assert.equal(url.pathname, '/storage/a/b.txt');
@@ -93,18 +102,34 @@ test('S3 storage signs every request with SigV4 and round-trips objects', async 
       res.writeHead(403).end('SignatureDoesNotMatch');
       return;
     }
-    seen.push(`${req.method} ${req.url}`);
+    seen.push(`${req.method} ${req.url}${req.headers.range ? ` ${req.headers.range}` : ''}`);
     const key = req.url!;
+    const modified = 'Wed, 21 Oct 2026 07:28:00 GMT';
     if (req.method === 'PUT') {
       objects.set(key, { body, type: String(req.headers['content-type']) });
       res.writeHead(200).end();
-    } else if (req.method === 'GET') {
+    } else if (req.method === 'GET' || req.method === 'HEAD') {
       const object = objects.get(key);
-      if (!object) res.writeHead(404).end('NoSuchKey');
-      else
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+      if (!object) res.writeHead(404).end(req.method === 'GET' ? 'NoSuchKey' : undefined);
+      else if (range && !key.includes('ignores-ranges')) {
+        const [start, end] = [Number(range[1]), Number(range[2])];
         res
-          .writeHead(200, { 'content-type': object.type, 'content-length': object.body.length })
-          .end(object.body);
+          .writeHead(206, {
+            'content-type': object.type,
+            'content-length': end - start + 1,
+            'content-range': `bytes ${start}-${end}/${object.body.length}`,
+            'last-modified': modified,
+          })
+          .end(object.body.subarray(start, end + 1));
+      } else
+        res
+          .writeHead(200, {
+            'content-type': object.type,
+            'content-length': object.body.length,
+            'last-modified': modified,
+          })
+          .end(req.method === 'GET' ? object.body : undefined);
     } else if (req.method === 'DELETE') {
       objects.delete(key);
       res.writeHead(204).end();
@@ -129,6 +154,24 @@ test('S3 storage signs every request with SigV4 and round-trips objects', async 
     assert.equal(got?.contentType, 'video/webm');
     assert.equal((await toBuffer(got!.body)).toString(), 'video');
     assert.equal((await toBuffer((await storage.get('rec/two.txt'))!.body)).toString(), 'stream');
+    // Ranges go to S3 as a Range header; the whole size comes back from Content-Range.
+    const ranged = await storage.get('rec/two.txt', { range: { start: 2, end: 4 } });
+    assert.equal((await toBuffer(ranged!.body)).toString(), 'rea');
+    assert.equal(ranged?.size, 6);
+    assert.ok(seen.includes('GET /media/env/rec/two.txt bytes=2-4'));
+    // A service that ignores Range answers 200 with everything: only the range reaches the reader.
+    const big = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+    await storage.put('rec/ignores-ranges.bin', big, 'application/octet-stream');
+    const sliced = await storage.get('rec/ignores-ranges.bin', { range: { start: 65_000, end: 65_009 } });
+    assert.deepEqual(await toBuffer(sliced!.body), big.subarray(65_000, 65_010));
+    assert.equal(sliced?.size, big.length);
+    const head = await storage.head('rec/two.txt');
+    assert.deepEqual(head, {
+      contentType: 'text/plain',
+      size: 6,
+      lastModified: new Date('2026-10-21T07:28:00Z'),
+    });
+    assert.equal(await storage.head('rec/none.txt'), null);
     await storage.delete('rec/one.webm');
     assert.equal(await storage.get('rec/one.webm'), null);
     assert.deepEqual(seen.slice(0, 2), ['PUT /media/env/rec/one.webm', 'PUT /media/env/rec/two.txt']);

@@ -2,10 +2,23 @@ import type { Readable } from 'node:stream';
 
 export type StorageBody = Buffer | Uint8Array | string | Readable;
 
-export interface StoredObject {
-  body: Readable;
+/** What is known of an object without reading it. */
+export interface ObjectInfo {
   contentType: string;
+  /** The whole object's size in bytes, also when only a range of it is read. */
   size: number;
+  /** When the object was last written, if the backend says so (a validator for HTTP caches). */
+  lastModified: Date | null;
+}
+
+export interface StoredObject extends ObjectInfo {
+  /** The object's bytes, or only those of the requested range. */
+  body: Readable;
+}
+
+export interface GetOptions {
+  /** Read only these bytes (inclusive positions, inside the object: check them against head()). */
+  range?: { start: number; end: number };
 }
 
 export interface PutOptions {
@@ -21,7 +34,9 @@ export interface ObjectStorage {
   readonly kind: 'local' | 's3';
   put(key: string, body: StorageBody, contentType: string, options?: PutOptions): Promise<{ size: number }>;
   /** Null when no object has this key. */
-  get(key: string): Promise<StoredObject | null>;
+  get(key: string, options?: GetOptions): Promise<StoredObject | null>;
+  /** The object's type and size without its body; null when no object has this key. */
+  head(key: string): Promise<ObjectInfo | null>;
   /** Deleting an absent key is not an error. */
   delete(key: string): Promise<void>;
   /** A time-limited URL that fetches the object without other credentials. */
