@@ -262,7 +262,7 @@ async function upload(outcome) {
     });
     if (!(stored?.size > 0)) throw new Error('the service stored nothing');
     progress.value = 100;
-    const length = outcome.mediaDurationMs ? ` (${formatClock(outcome.mediaDurationMs / 1000)})` : '';
+    const length = outcome.mediaDurationMs >= 1000 ? ` (${formatClock(outcome.mediaDurationMs / 1000)})` : '';
     say(
       outcome.mediaTruncated
         ? `Recording saved${length}. It reached the size limit, so the end was cut.`
