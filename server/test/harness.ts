@@ -13,6 +13,7 @@ import { type Database, openPGlite, openPostgres } from '../src/core/db/database
 import type { CoreDeps } from '../src/core/deps.ts';
 import type { AppInstance } from '../src/core/http/types.ts';
 import type { LiveHubTimings } from '../src/platform/live/wiring.ts';
+import type { SpeechEngines } from '../src/platform/speech/types.ts';
 
 /**
  * Test databases: in-memory PGlite by default; the machine's PostgreSQL when DATABASE_URL is set
@@ -49,6 +50,8 @@ export interface TestCoreOptions {
   database?: Database;
   /** The live hub's timings, shortened for tests of fillers and idle calls. */
   liveHub?: LiveHubTimings;
+  /** Speech engines to use instead of the configured ones (fakes, or real engines the test closes). */
+  speech?: SpeechEngines;
 }
 
 export async function startCore(
@@ -111,7 +114,7 @@ let counter = 0;
 export async function startPlatform(options: TestCoreOptions = {}): Promise<TestPlatform> {
   const clock = options.clock ?? new FakeClock(new Date());
   const core = await startCore({ ...options, clock });
-  const deps = await createPlatformDeps(core, { liveHub: options.liveHub });
+  const deps = await createPlatformDeps(core, { liveHub: options.liveHub, speech: options.speech });
   const app = await buildPlatformApp(deps);
   await app.ready();
   const platform: TestPlatform = {

@@ -19,6 +19,7 @@ import { createPersonasModule } from '../platform/personas/wiring.ts';
 import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
+import type { SpeechEngines } from '../platform/speech/types.ts';
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
 import { createUsageModule } from '../platform/usage/wiring.ts';
 import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
@@ -63,6 +64,8 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
 export interface PlatformOptions {
   /** Tests: the live hub's timings (filler delays, idle checks …) shortened. */
   liveHub?: LiveHubTimings;
+  /** Tests: speech engines of their own (fakes, or real ones they close themselves). */
+  speech?: SpeechEngines;
 }
 
 export async function createPlatformDeps(
@@ -106,6 +109,7 @@ export async function createPlatformDeps(
     recordings: recordings.recordings,
     outbound,
     llm,
+    speech: options.speech ?? { recognizer: null, synthesizer: null },
     hub: options.liveHub,
   });
   const room = createRoomModule(core);

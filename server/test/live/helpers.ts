@@ -16,6 +16,7 @@ import {
   ok,
   startListeningPlatform,
   startPlatform,
+  type TestCoreOptions,
   type TestPlatform,
 } from '../harness.ts';
 
@@ -23,9 +24,12 @@ import {
  * A listening platform on a database of its own (a throwaway database when DATABASE_URL is set):
  * job runners and sweepers in these tests act on everything due, so files must not share rows.
  */
-export async function startLivePlatform(env: Record<string, string> = {}): Promise<ListeningPlatform> {
+export async function startLivePlatform(
+  env: Record<string, string> = {},
+  options: Pick<TestCoreOptions, 'speech'> = {},
+): Promise<ListeningPlatform> {
   const test = await openTestDatabase();
-  const platform = await startListeningPlatform({ database: test.database, env });
+  const platform = await startListeningPlatform({ ...options, database: test.database, env });
   return {
     ...platform,
     async close() {
@@ -134,21 +138,44 @@ export class Participant {
   #cursor = 0;
   closeCode: number | null = null;
 
+  /** Binary frames received, in order (each `agent.audio` also carries its own as `pcm`). */
+  readonly binaryFrames: Buffer[] = [];
+  /** An `agent.audio` waiting for the binary frame that must follow it. */
+  #audioHeader: Message | null = null;
+
   private constructor(socket: WebSocket) {
     this.socket = socket;
-    socket.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as Message;
-      this.messages.push(message);
-      for (const waiter of [...this.#waiters]) {
-        if (waiter.test(message)) {
-          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          waiter.resolve(message);
-        }
+    socket.on('message', (raw, isBinary) => {
+      if (isBinary) {
+        const pcm = Buffer.from(raw as Buffer);
+        this.binaryFrames.push(pcm);
+        const header = this.#audioHeader;
+        this.#audioHeader = null;
+        // A binary frame that follows no agent.audio is recorded as such, for tests to catch.
+        this.#receive(header ? { ...header, pcm } : { type: 'binary', bytes: pcm.length });
+        return;
       }
+      const message = JSON.parse(raw.toString()) as Message;
+      // The PCM comes in the next frame: the message is handed out with it (or, when something
+      // else comes between them, without it: tests then see `pcm` missing).
+      if (this.#audioHeader) this.#receive(this.#audioHeader);
+      this.#audioHeader = null;
+      if (message.type === 'agent.audio') this.#audioHeader = message;
+      else this.#receive(message);
     });
     socket.on('close', (code) => {
       this.closeCode = code;
     });
+  }
+
+  #receive(message: Message): void {
+    this.messages.push(message);
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.test(message)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
   }
 
   static connect(baseUrl: string, meetingId: string, token: string): Promise<Participant> {

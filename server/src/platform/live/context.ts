@@ -7,6 +7,7 @@ import type { MeetingRow } from '../meetings/render.ts';
 import { AVATARS, avatarImageUrl, VOICES } from '../personas/catalog.ts';
 import type { MeetingControls } from '../scenarios/tables.ts';
 import { liveRepository as repo } from './repository.ts';
+import type { SpeechCapabilities } from './voice/connection-voice.ts';
 
 /** Recording uploads are refused beyond this size (docs/realtime.md). */
 export const RECORDING_MAX_BYTES = 500 * 1024 * 1024;
@@ -56,7 +57,12 @@ export async function loadMeetingContext(db: Kysely<DB>, meetingId: string): Pro
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 /** The welcome data of GET /v1/rooms/{id} (and the body of `joined`). */
-export function renderWelcome(context: MeetingContext, publicUrl: string, now: Date) {
+export function renderWelcome(
+  context: MeetingContext,
+  publicUrl: string,
+  now: Date,
+  speech: SpeechCapabilities,
+) {
   const { meeting, scenario, persona } = context;
   const voice = persona ? VOICES.find((v) => v.id === persona.voice_id) : undefined;
   const avatar = persona?.avatar_id ? AVATARS.find((a) => a.id === persona.avatar_id) : undefined;
@@ -99,6 +105,7 @@ export function renderWelcome(context: MeetingContext, publicUrl: string, now: D
       allow_participant_end: controls.allow_participant_end ?? true,
       show_timer: controls.show_timer ?? true,
     },
+    speech,
     live_path: `/v1/rooms/${meeting.id}/live`,
     server_time: now.toISOString(),
   };

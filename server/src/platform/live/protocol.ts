@@ -7,6 +7,8 @@ import type { EndReason } from '../meetings/schemas.ts';
 
 export const MAX_UTTERANCE_CHARS = 4_000;
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** The participant's microphone audio (binary frames after `audio.start`). */
+export const AUDIO_INPUT = { encoding: 'pcm_s16le', sample_rate: 16_000, channels: 1 } as const;
 
 const JoinMessage = Type.Object(
   {
@@ -15,6 +17,10 @@ const JoinMessage = Type.Object(
     consent: Type.Optional(Type.Object({ recording: Type.Optional(Type.Boolean()) })),
     recording: Type.Optional(Type.Boolean()),
     client: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    // `output: true`: this client plays the persona's audio (agent.audio + binary frames).
+    audio: Type.Optional(
+      Type.Object({ output: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -39,16 +45,33 @@ const PingMessage = Type.Object(
   { additionalProperties: true },
 );
 
-const ClientMessage = Type.Union([JoinMessage, UtteranceMessage, LeaveMessage, PingMessage]);
+// The microphone stream: every binary frame after `audio.start` (until `audio.stop`) is PCM.
+const AudioStartMessage = Type.Object(
+  { type: Type.Literal('audio.start'), start_ms: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: true },
+);
+const AudioStopMessage = Type.Object({ type: Type.Literal('audio.stop') }, { additionalProperties: true });
+
+const ClientMessage = Type.Union([
+  JoinMessage,
+  UtteranceMessage,
+  LeaveMessage,
+  PingMessage,
+  AudioStartMessage,
+  AudioStopMessage,
+]);
 export type ClientMessage = Static<typeof ClientMessage>;
 export type JoinMessage = Static<typeof JoinMessage>;
 export type UtteranceMessage = Static<typeof UtteranceMessage>;
+export type AudioStartMessage = Static<typeof AudioStartMessage>;
 
 const SCHEMAS = {
   join: JoinMessage,
   utterance: UtteranceMessage,
   leave: LeaveMessage,
   ping: PingMessage,
+  'audio.start': AudioStartMessage,
+  'audio.stop': AudioStopMessage,
 } as const;
 
 const CLIENT_INFO_MAX = 2_048;
@@ -84,6 +107,15 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
   return { message: value as ClientMessage };
 }
 
+/** Why a binary (audio) frame is refused, or null when it is PCM the server can take. */
+export function audioFrameProblem(bytes: number, streaming: boolean): string | null {
+  if (!streaming) return 'Binary frames are microphone audio: send audio.start first.';
+  if (bytes === 0 || bytes % 2 !== 0)
+    return 'An audio frame holds whole 16-bit samples: its length must be even (and not 0).';
+  if (bytes > MAX_FRAME_BYTES) return `An audio frame must be at most ${MAX_FRAME_BYTES} bytes.`;
+  return null;
+}
+
 export type ToolStatus = 'started' | 'completed' | 'failed';
 
 export type RoomErrorCode =
@@ -95,7 +127,20 @@ export type RoomErrorCode =
   | 'agent_unavailable'
   | 'replaced'
   | 'meeting_ended'
+  | 'speech_unavailable'
   | 'internal_error';
+
+/** The persona's audio for one sentence; the PCM follows in the next (binary) frame. */
+export interface AgentAudioMessage {
+  type: 'agent.audio';
+  turn_id: string;
+  seq: number;
+  text: string;
+  encoding: 'pcm_s16le';
+  sample_rate: number;
+  bytes: number;
+  start_ms: number;
+}
 
 /** Every frame the server sends. */
 export type ServerMessage =
@@ -107,7 +152,11 @@ export type ServerMessage =
   | { type: 'transcript.sentence'; sentence: RenderedSentence; client_id?: string }
   | { type: 'ended'; reason: EndReason; ended_at: string; duration_seconds: number }
   | { type: 'error'; code: RoomErrorCode; message: string; fatal: boolean }
-  | { type: 'pong'; ts?: number; server_time: string };
+  | { type: 'pong'; ts?: number; server_time: string }
+  | { type: 'speech.started'; start_ms: number }
+  | { type: 'transcript.interim'; text: string }
+  | { type: 'speech.stopped'; start_ms: number; end_ms: number; text: string }
+  | AgentAudioMessage;
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = {

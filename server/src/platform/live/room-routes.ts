@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
@@ -17,10 +17,17 @@ import { meetingRepository } from '../meetings/repository.ts';
 import { findRoomMeeting, type RoomMeeting } from '../meetings/room-token.ts';
 import type { RecordingService, UploadKind } from '../recordings/service.ts';
 import { loadMeetingContext, renderWelcome } from './context.ts';
-import { CLOSE, MAX_FRAME_BYTES, parseClientMessage, type ServerMessage } from './protocol.ts';
+import {
+  audioFrameProblem,
+  CLOSE,
+  MAX_FRAME_BYTES,
+  parseClientMessage,
+  type ServerMessage,
+} from './protocol.ts';
 import { liveRepository } from './repository.ts';
 import type { LiveSession, RoomSocket } from './session.ts';
 import type { MeetingSessionHub } from './session-hub.ts';
+import type { SpeechCapabilities } from './voice/connection-voice.ts';
 
 export interface RoomRouteDeps {
   db: Kysely<DB>;
@@ -28,6 +35,8 @@ export interface RoomRouteDeps {
   publicUrl: string;
   hub: MeetingSessionHub;
   recordings: RecordingService;
+  /** What the welcome data says about speech (the engines themselves run in the sessions). */
+  speech: SpeechCapabilities;
 }
 
 const JOIN_TIMEOUT_MS = 30_000;
@@ -95,7 +104,7 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       },
       async (request) => {
         const context = await loadMeetingContext(deps.db, request.room.id);
-        return renderWelcome(context!, deps.publicUrl, deps.clock.now());
+        return renderWelcome(context!, deps.publicUrl, deps.clock.now(), deps.speech);
       },
     );
 
@@ -177,20 +186,28 @@ function attachSocket(
   const { hub, clock } = deps;
   // Frames sent in one tick (a burst of deltas, the message, its sentence) leave in one write:
   // the TCP socket is corked until the tick ends.
+  // An `agent.audio` and its PCM frame are sent in one call stack, so nothing can come between them.
   const raw = (socket as unknown as { _socket?: import('node:net').Socket })._socket;
   let corked = false;
   const uncork = () => {
     corked = false;
     raw?.uncork();
   };
+  const cork = () => {
+    if (raw && !corked) {
+      corked = true;
+      raw.cork();
+      process.nextTick(uncork);
+    }
+  };
   const adapter: RoomSocket = {
     send: (text) => {
-      if (raw && !corked) {
-        corked = true;
-        raw.cork();
-        process.nextTick(uncork);
-      }
+      cork();
       socket.send(text);
+    },
+    sendBinary: (data) => {
+      cork();
+      socket.send(data, { binary: true });
     },
     close: (code, reason) => socket.close(code, reason),
     get open() {
@@ -212,15 +229,24 @@ function attachSocket(
   }, JOIN_TIMEOUT_MS);
   joinTimer.unref();
 
+  // Binary frames are microphone audio (after audio.start); they keep their place among the text
+  // frames, so audio sent right after audio.start waits for the stream to be ready.
+  const audio = (pcm: Buffer) => {
+    if (state !== 'joined' || !session) {
+      return void send({ type: 'error', code: 'not_joined', message: 'Send join first.', fatal: false });
+    }
+    const problem = audioFrameProblem(pcm.length, session.listening);
+    if (problem) return void send({ type: 'error', code: 'invalid_message', message: problem, fatal: false });
+    session.audio(pcm);
+  };
+
   let chain = Promise.resolve();
   socket.on('message', (data, isBinary) => {
-    if (isBinary) {
-      socket.close(CLOSE.unsupported, 'text frames only');
-      return;
-    }
-    const text = data.toString();
+    const frame = isBinary ? asBuffer(data) : null;
+    const text = frame ? '' : data.toString();
     chain = chain
       .then(async () => {
+        if (frame) return audio(frame);
         const parsed = parseClientMessage(text);
         if ('error' in parsed)
           return void send({ type: 'error', code: 'invalid_message', message: parsed.error, fatal: false });
@@ -251,6 +277,9 @@ function attachSocket(
           return void send({ type: 'error', code: 'not_joined', message: 'Send join first.', fatal: false });
         }
         if (message.type === 'utterance') session.utterance(message);
+        else if (message.type === 'audio.start') await session.audioStart(message);
+        // Not awaited: the last utterance's recognition must not hold up the frames after it.
+        else if (message.type === 'audio.stop') void session.audioStop();
         else if (message.type === 'leave') await session.end('participant_left');
       })
       .catch((error) => {
@@ -269,4 +298,10 @@ function attachSocket(
     state = 'gone';
     session?.detach(adapter);
   });
+}
+
+function asBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
 }

@@ -23,6 +23,7 @@ import {
 import { renderParticipant, renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
 import { customAgentForScenario } from '../scenarios/custom-agent.ts';
+import type { SpeechEngines } from '../speech/types.ts';
 import { loadMeetingContext, type MeetingContext, renderWelcome } from './context.ts';
 import { offlineMayStandIn } from './fallback.ts';
 import { assembleSystemPrompt } from './prompt.ts';
@@ -34,6 +35,7 @@ import type { ReplyProvider } from './providers/types.ts';
 import { liveRepository } from './repository.ts';
 import { LiveSession, type RoomSocket, type SessionDeps } from './session.ts';
 import { toolsFor } from './tools.ts';
+import { speechCapabilities } from './voice/connection-voice.ts';
 import type { WebSearch } from './web-search.ts';
 
 export interface OutboundCalls {
@@ -52,6 +54,10 @@ export interface MeetingSessionHubDeps {
   outbound: OutboundCalls;
   llm: LlmClient | null;
   webSearch: WebSearch | null;
+  /** The recogniser and synthesiser the sessions use (either may be null). */
+  speech: SpeechEngines;
+  /** Silence that ends a spoken utterance (VOICE_END_SILENCE_MS). */
+  voiceEndSilenceMs?: number;
   fillerDelayMs?: number;
   fillerIntervalMs?: number;
   maxFillersPerTurn?: number;
@@ -93,6 +99,8 @@ export class MeetingSessionHub {
       lifecycle: deps.lifecycle,
       functionCaller: deps.outbound,
       webSearch: deps.webSearch,
+      speech: deps.speech,
+      voiceEndSilenceMs: deps.voiceEndSilenceMs,
       fillerDelayMs: deps.fillerDelayMs ?? FILLER_DELAY_MS,
       fillerIntervalMs: deps.fillerIntervalMs ?? FILLER_INTERVAL_MS,
       maxFillersPerTurn: deps.maxFillersPerTurn ?? MAX_FILLERS_PER_TURN,
@@ -164,7 +172,7 @@ export class MeetingSessionHub {
       await notifyControl(this.#db, { action: 'takeover', meeting_id: meetingId, instance: this.instanceId });
     }
     const session = await this.#sessionFor(meetingId, activation.participant);
-    session.attach(socket);
+    session.attach(socket, { output: join.audio?.output === true });
     const context = { ...session.context, meeting: activation.meeting };
     // A reply streamed just before the drop may still be on its way to the database; the room
     // redraws its transcript from `joined`, so read only once this process's writes are in.
@@ -174,7 +182,12 @@ export class MeetingSessionHub {
     socket.send(
       JSON.stringify({
         type: 'joined',
-        ...renderWelcome(context, this.#deps.config.publicUrl, this.#deps.clock.now()),
+        ...renderWelcome(
+          context,
+          this.#deps.config.publicUrl,
+          this.#deps.clock.now(),
+          speechCapabilities(this.#deps.speech),
+        ),
         participant: { id: participant.id, name: participant.name },
         transcript: sentences.map(renderSentence),
         resumed: !activation.firstJoin,

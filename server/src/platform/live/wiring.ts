@@ -5,8 +5,10 @@ import type { AppInstance } from '../../core/http/types.ts';
 import type { LlmClient } from '../../core/llm/index.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
 import type { RecordingService } from '../recordings/service.ts';
+import type { SpeechEngines } from '../speech/types.ts';
 import { registerRoomRoutes } from './room-routes.ts';
 import { MeetingSessionHub, type MeetingSessionHubDeps } from './session-hub.ts';
+import { speechCapabilities } from './voice/connection-voice.ts';
 import { createWebSearch } from './web-search.ts';
 
 export type LiveHubTimings = Partial<
@@ -27,6 +29,8 @@ export interface LiveModuleDeps
   recordings: RecordingService;
   outbound: MeetingSessionHubDeps['outbound'];
   llm: LlmClient | null;
+  /** Speech to text and text to speech, built once by the composition root (either may be null). */
+  speech: SpeechEngines;
   /** Tests: shorter filler timings, idle checks, reconnect grace or heartbeat. */
   hub?: LiveHubTimings;
 }
@@ -43,11 +47,19 @@ export function createLiveModule(deps: LiveModuleDeps) {
     outbound: deps.outbound,
     llm: deps.llm,
     webSearch: config.searchUrl ? createWebSearch(config.searchUrl) : null,
+    speech: deps.speech,
     ...deps.hub,
   });
   const publicRoutes = [
     async (app: AppInstance) => {
-      await registerRoomRoutes(app, { db, clock, publicUrl: config.publicUrl, hub, recordings });
+      await registerRoomRoutes(app, {
+        db,
+        clock,
+        publicUrl: config.publicUrl,
+        hub,
+        recordings,
+        speech: speechCapabilities(deps.speech),
+      });
       app.addHook('onReady', () => hub.start());
       app.addHook('onClose', () => hub.stop());
     },

@@ -1,0 +1,186 @@
+// The participant's microphone on one connection (docs/realtime.md#voice): PCM frames go through
+// the voice-activity segmenter; each stretch of speech gets its own recognition stream, announced
+// as `speech.started`, followed by `transcript.interim` while it is recognised and closed by
+// `speech.stopped` with the final text, which the session then stores and answers like a spoken
+// `utterance`. Times come from the audio itself: `audio.start`'s start_ms plus sample offsets.
+// Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts).
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { type SegmentEvent, SpeechSegmenter } from '../../speech/segmenter.ts';
+import { INPUT_SAMPLE_RATE, type RecognitionStream, type SpeechRecognizer } from '../../speech/types.ts';
+import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
+import { isBackchannel, shouldBargeIn } from './barge-in.ts';
+
+export interface VoiceInputHost {
+  send(message: ServerMessage): void;
+  error(code: RoomErrorCode, message: string): void;
+  /** The persona is talking: a turn is running or its audio is still playing. */
+  personaSpeaking(): boolean;
+  /** Cut the persona off (barge-in). */
+  bargeIn(): void;
+  /** The participant said something (the idle clock restarts). */
+  heard(): void;
+  /** A recognised utterance, to be stored and answered like a final `utterance` with input voice. */
+  utterance(text: string, startMs: number, endMs: number): void;
+  logger: Logger;
+}
+
+export interface VoiceInputOptions {
+  /** Meeting offset of the stream's first sample. */
+  startMs: number;
+  language: string;
+  endSilenceMs?: number;
+}
+
+const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
+/** Audio may run ahead of the wall clock by this much (a client flushing its buffer); more is refused. */
+export const AUDIO_AHEAD_ALLOWANCE_MS = 15_000;
+
+interface Utterance {
+  stream: RecognitionStream;
+  startMs: number;
+  bytes: number;
+  interim: string;
+  /** It began while the persona was talking: backchannels are ignored, the rest barges in. */
+  overPersona: boolean;
+  bargedIn: boolean;
+}
+
+export class VoiceInput {
+  readonly #recognizer: SpeechRecognizer;
+  readonly #segmenter: SpeechSegmenter;
+  readonly #host: VoiceInputHost;
+  readonly #options: VoiceInputOptions;
+  readonly #openedAt = performance.now();
+  #receivedMs = 0;
+  #current: Utterance | null = null;
+  /** Finals are delivered one after the other, in the order they were spoken. */
+  #finals: Promise<void> = Promise.resolve();
+  #closed = false;
+  #warnedAhead = false;
+
+  private constructor(
+    recognizer: SpeechRecognizer,
+    segmenter: SpeechSegmenter,
+    host: VoiceInputHost,
+    options: VoiceInputOptions,
+  ) {
+    this.#recognizer = recognizer;
+    this.#segmenter = segmenter;
+    this.#host = host;
+    this.#options = options;
+  }
+
+  static async open(
+    recognizer: SpeechRecognizer,
+    host: VoiceInputHost,
+    options: VoiceInputOptions,
+  ): Promise<VoiceInput> {
+    const segmenter = await SpeechSegmenter.create({ endSilenceMs: options.endSilenceMs });
+    return new VoiceInput(recognizer, segmenter, host, options);
+  }
+
+  /** One frame of PCM s16le mono 16 kHz (its length already checked). */
+  write(pcm: Buffer): void {
+    if (this.#closed) return;
+    const frameMs = pcm.length / BYTES_PER_MS;
+    if (this.#receivedMs + frameMs > performance.now() - this.#openedAt + AUDIO_AHEAD_ALLOWANCE_MS) {
+      if (!this.#warnedAhead) {
+        this.#warnedAhead = true;
+        this.#host.error('rate_limited', 'Audio arrives faster than real time; the excess is dropped.');
+      }
+      return;
+    }
+    this.#receivedMs += frameMs;
+    this.#handle(this.#segmenter.push(pcm));
+  }
+
+  /** The stream ends (audio.stop): an utterance in progress is finalised. Resolves once delivered. */
+  stop(): Promise<void> {
+    if (this.#closed) return this.#finals;
+    this.#handle(this.#segmenter.flush());
+    if (this.#current)
+      this.#finalise(this.#current, this.#current.startMs + this.#current.bytes / BYTES_PER_MS);
+    this.#closed = true;
+    this.#segmenter.dispose();
+    return this.#finals;
+  }
+
+  /** The connection is gone: nothing more is recognised or sent. */
+  dispose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#current?.stream.cancel();
+    this.#current = null;
+    this.#segmenter.dispose();
+  }
+
+  #handle(events: SegmentEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'start') this.#begin(this.#options.startMs + event.offsetMs);
+      else if (event.type === 'audio') this.#audio(event.pcm);
+      else if (this.#current) this.#finalise(this.#current, this.#options.startMs + event.offsetMs);
+    }
+    const utterance = this.#current;
+    if (utterance?.overPersona && !utterance.bargedIn) this.#judge(utterance);
+  }
+
+  #begin(startMs: number): void {
+    const stream = this.#recognizer.start({ language: this.#options.language });
+    const utterance: Utterance = {
+      stream,
+      startMs: Math.round(startMs),
+      bytes: 0,
+      interim: '',
+      overPersona: this.#host.personaSpeaking(),
+      bargedIn: false,
+    };
+    this.#current = utterance;
+    stream.onInterim((text) => {
+      if (this.#current !== utterance || this.#closed) return;
+      utterance.interim = text;
+      this.#host.send({ type: 'transcript.interim', text });
+      if (utterance.overPersona && !utterance.bargedIn) this.#judge(utterance);
+    });
+    this.#host.heard();
+    this.#host.send({ type: 'speech.started', start_ms: utterance.startMs });
+  }
+
+  #audio(pcm: Buffer): void {
+    const utterance = this.#current;
+    if (!utterance) return;
+    utterance.stream.write(pcm);
+    utterance.bytes += pcm.length;
+  }
+
+  /** Speech over the persona: interrupt once it is more than a backchannel. */
+  #judge(utterance: Utterance): void {
+    if (!this.#host.personaSpeaking()) return;
+    if (!shouldBargeIn(utterance.interim, this.#segmenter.speechMs)) return;
+    utterance.bargedIn = true;
+    this.#host.bargeIn();
+  }
+
+  #finalise(utterance: Utterance, endMs: number): void {
+    if (this.#current === utterance) this.#current = null;
+    const startMs = utterance.startMs;
+    const end = Math.max(startMs, Math.round(endMs));
+    const recognised = utterance.stream.finish().then(
+      (result) => result.text.trim(),
+      (error: unknown) => {
+        this.#host.logger.warn({ err: error }, 'speech recognition failed');
+        this.#host.error('speech_unavailable', 'The speech recogniser failed on that utterance.');
+        return '';
+      },
+    );
+    // Delivered even when the connection has gone meanwhile: the words were said before it did.
+    this.#finals = this.#finals.then(async () => {
+      const text = await recognised;
+      // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn.
+      const ignored = utterance.overPersona && !utterance.bargedIn && isBackchannel(text);
+      const said = ignored ? '' : text;
+      this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
+      if (said !== '') this.#host.utterance(said, startMs, end);
+    });
+  }
+}

@@ -1,0 +1,188 @@
+// The offline recogniser: Debian's PocketSphinx (python3-pocketsphinx + pocketsphinx-en-us) in one
+// long-lived Python sidecar started on the first utterance (sidecar.ts). Needs no network and
+// downloads nothing; US English only. Accuracy is modest (docs/speech.md).
+import { execFile } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { SpeechEngineError } from '../errors.ts';
+import type { Recognition, RecognitionStream, SpeechRecognizer } from '../types.ts';
+import { FrameKind, Sidecar } from './sidecar.ts';
+
+export const DEFAULT_PYTHON = '/usr/bin/python3';
+export const POCKETSPHINX_INSTALL_HINT = 'apt-get install python3-pocketsphinx pocketsphinx-en-us';
+
+export type PocketSphinxDetection =
+  | { available: true; modelDir: string }
+  | { available: false; reason: string };
+
+const MODEL_FILES = ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict'];
+const detections = new Map<string, Promise<PocketSphinxDetection>>();
+
+/** Whether the binding and the US English model are installed; asked once per interpreter. */
+export function detectPocketSphinx(python = DEFAULT_PYTHON): Promise<PocketSphinxDetection> {
+  let detection = detections.get(python);
+  if (!detection) {
+    detection = probe(python);
+    detections.set(python, detection);
+  }
+  return detection;
+}
+
+async function probe(python: string): Promise<PocketSphinxDetection> {
+  const modelDir = await new Promise<string | Error>((resolve) => {
+    execFile(
+      python,
+      ['-c', 'import pocketsphinx; print(pocketsphinx.get_model_path())'],
+      { timeout: 10_000 },
+      (error, stdout) => resolve(error ?? stdout.trim()),
+    );
+  });
+  if (modelDir instanceof Error) {
+    const missing = (modelDir as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      available: false,
+      reason: missing ? `${python} not found` : `${python} cannot import pocketsphinx`,
+    };
+  }
+  try {
+    await Promise.all(MODEL_FILES.map((file) => access(join(modelDir, file))));
+  } catch {
+    return { available: false, reason: `the US English model is missing from ${modelDir}` };
+  }
+  return { available: true, modelDir };
+}
+
+export interface PocketSphinxOptions {
+  modelDir: string;
+  python?: string;
+  logger: Logger;
+  /** Decoders loaded at most at once in the sidecar (~90 MB each). Default 3. */
+  maxDecoders?: number;
+  /** A final that takes longer than this fails (a wedged sidecar). Default 30 s. */
+  finishTimeoutMs?: number;
+}
+
+export interface PocketSphinxRecognizer extends SpeechRecognizer {
+  /** The sidecar's process id while it runs (diagnostics and tests). */
+  readonly sidecarPid: number | null;
+}
+
+export function createPocketSphinxRecognizer(options: PocketSphinxOptions): PocketSphinxRecognizer {
+  let sidecar: Sidecar | null = null;
+  let closed = false;
+  let nextId = 1;
+  const finishTimeoutMs = options.finishTimeoutMs ?? 30_000;
+
+  function running(): Sidecar {
+    if (!sidecar?.alive) {
+      const started: Sidecar = new Sidecar(
+        {
+          python: options.python ?? DEFAULT_PYTHON,
+          modelDir: options.modelDir,
+          maxDecoders: options.maxDecoders ?? 3,
+          logger: options.logger,
+        },
+        () => {
+          if (sidecar === started) sidecar = null;
+        },
+      );
+      sidecar = started;
+    }
+    return sidecar!;
+  }
+
+  return {
+    engine: 'pocketsphinx',
+    label: 'PocketSphinx (offline)',
+    get sidecarPid() {
+      return sidecar?.alive ? (sidecar.pid ?? null) : null;
+    },
+
+    start(): RecognitionStream {
+      if (closed) return failedStream(new SpeechEngineError('closed', 'PocketSphinx recogniser is closed'));
+      return openStream(running(), nextId++, finishTimeoutMs);
+    },
+
+    async close() {
+      closed = true;
+      await sidecar?.kill();
+      sidecar = null;
+    },
+  };
+}
+
+function openStream(sidecar: Sidecar, id: number, finishTimeoutMs: number): RecognitionStream {
+  const listeners: Array<(text: string) => void> = [];
+  let outcome: { text: string } | { error: SpeechEngineError } | null = null;
+  let settle: ((result: Recognition) => void) | null = null;
+  let fail: ((error: SpeechEngineError) => void) | null = null;
+  let state: 'open' | 'finishing' | 'done' = 'open';
+
+  sidecar.open(id, {
+    interim(text) {
+      if (state !== 'done') for (const listener of listeners) listener(text);
+    },
+    final(text) {
+      outcome = { text };
+      settle?.({ text });
+    },
+    error(error) {
+      outcome = { error };
+      fail?.(error);
+    },
+  });
+
+  return {
+    write(pcm) {
+      if (state === 'open' && !outcome && pcm.length > 0) sidecar.send(FrameKind.audio, id, pcm);
+    },
+    onInterim(listener) {
+      listeners.push(listener);
+    },
+    finish() {
+      if (state === 'done')
+        return Promise.reject(new SpeechEngineError('closed', 'recognition was cancelled'));
+      state = 'finishing';
+      if (outcome) {
+        state = 'done';
+        return 'error' in outcome ? Promise.reject(outcome.error) : Promise.resolve({ text: outcome.text });
+      }
+      sidecar.send(FrameKind.finish, id);
+      return new Promise<Recognition>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          sidecar.cancel(id);
+          reject(new SpeechEngineError('timeout', `PocketSphinx gave no final within ${finishTimeoutMs} ms`));
+        }, finishTimeoutMs);
+        timer.unref();
+        settle = (result) => {
+          clearTimeout(timer);
+          state = 'done';
+          resolve(result);
+        };
+        fail = (error) => {
+          clearTimeout(timer);
+          state = 'done';
+          reject(error);
+        };
+      });
+    },
+    cancel() {
+      if (state === 'done') return;
+      sidecar.cancel(id);
+      // A finish() still waiting settles rather than hanging for ever.
+      fail?.(new SpeechEngineError('aborted', 'recognition was cancelled'));
+      state = 'done';
+    },
+  };
+}
+
+/** A stream that fails on finish (an engine that is closed): the caller's usual error path. */
+function failedStream(error: SpeechEngineError): RecognitionStream {
+  return {
+    write() {},
+    onInterim() {},
+    finish: () => Promise.reject(error),
+    cancel() {},
+  };
+}

@@ -1,0 +1,142 @@
+// Barge-in over the realtime protocol, with a scripted recogniser (deterministic interim text) and
+// a synthesiser whose audio lasts 250 ms a word, behind the real segmenter and WebSocket: a long
+// utterance over the persona's audio cuts it, a "yeah" does not, and what was said in the
+// meantime is timed by the audio.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { ApiClient, ListeningPlatform } from '../harness.ts';
+import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
+import { createMeeting, createScenario, type Message, Participant, startLivePlatform } from './helpers.ts';
+import {
+  type RecognitionScript,
+  scriptedRecognizer,
+  streamAudio,
+  wordTimedSynthesizer,
+} from './voice-helpers.ts';
+
+const WELCOME =
+  'Hi, I am Jane from the platform team. I lead our hiring. Today we talk about your work. Shall we begin?';
+const MS_PER_WORD = 250;
+
+let t: ListeningPlatform;
+let api: ApiClient;
+const scripts: RecognitionScript[] = [];
+const recognizer = scriptedRecognizer(scripts);
+let longSpeech: Buffer;
+let shortSpeech: Buffer;
+
+before(async () => {
+  t = await startLivePlatform({}, { speech: { recognizer, synthesizer: wordTimedSynthesizer(MS_PER_WORD) } });
+  api = await t.workspace();
+  longSpeech = await spokenPcm('I have five years of experience leading the support team');
+  shortSpeech = await spokenPcm('yeah');
+});
+after(() => t.close());
+
+/** A meeting whose persona is still speaking its (long) welcome, with the microphone on. */
+async function speakingPersona(script: RecognitionScript): Promise<{ p: Participant; welcome: Message }> {
+  scripts.length = 0;
+  scripts.push(script);
+  recognizer.streams.length = 0;
+  const { scenario } = await createScenario(api, { welcome_message: WELCOME });
+  const meeting = await createMeeting(api, scenario.id);
+  const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
+  const joined = await p.join({ audio: { output: true } });
+  assert.equal(joined.speech.recognition, 'pocketsphinx');
+  const welcome = await p.next('agent.audio', (m) => m.seq === 0);
+  t.clock.advance(1_000);
+  p.send({ type: 'audio.start' });
+  return { p, welcome };
+}
+
+test('a long utterance over the persona’s audio interrupts it; no more audio comes for that turn', async () => {
+  const { p, welcome } = await speakingPersona({
+    interims: [
+      [400, 'i have'],
+      [900, 'i have five years'],
+    ],
+    final: 'i have five years of experience leading the support team',
+  });
+  await streamAudio(p, Buffer.concat([silencePcm(500), longSpeech, silencePcm(900)]));
+  const started = await p.next('speech.started');
+  assert.ok(
+    started.start_ms >= 1_000 + 150 && started.start_ms <= 1_000 + 600,
+    `start_ms ${started.start_ms}`,
+  );
+  const interim = await p.next('transcript.interim');
+  assert.equal(interim.text, 'i have');
+  const cut = await p.next('agent.message', (m) => m.turn_id === welcome.turn_id);
+  assert.equal(cut.interrupted, true);
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, 'i have five years of experience leading the support team');
+  assert.equal(stopped.start_ms, started.start_ms);
+  const lengthMs = (longSpeech.length / 32_000) * 1000;
+  assert.ok(
+    Math.abs(stopped.end_ms - (1_000 + 500 + lengthMs)) < 300,
+    `end_ms ${stopped.end_ms} ≈ ${1_000 + 500 + lengthMs}`,
+  );
+  const sentence = await p.next('transcript.sentence', (m) => m.sentence.speaker === 'user');
+  assert.equal(sentence.sentence.message, stopped.text);
+  assert.equal(sentence.sentence.start_ms, stopped.start_ms);
+  // The persona answers the utterance, by voice.
+  const answer = await p.next('agent.audio', (m) => m.turn_id !== welcome.turn_id);
+  assert.equal(answer.seq, 0);
+  const welcomeAudio = p.messages.filter((m) => m.type === 'agent.audio' && m.turn_id === welcome.turn_id);
+  const cutAt = p.messages.indexOf(cut);
+  assert.ok(
+    welcomeAudio.every((m) => p.messages.indexOf(m) < cutAt),
+    'no audio of the interrupted turn after agent.message interrupted',
+  );
+  assert.ok(welcomeAudio.length < 4, `the welcome’s queue was dropped (${welcomeAudio.length} of 4 sent)`);
+  const row = await t.deps.db
+    .selectFrom('transcript_sentences')
+    .select(['input', 'start_ms', 'end_ms'])
+    .where('message', '=', stopped.text)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(row, { input: 'voice', start_ms: stopped.start_ms, end_ms: stopped.end_ms });
+  p.close();
+});
+
+test('a short "yeah" over the persona’s audio neither interrupts nor is answered', async () => {
+  const { p, welcome } = await speakingPersona({ interims: [[200, 'yeah']], final: 'yeah' });
+  await streamAudio(p, Buffer.concat([silencePcm(300), shortSpeech, silencePcm(900)]));
+  await p.next('speech.started');
+  assert.equal((await p.next('transcript.interim')).text, 'yeah');
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, '', 'a backchannel over the persona is reported as nothing said');
+  // The welcome plays to its end: all four sentences, then agent.message not interrupted.
+  const done = await p.next('agent.message', (m) => m.turn_id === welcome.turn_id, 20_000);
+  assert.equal(done.interrupted, false);
+  const sentences = p.messages.filter((m) => m.type === 'agent.audio' && m.turn_id === welcome.turn_id);
+  assert.deepEqual(
+    sentences.map((m) => m.seq),
+    [0, 1, 2, 3],
+  );
+  const stored = await p.next('transcript.sentence');
+  assert.equal(stored.sentence.speaker, 'agent', 'no user sentence was stored for the "yeah"');
+  assert.equal(stored.sentence.start_ms, welcome.start_ms, 'the spoken turn starts with its first audio');
+  p.close();
+});
+
+test('a non-backchannel word interrupts at once, before 1.2 s of speech', async () => {
+  const { p, welcome } = await speakingPersona({ interims: [[150, 'wait']], final: 'wait' });
+  const wait = (await spokenPcm('wait')).subarray(0, 32 * 700);
+  await streamAudio(p, Buffer.concat([silencePcm(300), wait, silencePcm(900)]));
+  const cut = await p.next('agent.message', (m) => m.turn_id === welcome.turn_id);
+  assert.equal(cut.interrupted, true);
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, 'wait');
+  p.close();
+});
+
+test('after the persona has finished, a "yeah" is an answer like any other', async () => {
+  const { p, welcome } = await speakingPersona({ interims: [[200, 'yeah']], final: 'yeah' });
+  await p.next('agent.message', (m) => m.turn_id === welcome.turn_id, 20_000);
+  await streamAudio(p, Buffer.concat([silencePcm(300), shortSpeech, silencePcm(900)]));
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, 'yeah');
+  const sentence = await p.next('transcript.sentence', (m) => m.sentence.speaker === 'user');
+  assert.equal(sentence.sentence.message, 'yeah');
+  await p.next('agent.audio', (m) => m.turn_id !== welcome.turn_id);
+  p.close();
+});

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { type SegmentEvent, SpeechSegmenter } from '../../src/platform/speech/segmenter.ts';
+import { chunksOf, noisePcm, silencePcm, spokenPcm } from './audio-fixtures.ts';
+
+async function segment(pcm: Buffer, options?: { endSilenceMs?: number; maxSegmentMs?: number }) {
+  const segmenter = await SpeechSegmenter.create(options);
+  const events: SegmentEvent[] = [];
+  const speechMsSeen: number[] = [];
+  for (const chunk of chunksOf(pcm, 40)) {
+    events.push(...segmenter.push(chunk));
+    speechMsSeen.push(segmenter.speechMs);
+  }
+  events.push(...segmenter.flush());
+  segmenter.dispose();
+  return { events, speechMsSeen };
+}
+
+const boundaries = (events: SegmentEvent[]) =>
+  events.filter((event) => event.type !== 'audio') as Array<{ type: 'start' | 'end'; offsetMs: number }>;
+const audioBytes = (events: SegmentEvent[]) =>
+  events.reduce((sum, event) => sum + (event.type === 'audio' ? event.pcm.length : 0), 0);
+
+describe('SpeechSegmenter', () => {
+  let sentence: Buffer;
+  let sentenceMs: number;
+  before(async () => {
+    sentence = await spokenPcm('I have five years of experience leading the support team.');
+    sentenceMs = sentence.length / 32;
+  });
+
+  test('a spoken sentence between silences gives one start and one end around the speech', async () => {
+    const { events, speechMsSeen } = await segment(
+      Buffer.concat([silencePcm(1000), sentence, silencePcm(1500)]),
+    );
+    const marks = boundaries(events);
+    assert.deepEqual(
+      marks.map((mark) => mark.type),
+      ['start', 'end'],
+    );
+    // The start includes up to 300 ms of pre-roll before the first voiced frames.
+    assert.ok(marks[0].offsetMs >= 650 && marks[0].offsetMs <= 1300, `start at ${marks[0].offsetMs} ms`);
+    const speechEnd = 1000 + sentenceMs;
+    assert.ok(
+      marks[1].offsetMs >= speechEnd - 600 && marks[1].offsetMs <= speechEnd + 100,
+      `end at ${marks[1].offsetMs} ms, speech ends near ${speechEnd}`,
+    );
+    // Audio runs from the start to the end plus the closing silence, and follows the start.
+    const firstAudio = events.findIndex((event) => event.type === 'audio');
+    assert.ok(firstAudio > events.findIndex((event) => event.type === 'start'));
+    const audioMs = audioBytes(events) / 32;
+    assert.ok(audioMs >= marks[1].offsetMs - marks[0].offsetMs, `${audioMs} ms of audio`);
+    assert.ok(audioMs <= marks[1].offsetMs - marks[0].offsetMs + 700, `${audioMs} ms of audio`);
+    assert.ok(Math.max(...speechMsSeen) >= 1500, 'speechMs grows while speaking');
+    assert.equal(speechMsSeen.at(-1), 0, 'speechMs is back to 0 after the end');
+  });
+
+  test('the end waits for the configured silence', async () => {
+    const input = Buffer.concat([silencePcm(500), sentence, silencePcm(1500)]);
+    const segmenter = await SpeechSegmenter.create({ endSilenceMs: 1200 });
+    let endSeenAtMs: number | null = null;
+    let streamedMs = 0;
+    for (const chunk of chunksOf(input, 20)) {
+      streamedMs += chunk.length / 32;
+      if (segmenter.push(chunk).some((event) => event.type === 'end')) endSeenAtMs ??= streamedMs;
+    }
+    segmenter.dispose();
+    assert.ok(endSeenAtMs !== null, 'an end was emitted');
+    assert.ok(endSeenAtMs >= 500 + sentenceMs - 200 + 1000, `end emitted after ${endSeenAtMs} ms`);
+  });
+
+  test('two sentences separated by a long pause are two utterances', async () => {
+    const input = Buffer.concat([silencePcm(300), sentence, silencePcm(1500), sentence, silencePcm(1000)]);
+    const marks = boundaries((await segment(input)).events);
+    assert.deepEqual(
+      marks.map((mark) => mark.type),
+      ['start', 'end', 'start', 'end'],
+    );
+    assert.ok(marks[2].offsetMs > marks[1].offsetMs);
+  });
+
+  test('speech cut off by flush() still ends', async () => {
+    const marks = boundaries(
+      (await segment(Buffer.concat([silencePcm(400), sentence.subarray(0, 32 * 1500)]))).events,
+    );
+    assert.deepEqual(
+      marks.map((mark) => mark.type),
+      ['start', 'end'],
+    );
+  });
+
+  test('silence, hiss and hum alone give no utterance', async () => {
+    const hum = Buffer.alloc(32 * 4000);
+    for (let i = 0; i < hum.length / 2; i++) {
+      hum.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 50 * i) / 16000)), i * 2);
+    }
+    for (const [name, pcm] of [
+      ['silence', silencePcm(4000)],
+      ['quiet hiss', noisePcm(4000, 0.01)],
+      ['loud hiss', noisePcm(4000, 0.2)],
+      ['mains hum', hum],
+    ] as const) {
+      const { events } = await segment(pcm);
+      assert.deepEqual(events, [], `${name} gave ${JSON.stringify(boundaries(events))}`);
+    }
+  });
+
+  test('a steady noise under the speech does not stretch the utterance', async () => {
+    const noise = noisePcm(1000 + sentenceMs + 2000, 0.03);
+    const mixed = Buffer.from(noise);
+    for (let at = 0; at < sentence.length; at += 2) {
+      const value = noise.readInt16LE(32000 + at) + sentence.readInt16LE(at);
+      mixed.writeInt16LE(Math.max(-32768, Math.min(32767, value)), 32000 + at);
+    }
+    const marks = boundaries((await segment(mixed)).events);
+    assert.deepEqual(
+      marks.map((mark) => mark.type),
+      ['start', 'end'],
+    );
+    assert.ok(marks[1].offsetMs <= 1000 + sentenceMs + 100, `end at ${marks[1].offsetMs}`);
+  });
+
+  test('an utterance longer than maxSegmentMs is cut', async () => {
+    const long = Buffer.concat([sentence, sentence, sentence]);
+    const marks = boundaries((await segment(long, { maxSegmentMs: 2000 })).events);
+    assert.ok(marks.filter((mark) => mark.type === 'end').length >= 2, JSON.stringify(marks));
+  });
+});
