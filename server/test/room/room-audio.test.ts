@@ -227,6 +227,79 @@ describe('room audio and display parts in Chromium', { skip }, () => {
     assert.deepEqual(states, ['joining', 'idle', 'thinking', 'listening', 'speaking']);
   });
 
+  it('streams the microphone, restarts it on a device switch or unmute, and plays on the chosen speaker', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const room = await context.newPage();
+    const errors: string[] = [];
+    room.on('pageerror', (error) => errors.push(error.message));
+    const poll = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const diagnostics = () =>
+      room.evaluate('window.roomDiagnostics') as Promise<{
+        input: string;
+        output: string;
+        audio: Record<string, number | string | boolean>;
+      }>;
+    server.voice.events.length = 0;
+    await room.goto(server.roomUrl);
+    await room.getByRole('button', { name: 'Get started' }).click();
+    await room.getByRole('button', { name: 'Allow camera and microphone' }).click();
+    await room.getByText('The service will recognise your voice', { exact: false }).waitFor();
+    await room.getByRole('button', { name: 'Continue', exact: true }).click();
+    await room.getByRole('button', { name: 'Join without recording' }).click();
+    await room.getByText('Voice recognised by the service', { exact: false }).waitFor();
+    await poll('the first microphone frames', () => server.voice.frames > 10);
+    assert.deepEqual(server.voice.events, ['audio.start']);
+    // The persona's (hummed) opening plays through Web Audio.
+    await poll('the opening played', async () => Number((await diagnostics()).audio.played) > 0);
+    assert.equal((await diagnostics()).output, 'service');
+
+    // Both pickers list Chromium's fake devices.
+    await room.getByRole('button', { name: 'Microphone and speaker' }).click();
+    const settings = room.getByRole('group', { name: 'Microphone and speaker' });
+    const microphones = await room
+      .locator('#meeting-mic option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const speakers = await room
+      .locator('#meeting-speaker option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    assert.ok(microphones.length >= 2 && speakers.length >= 2, JSON.stringify({ microphones, speakers }));
+
+    // Another microphone: the stream stops and starts again with the new device.
+    const otherMic = microphones.find((id) => id !== 'default')!;
+    await settings.getByLabel('Microphone', { exact: true }).selectOption(otherMic);
+    await poll(
+      'the stream restarted',
+      () => server.voice.events.join(' ') === 'audio.start audio.stop audio.start',
+    );
+    const framesAfterSwitch = server.voice.frames;
+    await poll('frames from the new microphone', () => server.voice.frames > framesAfterSwitch + 5);
+    assert.equal(await settings.getByLabel('Microphone', { exact: true }).inputValue(), otherMic);
+
+    // Another speaker: the persona's audio context plays there.
+    const otherSpeaker = speakers.find((id) => id !== 'default')!;
+    await settings.getByLabel('Speaker', { exact: true }).selectOption(otherSpeaker);
+    await poll('the speaker switched', async () => (await diagnostics()).audio.sinkId === otherSpeaker);
+    await room.keyboard.press('Escape');
+    assert.equal(await room.locator('#audio-settings-panel').isVisible(), false);
+
+    // Mute stops the stream (and says so); unmute starts it again.
+    await room.getByRole('button', { name: 'Microphone on (select to mute)' }).click();
+    await poll('audio.stop on mute', () => server.voice.events.length === 4);
+    assert.equal(server.voice.events[3], 'audio.stop');
+    await room.getByText('Microphone muted', { exact: false }).waitFor();
+    await room.getByRole('button', { name: 'Microphone off' }).click();
+    await poll('audio.start on unmute', () => server.voice.events.length === 5);
+    await room.getByText('Voice recognised by the service', { exact: false }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('keeps the newest line in view while lines stream in, unless the participant scrolled up', async () => {
     await page.goto(server.roomUrl);
     await page.getByRole('button', { name: 'Get started' }).waitFor();

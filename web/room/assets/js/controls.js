@@ -90,12 +90,13 @@ export class MeetingControls {
         panel.querySelector('select:not([hidden])')?.focus();
       } else this.#closeSettings();
     });
-    panel.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') {
-        this.#closeSettings();
-        button.focus();
-      }
-    });
+    this.onEscape = (event) => {
+      if (event.key !== 'Escape' || panel.hidden) return;
+      const inside = panel.contains(document.activeElement);
+      this.#closeSettings();
+      if (inside) button.focus();
+    };
+    document.addEventListener('keydown', this.onEscape);
     this.onOutside = (event) => {
       if (!panel.hidden && !panel.contains(event.target) && !button.contains(event.target)) {
         this.#closeSettings();
@@ -141,5 +142,6 @@ export class MeetingControls {
     this.#closeSettings();
     byId('audio-settings').hidden = true;
     document.removeEventListener('pointerdown', this.onOutside);
+    document.removeEventListener('keydown', this.onEscape);
   }
 }

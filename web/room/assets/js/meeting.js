@@ -7,7 +7,7 @@ import { PersonaPlayback } from './audio/playback.js';
 import { Composer } from './composer.js';
 import { RoomConnection } from './connection.js';
 import { MeetingControls } from './controls.js';
-import { byId, firstName, formatClock, setImage, setText } from './dom.js';
+import { byId, firstName, formatClock, initials, setImage, setText } from './dom.js';
 import { Listener } from './listener.js';
 import { PersonaVoice } from './persona-voice.js';
 import { captureFrame, Recording } from './recorder.js';
@@ -136,7 +136,9 @@ export class Meeting {
     setText('meeting-title', scenario?.name ?? 'Meeting');
     setText('meeting-persona-name', this.personaName);
     setText('meeting-persona-title', persona?.job_title ?? '');
-    setImage(byId('meeting-avatar'), persona?.avatar_url, '');
+    const fallback = byId('meeting-initials');
+    fallback.textContent = initials(persona?.name);
+    setImage(byId('meeting-avatar'), persona?.avatar_url, '', fallback);
     byId('timer').hidden = controls?.show_timer === false;
     // The scenario may keep the participant from ending the call (it ends by time or by the persona).
     byId('leave').hidden = controls?.allow_participant_end === false;
@@ -429,6 +431,7 @@ export class Meeting {
           ...(meeting.playback?.stats ?? {}),
           speaking: meeting.persona.speaking,
           context: meeting.audio?.context.state ?? null,
+          sinkId: meeting.audio?.context.sinkId ?? null,
         };
       },
     };

@@ -6,7 +6,16 @@
 import { RoomApi, readLocation } from './api.js';
 import { DevicePicker } from './audio/devices.js';
 import { MeetingAudio } from './audio/graph.js';
-import { byId, firstName, formatClock, formatMinutes, setImage, setText, showScreen } from './dom.js';
+import {
+  byId,
+  firstName,
+  formatClock,
+  formatMinutes,
+  initials,
+  setImage,
+  setText,
+  showScreen,
+} from './dom.js';
 import { Listener } from './listener.js';
 import { meterLevel, microphoneDeviceId, requestMedia, stopStream, switchMicrophone } from './media.js';
 import { Meeting } from './meeting.js';
@@ -72,7 +81,9 @@ function renderWelcome() {
   if (persona) {
     setText('welcome-persona-name', persona.name);
     setText('welcome-persona-title', persona.job_title ?? '');
-    setImage(byId('welcome-avatar'), persona.avatar_url, '');
+    const fallback = byId('welcome-initials');
+    fallback.textContent = initials(persona.name);
+    setImage(byId('welcome-avatar'), persona.avatar_url, '', fallback);
   } else {
     personaBlock.hidden = true;
   }
