@@ -201,13 +201,13 @@ describe('room audio and display parts in Chromium', { skip }, () => {
       'Joining the meeting…',
       'Type your replies.',
       'Starting voice recognition…',
-      'Voice recognised by your browser. Speak, or type below.',
+      'Voice recognised by your browser. Speak or type.',
       'Type your replies. Voice recognition could not use the microphone.',
       'Type your replies. Voice recognition could not use the microphone.',
       'Type your replies. Voice recognition could not use the microphone.',
       'Microphone muted. Type your replies, or unmute to speak.',
       'Microphone muted. Type your replies, or unmute to speak.',
-      'Voice recognised by the service. Speak, or type below.',
+      'Voice recognised by the service. Speak or type.',
       'Connection lost. Reconnecting…',
     ]);
   });

@@ -11,8 +11,8 @@
 // - `muted` and a connection that is not up (`joining`, `reconnecting`) take precedence.
 
 const READY = {
-  service: 'Voice recognised by the service. Speak, or type below.',
-  browser: 'Voice recognised by your browser. Speak, or type below.',
+  service: 'Voice recognised by the service. Speak or type.',
+  browser: 'Voice recognised by your browser. Speak or type.',
 };
 
 /** The status line for a state (pure, for the tests). */
