@@ -36,7 +36,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.ROOM_SCREENSHOTS ?? '';
 const SENTENCE = 'I have five years of experience leading a support team';
 const SENTENCE_WORDS = ['five', 'years', 'experience', 'leading', 'support', 'team'];
-const LEAD_SILENCE_MS = 4500;
+const LEAD_SILENCE_MS = 6000;
 const WELCOME =
   'Hello, and thank you for joining me today. I am looking forward to hearing about your background and the work you have done so far. ' +
   'We will start with your experience, and then we will talk about a difficult situation you handled at work. ' +
@@ -91,6 +91,12 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
       silencePcm(8000),
     ]);
     writeFileSync(wav, encodeWav(pcm, INPUT_SAMPLE_RATE));
+    // The PocketSphinx sidecar starts lazily and loads its model on the first utterance: start it
+    // now, so a loaded machine does not shift the meeting's timeline against the WAV's. (Flite is
+    // left to start on the welcome, as in the service: the span checks below measure its delay.)
+    const warmUp = speech.recognizer!.start({ language: 'en-US' });
+    warmUp.write(silencePcm(200));
+    await warmUp.finish();
     t = await startListeningPlatform({ speech });
     key = (await t.createApiKey(await t.signup())).secret;
     browser = await chromium.launch({
@@ -158,13 +164,17 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     const meeting = await createMeeting();
     const origin = new URL(t.baseUrl).origin;
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    // The persona tile's states, in order, as the participant sees them.
+    // The persona tile's states, in order, and the participant's draft lines, as they were shown.
     await context.addInitScript(`(() => {
       window.__states = [];
+      window.__drafts = [];
       new MutationObserver(() => {
         const state = document.getElementById('persona-tile')?.dataset.state;
         if (state && window.__states[window.__states.length - 1] !== state) window.__states.push(state);
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+        const draft = document.getElementById('user-draft');
+        const text = draft && !draft.hidden ? document.getElementById('user-draft-text').textContent : '';
+        if (text && window.__drafts[window.__drafts.length - 1] !== text) window.__drafts.push(text);
+      }).observe(document, { subtree: true, attributes: true, childList: true, characterData: true });
     })()`);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -236,6 +246,9 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     await waitFor('the welcome’s audio', () => received.some((frame) => frame.type === 'agent.audio'));
     const welcomeTurn = received.find((frame) => frame.type === 'agent.audio')!.turn_id as string;
     await waitInPage('the persona speaking', 'window.roomDiagnostics.audio.speaking === true');
+    const welcomeHeardAt = Date.now();
+    const recordingStartedAt = (await page.evaluate('window.roomDiagnostics.recordingStartedAt')) as number;
+    assert.ok(recordingStartedAt > 0, 'the recording started');
     await shot(page, '2-persona-speaking');
 
     // The participant speaks over it: heard, the welcome is cut (barge-in by voice) at once.
@@ -276,10 +289,15 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
       ),
     );
     await page.locator('#transcript li.line--user', { hasText: matched[0] }).waitFor();
-    assert.ok(
-      received.some((frame) => frame.type === 'transcript.interim'),
-      'interim text was shown',
-    );
+    // While they spoke, a draft line showed it ("…", then each interim text the engine gave).
+    const drafts = (await page.evaluate('window.__drafts')) as string[];
+    assert.ok(drafts.length > 0, 'a draft line showed while the participant spoke');
+    for (const interim of received.filter((frame) => frame.type === 'transcript.interim' && frame.text)) {
+      assert.ok(
+        drafts.includes(String(interim.text)),
+        `interim "${interim.text}" shown: ${drafts.join(' | ')}`,
+      );
+    }
 
     // The persona answers by voice, and the room plays it to the end.
     const playedBefore = (await diagnostics()).audio.played;
@@ -326,6 +344,13 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     const media = Buffer.from(await (await fetch(url)).arrayBuffer());
     const duration = webmDurationMs(media);
     assert.ok(duration !== null && duration > 5000, `duration ${duration}`);
+    // From a little after the welcome was heard to a little before the participant's voice began
+    // (speech.started comes ~0.3 s after the onset), in seconds of the recording.
+    const span = {
+      from: (welcomeHeardAt - recordingStartedAt) / 1000 + 0.2,
+      to: (heardAt - recordingStartedAt) / 1000 - 0.6,
+    };
+    assert.ok(span.to - span.from > 0.5, JSON.stringify(span));
     await page.goto(`${t.baseUrl}/room-assets/room.css`);
     const levels = (await page.evaluate(`(async () => {
       const bytes = await (await fetch(${JSON.stringify(url)})).arrayBuffer();
@@ -337,11 +362,13 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
         for (let i = a; i < b; i += 1) sum += data[i] * data[i];
         return Math.sqrt(sum / Math.max(1, b - a));
       };
-      return { welcome: rms(0.8, 2.2), seconds: decoded.duration };
-    })()`)) as { welcome: number; seconds: number };
+      const profile = [];
+      for (let at = 0; at + 0.25 <= decoded.duration; at += 0.25) profile.push(Math.round(rms(at, at + 0.25) * 1000));
+      return { welcome: rms(${JSON.stringify(span.from)}, ${JSON.stringify(span.to)}), seconds: decoded.duration, profile };
+    })()`)) as { welcome: number; seconds: number; profile: number[] };
     assert.ok(
       levels.welcome > 0.005,
-      `recording level while only the persona spoke: ${JSON.stringify(levels)}`,
+      `recording level while only the persona spoke: ${JSON.stringify({ span, ...levels })}`,
     );
     await context.close();
   });

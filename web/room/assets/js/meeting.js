@@ -426,6 +426,11 @@ export class Meeting {
       get output() {
         return meeting.persona.mode;
       },
+      /** When the recording started (epoch ms), or null. */
+      get recordingStartedAt() {
+        const started = meeting.recording?.startedAt;
+        return started ? Math.round(performance.timeOrigin + started) : null;
+      },
       get audio() {
         return {
           ...(meeting.playback?.stats ?? {}),
