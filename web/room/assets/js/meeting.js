@@ -3,22 +3,20 @@
 // ended. The voice protocol is in docs/realtime.md ("Voice").
 
 import { ActivityIndicator } from './activity.js';
-import { PersonaPlayback } from './audio/playback.js';
 import { Composer } from './composer.js';
 import { RoomConnection } from './connection.js';
 import { MeetingControls } from './controls.js';
+import { exposeDiagnostics } from './diagnostics.js';
 import { byId, firstName, formatClock, initials, setImage, setText } from './dom.js';
 import { Listener } from './listener.js';
+import { MeetingRecording } from './meeting-recording.js';
 import { PersonaVoice } from './persona-voice.js';
-import { captureFrame, Recording } from './recorder.js';
 import { StatusLine } from './status.js';
+import { MeetingTimer } from './timer.js';
 import { TranscriptView } from './transcript.js';
-import { loadVoices, pickVoice, Speaker } from './voice.js';
 import { VoiceInput } from './voice-input.js';
 
 const INTERIM_INTERVAL_MS = 700;
-const THUMBNAIL_AFTER_MS = 4000;
-const WARN_REMAINING_S = 60;
 /** With service audio, "thinking" ends with the first audio; this long after the text at most. */
 const AUDIO_GRACE_MS = 3000;
 
@@ -73,11 +71,8 @@ export class Meeting {
     this.startedAt = 0;
     this.skew = 0;
     this.limitSeconds = this.welcome.meeting?.duration_limit_seconds ?? 0;
-    this.timer = 0;
-    this.warned = false;
+    this.timer = new MeetingTimer({ onLastMinute: () => this.transcript.note('About one minute left.') });
     this.recording = null;
-    this.thumbnail = null;
-    this.thumbnailTimer = 0;
     this.lastInterimAt = 0;
     this.lastInterim = '';
     this.clientCounter = 0;
@@ -124,7 +119,7 @@ export class Meeting {
     this.#bindVoiceInput();
     this.controls = new MeetingControls(this);
     this.#bindConnection();
-    this.#exposeDiagnostics();
+    exposeDiagnostics(this);
     this.connection.open();
     return this.done;
   }
@@ -151,22 +146,13 @@ export class Meeting {
   }
 
   async #setUpPersonaVoice() {
-    const synth = window.speechSynthesis;
-    const voices = synth ? await loadVoices(synth) : [];
-    const persona = this.welcome.persona;
-    const voice = pickVoice(voices, {
-      hints: persona?.voice?.browser_voice_hints ?? [],
+    this.persona = await PersonaVoice.create({
+      persona: this.welcome.persona,
       language: this.language,
-      gender: persona?.gender ?? persona?.voice?.gender ?? null,
+      audio: this.audio,
     });
-    this.speaker = new Speaker({
-      voice,
-      language: this.language,
-      gender: persona?.gender ?? null,
-      enabled: voices.length > 0,
-    });
-    this.playback = this.audio ? new PersonaPlayback(this.audio) : null;
-    this.persona = new PersonaVoice({ playback: this.playback, speaker: this.speaker });
+    this.speaker = this.persona.speaker;
+    this.playback = this.persona.playback;
     const speaking = (on) => {
       if (on) this.#stopThinking();
       this.activity.set({ personaSpeaking: on });
@@ -212,7 +198,8 @@ export class Meeting {
     this.skew = message.server_time ? Date.parse(message.server_time) - Date.now() : 0;
     this.startedAt = meeting.started_at ? Date.parse(meeting.started_at) : Date.now() + this.skew;
     if (meeting.duration_limit_seconds) this.limitSeconds = meeting.duration_limit_seconds;
-    setText('timer-limit', this.limitSeconds ? formatClock(this.limitSeconds) : '--:--');
+    // Every join (a resume too) brings the server's clock again.
+    this.timer.start({ startedAt: this.startedAt, skew: this.skew, limitSeconds: this.limitSeconds });
     if (message.resumed) {
       this.transcript.clear();
       this.transcript.sentences(message.transcript ?? []);
@@ -225,7 +212,6 @@ export class Meeting {
       this.persona.useService(this.askedForAudio && Boolean(speech?.synthesis));
       this.audio?.setMicrophone(this.options.microphone ? this.options.stream : null);
       this.voiceInput.begin({ recognition: speech?.recognition ?? null });
-      this.#startTimer();
       this.#startRecording();
       this.controls.joined();
       this.composer.focus();
@@ -317,6 +303,8 @@ export class Meeting {
   }
 
   #connectionState(state) {
+    // A header whose frame was lost with the connection must not claim the next frame.
+    this.pendingAudio = null;
     if (state.state === 'reconnecting' && state.attempt === 1) {
       this.transcript.note('Connection lost. Reconnecting…');
       this.status.setConnection('reconnecting');
@@ -373,76 +361,17 @@ export class Meeting {
     if (!this.ended) this.#utterance(text.slice(0, 4000), startedAt, endedAt, 'voice');
   }
 
-  // Timer, recording, the end ---------------------------------------------------------------------
-
-  #startTimer() {
-    clearInterval(this.timer);
-    const tick = () => {
-      const elapsed = (Date.now() + this.skew - this.startedAt) / 1000;
-      setText('timer-elapsed', formatClock(elapsed));
-      if (!this.limitSeconds) return;
-      const fraction = Math.min(1, elapsed / this.limitSeconds);
-      byId('timer-fill').style.width = `${(fraction * 100).toFixed(1)}%`;
-      const remaining = this.limitSeconds - elapsed;
-      const warn = remaining <= WARN_REMAINING_S;
-      byId('timer').dataset.warn = String(warn);
-      if (warn && !this.warned && remaining > 0) {
-        this.warned = true;
-        this.transcript.note('About one minute left.');
-      }
-    };
-    tick();
-    this.timer = window.setInterval(tick, 500);
-  }
+  // Recording, the end ------------------------------------------------------------------------------
 
   #startRecording() {
     if (!this.options.record || this.recording || !this.options.stream) return;
-    try {
-      this.recording = new Recording(this.options.stream, {
-        maxBytes: this.welcome.recording?.max_bytes,
-        // The persona is in the recording only when its voice comes from the service.
-        audioTrack: this.options.microphone ? (this.audio?.recordingTrack() ?? null) : null,
-      });
-      this.recording.start();
-      byId('rec-indicator').hidden = false;
-      if (this.options.camera) {
-        this.thumbnailTimer = window.setTimeout(async () => {
-          this.thumbnail = (await captureFrame(byId('self-video'))) ?? this.thumbnail;
-        }, THUMBNAIL_AFTER_MS);
-      }
-    } catch {
-      this.recording = null;
-      this.transcript.note('Recording could not start in this browser; the meeting continues without it.');
-    }
-  }
-
-  /** Read-only figures for support and the browser tests (`window.roomDiagnostics`). */
-  #exposeDiagnostics() {
-    const meeting = this;
-    const diagnostics = {
-      get input() {
-        return meeting.voiceInput.mode;
-      },
-      get output() {
-        return meeting.persona.mode;
-      },
-      /** When the recording started (epoch ms), or null. */
-      get recordingStartedAt() {
-        const started = meeting.recording?.startedAt;
-        return started ? Math.round(performance.timeOrigin + started) : null;
-      },
-      get audio() {
-        return {
-          ...(meeting.playback?.stats ?? {}),
-          speaking: meeting.persona.speaking,
-          context: meeting.audio?.context.state ?? null,
-          sinkId: meeting.audio?.context.sinkId ?? null,
-        };
-      },
-    };
-    Object.defineProperty(window, 'roomDiagnostics', {
-      value: Object.freeze(diagnostics),
-      configurable: true,
+    this.recording = MeetingRecording.start({
+      stream: this.options.stream,
+      camera: this.options.camera,
+      maxBytes: this.welcome.recording?.max_bytes,
+      // The mix of microphone and persona (the persona is in it when its voice is the service's).
+      audioTrack: this.options.microphone ? (this.audio?.recordingTrack() ?? null) : null,
+      note: (text) => this.transcript.note(text),
     });
   }
 
@@ -456,18 +385,12 @@ export class Meeting {
   async #end(reason, details) {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.timer);
-    clearTimeout(this.thumbnailTimer);
+    this.timer.stop();
     this.voiceInput.stop();
     this.controls.dispose();
     this.#stopThinking();
     if (reason === 'participant_left') this.persona.cancel();
-    byId('rec-indicator').hidden = true;
-    let recorded = null;
-    if (this.recording) {
-      if (!this.thumbnail && this.options.camera) this.thumbnail = await captureFrame(byId('self-video'));
-      recorded = await this.recording.stop();
-    }
+    const recorded = this.recording ? await this.recording.stop() : null;
     this.resolveDone({
       reason,
       message: details.message ?? null,
@@ -477,7 +400,7 @@ export class Meeting {
       media: recorded?.blob ?? null,
       mediaDurationMs: recorded?.durationMs ?? 0,
       mediaTruncated: Boolean(this.recording?.truncated),
-      thumbnail: this.thumbnail,
+      thumbnail: recorded?.thumbnail ?? null,
     });
   }
 }

@@ -3,7 +3,33 @@
 // speech synthesis fed with the streamed text (voice.js), else silence (the lines are only shown).
 // Emits `speaking` and `idle`.
 
+import { PersonaPlayback } from './audio/playback.js';
+import { loadVoices, pickVoice, Speaker } from './voice.js';
+
 export class PersonaVoice extends EventTarget {
+  /**
+   * Both ways ready: the Web Audio player (when there is an AudioContext) and the browser voice
+   * that fits the persona best (when the browser has any).
+   * @param {{ persona: object | null, language: string,
+   *   audio: import('./audio/graph.js').MeetingAudio | null }} options
+   */
+  static async create({ persona, language, audio }) {
+    const synth = globalThis.speechSynthesis;
+    const voices = synth ? await loadVoices(synth) : [];
+    const voice = pickVoice(voices, {
+      hints: persona?.voice?.browser_voice_hints ?? [],
+      language,
+      gender: persona?.gender ?? persona?.voice?.gender ?? null,
+    });
+    const speaker = new Speaker({
+      voice,
+      language,
+      gender: persona?.gender ?? null,
+      enabled: voices.length > 0,
+    });
+    return new PersonaVoice({ playback: audio ? new PersonaPlayback(audio) : null, speaker });
+  }
+
   /**
    * @param {object} options
    * @param {import('./audio/playback.js').PersonaPlayback | null} options.playback service audio

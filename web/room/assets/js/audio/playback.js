@@ -36,13 +36,15 @@ export class PersonaPlayback extends EventTarget {
 
   /**
    * Queues one chunk of the persona's voice.
-   * @param {{ turn_id: string, sample_rate: number }} header the `agent.audio` message
+   * @param {{ turn_id: string, sample_rate: number, bytes?: number }} header the `agent.audio` message
    * @param {ArrayBuffer} data PCM s16le mono
    */
   play(header, data) {
     this.stats.received += 1;
     const samples = Math.floor(data.byteLength / 2);
-    if (this.stoppedTurns.has(header.turn_id) || samples === 0) {
+    // A frame of another length is not this header's (a frame lost across a reconnection).
+    const mismatched = header.bytes !== undefined && header.bytes !== data.byteLength;
+    if (this.stoppedTurns.has(header.turn_id) || samples === 0 || mismatched) {
       this.stats.dropped += 1;
       return;
     }
