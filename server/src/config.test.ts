@@ -57,6 +57,14 @@ test('invalid values fail with a message naming the variable', () => {
       { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8, 10.0.0.0/99' },
       /OUTBOUND_ALLOW_CIDRS: Invalid CIDR "10.0.0.0\/99"/,
     ],
+    [{ STT_ENGINE: 'vosk' }, /STT_ENGINE must be one of auto, pocketsphinx, openai, off/],
+    [{ TTS_ENGINE: 'espeak' }, /TTS_ENGINE must be one of auto, flite, openai, off/],
+    [{ STT_ENGINE: 'openai' }, /STT_ENGINE=openai needs STT_BASE_URL/],
+    [{ TTS_ENGINE: 'openai' }, /TTS_ENGINE=openai needs TTS_BASE_URL/],
+    [{ STT_BASE_URL: 'ftp://x' }, /STT_BASE_URL must use http: or https:/],
+    [{ TTS_BASE_URL: 'speech server' }, /TTS_BASE_URL must be a URL/],
+    [{ VOICE_END_SILENCE_MS: '50' }, /VOICE_END_SILENCE_MS must be an integer from 200 to 5000/],
+    [{ VOICE_END_SILENCE_MS: 'long' }, /VOICE_END_SILENCE_MS must be an integer/],
   ];
   for (const [env, message] of cases) {
     assert.throws(
@@ -74,4 +82,37 @@ test('a postgres:// DATABASE_URL switches engines; a hex ENCRYPTION_KEY is used 
   });
   assert.equal(config.databaseUrl, 'postgres://u@127.0.0.1:5432/db');
   assert.equal(config.encryptionKey.toString('hex'), 'ab'.repeat(32));
+});
+
+test('speech: automatic engines by default; OpenAI-compatible endpoints with their models and keys', () => {
+  const dir = dataDir();
+  const defaults = loadConfig({ DATA_DIR: dir }).speech;
+  assert.deepEqual(defaults, {
+    stt: { engine: 'auto', baseUrl: null, apiKey: null, model: 'whisper-1' },
+    tts: { engine: 'auto', baseUrl: null, apiKey: null, model: 'tts-1' },
+    endSilenceMs: 600,
+  });
+  const configured = loadConfig({
+    DATA_DIR: dir,
+    STT_ENGINE: 'OpenAI',
+    STT_BASE_URL: 'http://127.0.0.1:9000/v1/',
+    STT_API_KEY: 'stt-key',
+    STT_MODEL: 'Systran/faster-whisper-small',
+    TTS_ENGINE: 'off',
+    TTS_BASE_URL: 'https://speech.example/v1',
+    VOICE_END_SILENCE_MS: '900',
+  }).speech;
+  assert.deepEqual(configured.stt, {
+    engine: 'openai',
+    baseUrl: 'http://127.0.0.1:9000/v1',
+    apiKey: 'stt-key',
+    model: 'Systran/faster-whisper-small',
+  });
+  assert.deepEqual(configured.tts, {
+    engine: 'off',
+    baseUrl: 'https://speech.example/v1',
+    apiKey: null,
+    model: 'tts-1',
+  });
+  assert.equal(configured.endSilenceMs, 900);
 });

@@ -5,6 +5,24 @@ import { parseCidrList } from './core/outbound/address-policy.ts';
 
 export type AppEnv = 'development' | 'production';
 
+export const STT_ENGINES = ['auto', 'pocketsphinx', 'openai', 'off'] as const;
+export const TTS_ENGINES = ['auto', 'flite', 'openai', 'off'] as const;
+
+/** An OpenAI-compatible audio endpoint (STT_* or TTS_*); the engine may still be off. */
+export interface SpeechEndpointConfig {
+  baseUrl: string | null;
+  apiKey: string | null;
+  model: string;
+}
+
+/** Speech in the meeting room (docs/speech.md); engines are chosen in platform/speech/wiring.ts. */
+export interface SpeechConfig {
+  stt: SpeechEndpointConfig & { engine: (typeof STT_ENGINES)[number] };
+  tts: SpeechEndpointConfig & { engine: (typeof TTS_ENGINES)[number] };
+  /** Silence that ends an utterance (VOICE_END_SILENCE_MS). */
+  endSilenceMs: number;
+}
+
 export interface Config {
   port: number;
   mailboxPort: number;
@@ -48,6 +66,7 @@ export interface Config {
   searchUrl: string | null;
   /** Per-credential budgets; the spec's values by default, raised for load tests. */
   rateLimit: { perMinute: number; writesPerMinute: number; authPerMinute: number };
+  speech: SpeechConfig;
 }
 
 export class ConfigError extends Error {}
@@ -157,6 +176,28 @@ function s3(env: NodeJS.ProcessEnv): Config['s3'] {
   };
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase() as T;
+  if (!values.includes(value))
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return value;
+}
+
+function speech(env: NodeJS.ProcessEnv): SpeechConfig {
+  const endpoint = (prefix: 'STT' | 'TTS', model: string): SpeechEndpointConfig => ({
+    baseUrl: url(env, `${prefix}_BASE_URL`, ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    apiKey: env[`${prefix}_API_KEY`] || null,
+    model: env[`${prefix}_MODEL`] || model,
+  });
+  const stt = { engine: oneOf(env, 'STT_ENGINE', STT_ENGINES, 'auto'), ...endpoint('STT', 'whisper-1') };
+  const tts = { engine: oneOf(env, 'TTS_ENGINE', TTS_ENGINES, 'auto'), ...endpoint('TTS', 'tts-1') };
+  if (stt.engine === 'openai' && !stt.baseUrl) throw new ConfigError('STT_ENGINE=openai needs STT_BASE_URL');
+  if (tts.engine === 'openai' && !tts.baseUrl) throw new ConfigError('TTS_ENGINE=openai needs TTS_BASE_URL');
+  return { stt, tts, endSilenceMs: integer(env, 'VOICE_END_SILENCE_MS', 600, 200, 5000) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
@@ -222,5 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       writesPerMinute: integer(env, 'WRITE_RATE_LIMIT_PER_MINUTE', 120, 1, 10_000_000),
       authPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
     },
+    speech: speech(env),
   });
 }

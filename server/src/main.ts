@@ -11,6 +11,7 @@ import { migrate } from './core/db/migrator.ts';
 import type { CoreDeps } from './core/deps.ts';
 import { startWorkers } from './core/workers.ts';
 import { createMailboxDeps, type MailboxAdapters } from './mailbox/wiring.ts';
+import { planSpeechEngines, speechBannerLines } from './platform/speech/wiring.ts';
 
 const USAGE = `usage: understudy <command>
   serve     start the platform API and the mailbox service (API + SMTP), with background workers
@@ -64,11 +65,13 @@ async function serve(only: string | null) {
   await app.listen({ port: config.port, host: config.host });
   const base = `${config.publicUrl}/v1`;
   deps.logger.info(`platform API listening: ${base}`);
+  const speech = speechBannerLines(await planSpeechEngines(config));
   process.stdout.write(
     [
       '',
       `  Understudy platform API  ${base}`,
       `  Database: ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      ...speech.map((line) => `  ${line}`),
       '  Get an API key:',
       `    curl -s -X POST ${config.publicUrl}/auth/signup -H 'content-type: application/json' \\`,
       `      -d '{"email":"you@example.com","password":"choose-a-password","name":"You"}'`,

@@ -20,6 +20,7 @@ import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
 import type { SpeechEngines } from '../platform/speech/types.ts';
+import { closeSpeechEngines, createSpeechEngines } from '../platform/speech/wiring.ts';
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
 import { createUsageModule } from '../platform/usage/wiring.ts';
 import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
@@ -103,13 +104,17 @@ export async function createPlatformDeps(
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
+  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
+  // with the process; engines a test passes in are the test's to close.
+  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
+  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const live = createLiveModule({
     ...core,
     lifecycle: meetings.lifecycle,
     recordings: recordings.recordings,
     outbound,
     llm,
-    speech: options.speech ?? { recognizer: null, synthesizer: null },
+    speech,
     hub: options.liveHub,
   });
   const room = createRoomModule(core);

@@ -11,7 +11,6 @@ import type { PlatformDeps } from '../../src/app/platform-deps.ts';
 import { openTestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import {
   type ApiClient,
-  bearer,
   type ListeningPlatform,
   ok,
   startListeningPlatform,
@@ -275,6 +274,8 @@ export interface AgentReply {
   hang?: boolean;
   status?: number;
   text?: string[];
+  /** Pause between text chunks (a model that writes as it thinks). */
+  chunkDelayMs?: number;
   toolCalls?: Array<{ id: string; name: string; arguments: string }>;
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
@@ -321,7 +322,11 @@ export async function startFakeAgent(
       if (plan.firstTokenDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.firstTokenDelayMs));
       const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: request.body.model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
-      for (const text of plan.text ?? []) res.write(chunk({ content: text }));
+      for (const [index, text] of (plan.text ?? []).entries()) {
+        if (index > 0 && plan.chunkDelayMs)
+          await new Promise((resolve) => setTimeout(resolve, plan.chunkDelayMs));
+        res.write(chunk({ content: text }));
+      }
       (plan.toolCalls ?? []).forEach((call, index) => {
         const half = Math.floor(call.arguments.length / 2);
         res.write(

@@ -140,3 +140,37 @@ test('after the persona has finished, a "yeah" is an answer like any other', asy
   await p.next('agent.audio', (m) => m.turn_id !== welcome.turn_id);
   p.close();
 });
+
+test('audio frames: odd lengths are refused, audio.stop finalises the utterance, a reconnect starts without a stream', async () => {
+  scripts.length = 0;
+  scripts.push({ final: 'i have five years of experience' });
+  const { scenario } = await createScenario(api, { welcome_message: 'Hello.' });
+  const meeting = await createMeeting(api, scenario.id);
+  const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
+  await p.join();
+  await p.next('agent.message');
+  p.send({ type: 'audio.start', start_ms: 0 });
+  p.socket.send(Buffer.alloc(641), { binary: true });
+  const odd = await p.next('error');
+  assert.equal(odd.code, 'invalid_message');
+  assert.match(odd.message, /even/);
+  // Speech with no silence after it: audio.stop ends the utterance.
+  await streamAudio(p, Buffer.concat([silencePcm(200), longSpeech]));
+  p.send({ type: 'audio.stop' });
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, 'i have five years of experience');
+  assert.ok(stopped.end_ms > stopped.start_ms);
+  await p.next('transcript.sentence', (m) => m.sentence.speaker === 'user');
+  p.socket.send(silencePcm(40), { binary: true });
+  assert.equal((await p.next('error')).code, 'invalid_message', 'no stream after audio.stop');
+  p.close();
+  // Voice belongs to the connection: the new one must send audio.start again.
+  const again = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
+  await again.join();
+  again.socket.send(silencePcm(40), { binary: true });
+  assert.equal((await again.next('error')).code, 'invalid_message');
+  again.send({ type: 'audio.start' });
+  await streamAudio(again, Buffer.concat([silencePcm(200), shortSpeech, silencePcm(900)]));
+  assert.ok((await again.next('speech.started')).start_ms >= 0);
+  again.close();
+});

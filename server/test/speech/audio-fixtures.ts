@@ -1,12 +1,24 @@
 // Real audio for the speech tests and the voice benchmark: sentences spoken by the embedded Flite
 // voices, silence and noise, all PCM s16le mono 16 kHz like the room's microphone stream.
-import { type FliteVoice, synthesizeWithFlite } from '../../src/platform/speech/tts/flite-wasi.ts';
-import { INPUT_SAMPLE_RATE } from '../../src/platform/speech/types.ts';
+import { createFliteSynthesizer } from '../../src/platform/speech/tts/flite.ts';
+import { INPUT_SAMPLE_RATE, type SpeechSynthesizer } from '../../src/platform/speech/types.ts';
+import type { FliteVoice } from '../../src/platform/speech/voices.ts';
 import { resamplePcm } from '../../src/platform/speech/wav.ts';
+
+// Through the worker-thread synthesiser, not flite-wasi.ts directly: a pending in-thread
+// WebAssembly.instantiate does not keep Node's event loop alive, so a test could end mid-await.
+// The idle worker is unreferenced and does not hold the test process open.
+let synthesizer: SpeechSynthesizer | null = null;
 
 /** A sentence as the participant's microphone would send it. */
 export async function spokenPcm(text: string, voice: FliteVoice = 'rms'): Promise<Buffer> {
-  const audio = await synthesizeWithFlite(text, voice);
+  synthesizer ??= createFliteSynthesizer();
+  const audio = await synthesizer.synthesize(text, {
+    ttsVoice: voice,
+    gender: null,
+    voiceId: null,
+    language: 'en-US',
+  });
   return resamplePcm(audio.pcm, audio.sampleRate, INPUT_SAMPLE_RATE);
 }
 

@@ -101,6 +101,23 @@ describe('Flite synthesiser', () => {
     console.log(`Flite synthesis: ${perSentence.toFixed(0)} ms per sentence (warm worker)`);
   });
 
+  test('many sentences in a row in every voice: no crash, same audio for the same input', async () => {
+    // node:wasi crashed the process (SIGSEGV) after a handful of Flite runs; wasi-shim.ts replaces it.
+    const voices = ['slt', 'rms', 'awb', 'kal16'];
+    const first = new Map<string, Buffer>();
+    for (let index = 0; index < 32; index++) {
+      const voiceName = voices[index % voices.length];
+      const audio = await synthesizer.synthesize(
+        `Question ${index % 8}: what would you do differently next time?`,
+        choice({ ttsVoice: voiceName }),
+      );
+      const key = `${voiceName}/${index % 8}`;
+      if (first.has(key)) assert.ok(first.get(key)!.equals(audio.pcm), key);
+      else first.set(key, audio.pcm);
+      assert.ok(pcmDurationMs(audio.pcm, 16000) > 1000);
+    }
+  });
+
   test('an aborted sentence rejects at once and the next one still works', async () => {
     const controller = new AbortController();
     const pending = synthesizer.synthesize(

@@ -48,6 +48,7 @@ export function createLiveModule(deps: LiveModuleDeps) {
     llm: deps.llm,
     webSearch: config.searchUrl ? createWebSearch(config.searchUrl) : null,
     speech: deps.speech,
+    voiceEndSilenceMs: config.speech.endSilenceMs,
     ...deps.hub,
   });
   const publicRoutes = [

@@ -50,6 +50,8 @@ export class VoiceOutput {
   #playingUntil = 0;
   /** performance.now() at which the last sentence sent is expected to start playing. */
   #lastStartsAt = 0;
+  /** Meeting offset (ms) at which the audio sent so far ends: the next sentence is queued there. */
+  #queuedUntilMs = 0;
   #disposed = false;
 
   constructor(synthesizer: SpeechSynthesizer, voice: VoiceChoice, host: VoiceOutputHost) {
@@ -184,11 +186,15 @@ export class VoiceOutput {
   ): void {
     const now = performance.now();
     const durationMs = (pcm.length / 2 / sampleRate) * 1000;
-    const startsAt = Math.max(now, this.#playingUntil);
+    // Waits run on the monotonic clock; the meeting time line follows the session's clock, so a
+    // sentence queued behind another starts exactly where that one ends.
+    const queued = now < this.#playingUntil;
+    const startsAt = queued ? this.#playingUntil : now;
     this.#lastStartsAt = startsAt;
     this.#playingUntil = startsAt + durationMs;
-    const startMs = Math.round(this.#host.elapsedMs() + (startsAt - now));
-    const endMs = Math.round(startMs + durationMs);
+    const startMs = Math.round(queued ? this.#queuedUntilMs : this.#host.elapsedMs());
+    this.#queuedUntilMs = startMs + durationMs;
+    const endMs = Math.round(this.#queuedUntilMs);
     if (!filler) turn.timing = { startMs: turn.timing?.startMs ?? startMs, endMs };
     this.#host.sendAudio(
       {

@@ -10,6 +10,7 @@ import type { Recognition, RecognitionStream, SpeechRecognizer } from '../types.
 import { FrameKind, Sidecar } from './sidecar.ts';
 
 export const DEFAULT_PYTHON = '/usr/bin/python3';
+export const POCKETSPHINX_LABEL = 'PocketSphinx (offline)';
 export const POCKETSPHINX_INSTALL_HINT = 'apt-get install python3-pocketsphinx pocketsphinx-en-us';
 
 export type PocketSphinxDetection =
@@ -94,7 +95,7 @@ export function createPocketSphinxRecognizer(options: PocketSphinxOptions): Pock
 
   return {
     engine: 'pocketsphinx',
-    label: 'PocketSphinx (offline)',
+    label: POCKETSPHINX_LABEL,
     get sidecarPid() {
       return sidecar?.alive ? (sidecar.pid ?? null) : null;
     },

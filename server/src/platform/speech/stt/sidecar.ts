@@ -117,6 +117,8 @@ export class Sidecar {
     if (this.#exited) return Promise.resolve();
     return new Promise((resolve) => {
       this.#child.once('exit', () => resolve());
+      // An idle sidecar is unreferenced; without this the process could end before 'exit' arrives.
+      this.#child.ref();
       this.#child.kill('SIGKILL');
     });
   }

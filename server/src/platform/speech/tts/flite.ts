@@ -1,4 +1,4 @@
-// The embedded text-to-speech engine: Flite compiled to WASI, run in one worker thread started on
+// The embedded text-to-speech engine: Flite compiled to WASI (run by wasi-shim.ts), in one worker thread started on
 // the first sentence. Sentences are synthesised one at a time in arrival order; the queue lives
 // here (not in the worker's message port) so an aborted sentence that has not started is dropped.
 import { Worker } from 'node:worker_threads';
@@ -7,6 +7,8 @@ import type { SpeechSynthesizer, SynthesizedAudio, VoiceChoice } from '../types.
 import type { FliteVoice } from '../voices.ts';
 import { fliteVoiceFor } from '../voices.ts';
 import type { FliteReply, FliteRequest } from './flite-worker.ts';
+
+export const FLITE_LABEL = 'Flite (embedded)';
 
 /** Flite reads text aloud as written; a runaway reply should not hold the worker for seconds. */
 const MAX_TEXT_CHARS = 2000;
@@ -26,9 +28,7 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
   let closed = false;
 
   function startWorker(): Worker {
-    const started = new Worker(new URL('./flite-worker-entry.mjs', import.meta.url), {
-      execArgv: [...process.execArgv, '--disable-warning=ExperimentalWarning'],
-    });
+    const started = new Worker(new URL('./flite-worker-entry.mjs', import.meta.url));
     started.on('message', (reply: FliteReply) => {
       const job = running;
       if (!job || job.request.id !== reply.id) return;
@@ -72,7 +72,7 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
 
   return {
     engine: 'flite',
-    label: 'Flite (embedded)',
+    label: FLITE_LABEL,
 
     synthesize(text: string, voice: VoiceChoice, signal?: AbortSignal): Promise<SynthesizedAudio> {
       if (closed) return Promise.reject(new SpeechEngineError('closed', 'Flite synthesiser is closed'));
