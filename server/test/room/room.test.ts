@@ -1,5 +1,7 @@
 // The meeting room in a real browser: Debian's Chromium driven by playwright-core, with fake
-// camera and microphone, against the real platform on a loopback port (offline engine). Signs up,
+// camera and microphone, against the real platform on a loopback port (offline engine) WITHOUT
+// the service's speech engines — the room's fallbacks: the browser's recognition and speech
+// synthesis, or typing (voice-browser.test.ts covers the service's engines). Signs up,
 // creates a meeting through the API, opens the room with `?t=`, walks through welcome,
 // permissions and consent, joins, types a turn, sees the persona's reply, leaves, and checks
 // through the API that the meeting ended. Skips when /usr/bin/chromium is absent
@@ -102,7 +104,7 @@ describe('meeting room in Chromium', { skip }, () => {
   }
 
   before(async () => {
-    t = await startListeningPlatform();
+    t = await startListeningPlatform({ speech: { recognizer: null, synthesizer: null } });
     const workspace = await t.signup();
     key = (await t.createApiKey(workspace)).secret;
     scenario = await pickScenario();

@@ -120,15 +120,8 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
   after(async () => {
     await browser?.close();
     await t?.close();
-    // The idle PocketSphinx sidecar is unref'd and close() waits for its exit: keep the event loop
-    // alive meanwhile, or the runner sees a promise that can never settle.
-    const hold = setInterval(() => {}, 1000);
-    try {
-      await speech?.recognizer?.close();
-      await speech?.synthesizer?.close();
-    } finally {
-      clearInterval(hold);
-    }
+    await speech?.recognizer?.close();
+    await speech?.synthesizer?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
