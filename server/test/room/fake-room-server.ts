@@ -40,6 +40,10 @@ export async function startFakeRoomServer(port = 0) {
   const limit = 600;
   /** What the room sent about its microphone: `audio.start`/`audio.stop` and binary frame sizes. */
   const voice: { events: string[]; frames: number; bytes: number } = { events: [], frames: 0, bytes: 0 };
+  /** Sends a server message to the room that joined last (tests script speech events with it). */
+  let push: (message: object) => void = () => {
+    throw new Error('no room has joined');
+  };
 
   const welcome = (origin: string) => ({
     meeting: {
@@ -169,6 +173,7 @@ export async function startFakeRoomServer(port = 0) {
       const message = JSON.parse(raw.toString());
       if (message.type === 'audio.start' || message.type === 'audio.stop') voice.events.push(message.type);
       if (message.type === 'join') {
+        push = send;
         audioOutput = message.audio?.output === true;
         status = 'active';
         startedAt ??= new Date();
@@ -208,6 +213,7 @@ export async function startFakeRoomServer(port = 0) {
     address,
     uploads,
     voice,
+    push: (message: object) => push(message),
     roomUrl: `${address}/room/${FAKE_MEETING_ID}?t=${FAKE_TOKEN}`,
     close: () => app.close(),
   };

@@ -300,6 +300,79 @@ describe('room audio and display parts in Chromium', { skip }, () => {
     await context.close();
   });
 
+  it('shows what the service hears: a draft while speaking, each final in order, listening then thinking', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const room = await context.newPage();
+    await room.goto(server.roomUrl);
+    await room.getByRole('button', { name: 'Get started' }).click();
+    await room.getByRole('button', { name: 'Allow camera and microphone' }).click();
+    await room.getByRole('button', { name: 'Continue', exact: true }).click();
+    await room.getByRole('button', { name: 'Join without recording' }).click();
+    await room.locator('#transcript li.line--agent').first().waitFor();
+    const view = () =>
+      room.evaluate(`({
+        state: document.getElementById('persona-tile').dataset.state,
+        draft: document.getElementById('user-draft').hidden ? null : document.getElementById('user-draft-text').textContent,
+        users: [...document.querySelectorAll('#transcript li.line--user .line__text')].map((line) => line.textContent),
+        status: document.getElementById('voice-status').textContent,
+      })`) as Promise<{ state: string; draft: string | null; users: string[]; status: string }>;
+    const settle = () => room.waitForTimeout(100);
+    // Wait for the opening to finish playing: "Your turn".
+    const deadline = Date.now() + 15_000;
+    while ((await view()).state !== 'idle' && Date.now() < deadline) await settle();
+
+    server.push({ type: 'speech.started', start_ms: 1000 });
+    await settle();
+    assert.deepEqual(
+      { ...(await view()), status: undefined },
+      { state: 'listening', draft: '…', users: [], status: undefined },
+    );
+    server.push({ type: 'transcript.interim', text: 'i led the' });
+    await settle();
+    assert.equal((await view()).draft, 'i led the');
+    // The next utterance starts before the first one's final arrives.
+    server.push({ type: 'speech.started', start_ms: 5000 });
+    server.push({ type: 'speech.stopped', start_ms: 1000, end_ms: 3000, text: 'i led the migration' });
+    await settle();
+    assert.deepEqual(
+      { ...(await view()), status: undefined },
+      {
+        state: 'listening',
+        draft: '…',
+        users: ['i led the migration'],
+        status: undefined,
+      },
+    );
+    server.push({ type: 'speech.stopped', start_ms: 5000, end_ms: 6000, text: 'to kubernetes' });
+    await settle();
+    assert.deepEqual(
+      { ...(await view()), status: undefined },
+      {
+        state: 'thinking',
+        draft: null,
+        users: ['i led the migration', 'to kubernetes'],
+        status: undefined,
+      },
+    );
+    // Noise: nothing recognised, nothing shown.
+    server.push({ type: 'speech.started', start_ms: 8000 });
+    server.push({ type: 'speech.stopped', start_ms: 8000, end_ms: 8300, text: '' });
+    await settle();
+    assert.deepEqual((await view()).users, ['i led the migration', 'to kubernetes']);
+    assert.equal((await view()).draft, null);
+    // A sentence the service could not synthesise: said on the status line, voice stays on.
+    server.push({
+      type: 'error',
+      code: 'speech_unavailable',
+      message: 'The persona’s voice could not be synthesised; read the text.',
+      fatal: false,
+    });
+    await settle();
+    assert.equal((await view()).status, 'The persona’s voice could not be synthesised; read the text.');
+    assert.equal(await room.evaluate('window.roomDiagnostics.output'), 'service');
+    await context.close();
+  });
+
   it('keeps the newest line in view while lines stream in, unless the participant scrolled up', async () => {
     await page.goto(server.roomUrl);
     await page.getByRole('button', { name: 'Get started' }).waitFor();

@@ -81,6 +81,8 @@ export class Meeting {
     /** The `agent.audio` whose binary frame comes next. */
     this.pendingAudio = null;
     this.audioGraceTimer = 0;
+    /** `start_ms` of the last `speech.started` (the utterance now being heard). */
+    this.speechStartMs = undefined;
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
@@ -178,7 +180,7 @@ export class Meeting {
     on('agent.message', (message) => this.#agentMessage(message));
     on('agent.audio', (message) => this.#agentAudio(message));
     on('binary', (data) => this.#binary(data));
-    on('speech.started', () => this.#speechStarted());
+    on('speech.started', (message) => this.#speechStarted(message));
     on('transcript.interim', (message) => this.transcript.userDraft(message.text ?? ''));
     on('speech.stopped', (message) => this.#speechStopped(message));
     on('filler', (message) => this.#filler(message));
@@ -250,14 +252,21 @@ export class Meeting {
     if (header) this.persona.audio(header, data);
   }
 
-  #speechStarted() {
+  #speechStarted(message) {
+    this.speechStartMs = message.start_ms;
     this.activity.set({ userSpeaking: true });
     this.transcript.userDraft('…');
   }
 
   #speechStopped(message) {
-    this.activity.set({ userSpeaking: false });
     const text = (message.text ?? '').trim();
+    // Recognition takes time: the final of an utterance may come after the next one began. It
+    // is then shown, but the participant is still talking (their draft and "listening" stay).
+    if (message.start_ms !== this.speechStartMs) {
+      if (text) this.transcript.userLine(text, undefined, { keepDraft: true });
+      return;
+    }
+    this.activity.set({ userSpeaking: false });
     if (!text) {
       this.transcript.userDraft('');
       return;
@@ -292,7 +301,9 @@ export class Meeting {
         this.transcript.note('You are sending messages too quickly. Wait a moment.');
         break;
       case 'speech_unavailable':
-        this.voiceInput.serviceUnavailable();
+        // One sentence could not be synthesised (its text is shown anyway) or one utterance not
+        // recognised: the voice stays on; the participant hears why in the service's words.
+        this.status.flash(message.message || 'Voice is not available for a moment.');
         break;
       case 'replaced':
         this.#end('replaced', {});

@@ -144,11 +144,12 @@ export class TranscriptView {
 
   /**
    * The participant's own line, shown as soon as it is sent or recognised. Speaking or sending
-   * means they are following the conversation: back to the newest line.
+   * means they are following the conversation: back to the newest line. `keepDraft`: the draft
+   * belongs to a later utterance that is still being spoken.
    */
-  userLine(text, clientId) {
+  userLine(text, clientId, { keepDraft = false } = {}) {
     this.userLines += 1;
-    this.userDraft('');
+    if (!keepDraft) this.userDraft('');
     this.stick = true;
     this.parts.jump.hidden = true;
     this.#append(this.#line('user', this.names.user, text, { clientId }));

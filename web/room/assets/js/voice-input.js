@@ -184,11 +184,6 @@ export class VoiceInput extends EventTarget {
     this.#startCapture();
   }
 
-  /** The service said it cannot recognise speech after all (`error` `speech_unavailable`). */
-  serviceUnavailable() {
-    if (this.mode === 'service') this.#useBrowser('The service cannot recognise speech right now.');
-  }
-
   stop() {
     if (this.mode === 'service') {
       this.#stopStreaming();
