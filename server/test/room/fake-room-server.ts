@@ -1,6 +1,9 @@
 // A stand-in for the room API and WebSocket (docs/realtime.md) with a scripted persona, for
 // working on the room's look and behaviour without a database: `npx tsx server/test/room/fake-room-server.ts`
-// prints a room URL. The browser test itself runs against the real platform.
+// prints a room URL. It claims a recogniser and a synthesiser (welcome `speech`): the persona's
+// "voice" is a hum shaped like speech (agent.audio + binary frames, one per sentence), and the
+// microphone stream is only logged (`voice`), never recognised. The browser tests of the whole
+// loop run against the real platform.
 import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import type { AppInstance } from '../../src/core/http/types.ts';
@@ -8,6 +11,24 @@ import { registerRoomPages } from '../../src/platform/room/plugin.ts';
 
 export const FAKE_MEETING_ID = '5b1f0c3e-8a4d-4f1e-9c2b-7d6e5f4a3b21';
 export const FAKE_TOKEN = 'fake-room-token-0123456789abcdefghijklmnopq';
+
+const HUM_RATE = 16_000;
+
+/** A voice-like hum for a sentence: a 140 Hz buzz with harmonics, in syllables of ~180 ms. */
+function humPcm(sentence: string): Buffer {
+  const samples = Math.round(HUM_RATE * Math.max(0.6, sentence.length * 0.055));
+  const pcm = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i += 1) {
+    const t = i / HUM_RATE;
+    const syllable = Math.max(0, Math.sin(Math.PI * ((t / 0.18) % 1)));
+    const buzz =
+      Math.sin(2 * Math.PI * 140 * t) +
+      0.5 * Math.sin(2 * Math.PI * 280 * t) +
+      0.25 * Math.sin(2 * Math.PI * 420 * t);
+    pcm.writeInt16LE(Math.round(4000 * syllable * buzz), i * 2);
+  }
+  return pcm;
+}
 
 export async function startFakeRoomServer(port = 0) {
   const app = Fastify({ logger: false });
@@ -17,6 +38,12 @@ export async function startFakeRoomServer(port = 0) {
   let startedAt: Date | null = null;
   const sentences: object[] = [];
   const limit = 600;
+  /** What the room sent about its microphone: `audio.start`/`audio.stop` and binary frame sizes. */
+  const voice: { events: string[]; frames: number; bytes: number } = { events: [], frames: 0, bytes: 0 };
+  /** Sends a server message to the room that joined last (tests script speech events with it). */
+  let push: (message: object) => void = () => {
+    throw new Error('no room has joined');
+  };
 
   const welcome = (origin: string) => ({
     meeting: {
@@ -50,6 +77,11 @@ export async function startFakeRoomServer(port = 0) {
     },
     recording: { enabled: true, consent_required: true, max_bytes: 524288000 },
     controls: { allow_participant_end: true, show_timer: true },
+    speech: {
+      recognition: 'pocketsphinx',
+      synthesis: 'flite',
+      input: { encoding: 'pcm_s16le', sample_rate: 16000, channels: 1 },
+    },
     live_path: `/v1/rooms/${FAKE_MEETING_ID}/live`,
     server_time: new Date().toISOString(),
   });
@@ -100,7 +132,24 @@ export async function startFakeRoomServer(port = 0) {
       return;
     }
     let turn = 0;
+    let audioOutput = false;
     const send = (message: object) => socket.send(JSON.stringify(message));
+    const speak = (turnId: string, text: string) => {
+      text.split(/(?<=[.!?])\s+/).forEach((sentence, seq) => {
+        const pcm = humPcm(sentence);
+        send({
+          type: 'agent.audio',
+          turn_id: turnId,
+          seq,
+          text: sentence,
+          encoding: 'pcm_s16le',
+          sample_rate: HUM_RATE,
+          bytes: pcm.length,
+          start_ms: 0,
+        });
+        socket.send(pcm);
+      });
+    };
     const reply = async (text: string, slow = false) => {
       turn += 1;
       const turnId = `t${turn}`;
@@ -112,11 +161,20 @@ export async function startFakeRoomServer(port = 0) {
         send({ type: 'agent.delta', turn_id: turnId, text: word });
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
+      if (audioOutput) speak(turnId, text);
       send({ type: 'agent.message', turn_id: turnId, text, interrupted: false });
     };
-    socket.on('message', async (raw: Buffer) => {
+    socket.on('message', async (raw: Buffer, isBinary: boolean) => {
+      if (isBinary) {
+        voice.frames += 1;
+        voice.bytes += raw.length;
+        return;
+      }
       const message = JSON.parse(raw.toString());
+      if (message.type === 'audio.start' || message.type === 'audio.stop') voice.events.push(message.type);
       if (message.type === 'join') {
+        push = send;
+        audioOutput = message.audio?.output === true;
         status = 'active';
         startedAt ??= new Date();
         send({
@@ -154,6 +212,8 @@ export async function startFakeRoomServer(port = 0) {
     app,
     address,
     uploads,
+    voice,
+    push: (message: object) => push(message),
     roomUrl: `${address}/room/${FAKE_MEETING_ID}?t=${FAKE_TOKEN}`,
     close: () => app.close(),
   };

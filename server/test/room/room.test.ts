@@ -1,5 +1,7 @@
 // The meeting room in a real browser: Debian's Chromium driven by playwright-core, with fake
-// camera and microphone, against the real platform on a loopback port (offline engine). Signs up,
+// camera and microphone, against the real platform on a loopback port (offline engine) WITHOUT
+// the service's speech engines — the room's fallbacks: the browser's recognition and speech
+// synthesis, or typing (voice-browser.test.ts covers the service's engines). Signs up,
 // creates a meeting through the API, opens the room with `?t=`, walks through welcome,
 // permissions and consent, joins, types a turn, sees the persona's reply, leaves, and checks
 // through the API that the meeting ended. Skips when /usr/bin/chromium is absent
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
+import { webmDurationMs } from './webm.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`;
@@ -101,7 +104,7 @@ describe('meeting room in Chromium', { skip }, () => {
   }
 
   before(async () => {
-    t = await startListeningPlatform();
+    t = await startListeningPlatform({ speech: { recognizer: null, synthesizer: null } });
     const workspace = await t.signup();
     key = (await t.createApiKey(workspace)).secret;
     scenario = await pickScenario();
@@ -188,9 +191,13 @@ describe('meeting room in Chromium', { skip }, () => {
     const recording = await api('GET', `/v1/recordings/url-with-thumbnail/${meeting.id}`);
     assert.equal(recording.status, 200, JSON.stringify(recording.body));
     const { url, thumbnail_url, content_type, size_bytes } = recording.body.data;
-    assert.match(content_type, /^video\//);
+    assert.match(content_type, /^video\/webm/);
     assert.ok(size_bytes > 0);
-    assert.equal((await fetch(url)).status, 200);
+    const media = await fetch(url);
+    assert.equal(media.status, 200);
+    // MediaRecorder writes no duration; the room wrote it in before uploading (players can seek).
+    const duration = webmDurationMs(Buffer.from(await media.arrayBuffer()));
+    assert.ok(duration !== null && duration > 0, `WebM duration ${duration}`);
     assert.ok(thumbnail_url, 'the thumbnail frame was uploaded');
     assert.match((await fetch(thumbnail_url)).headers.get('content-type') ?? '', /^image\//);
 
@@ -261,7 +268,7 @@ describe('meeting room in Chromium', { skip }, () => {
       Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
       window.SpeechSynthesisUtterance = Utterance;
       class Recognition extends EventTarget {
-        start() { window.__recognition = this; setTimeout(() => this.dispatchEvent(new Event('start')), 0); }
+        start() { window.__recognition = this; setTimeout(() => { this.dispatchEvent(new Event('start')); this.dispatchEvent(new Event('audiostart')); }, 0); }
         stop() { this.abort(); }
         abort() { if (window.__recognition === this) window.__recognition = null; setTimeout(() => this.dispatchEvent(new Event('end')), 0); }
       }
@@ -289,7 +296,7 @@ describe('meeting room in Chromium', { skip }, () => {
     await page.goto(`${meeting.room_meeting_url}?t=${meeting.room_token}`);
     await page.getByRole('button', { name: 'Get started' }).click();
     await page.getByRole('button', { name: 'Allow camera and microphone' }).click();
-    await page.getByText('You can speak to the persona', { exact: false }).waitFor();
+    await page.getByText('Your browser will try to recognise your voice', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     // Declining the recording joins without it.
     await page.getByRole('button', { name: 'Join without recording' }).click();

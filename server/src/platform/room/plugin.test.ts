@@ -79,6 +79,26 @@ describe('room pages', () => {
     assert.deepEqual(checked, []);
   });
 
+  it('serves the vendored WebM duration fixer as an ES module from the room’s own origin', async () => {
+    const response = await app.inject({ url: '/room-assets/vendor/fix-webm-duration.js' });
+    assert.equal(response.statusCode, 200);
+    assert.match(response.headers['content-type'] as string, /^text\/javascript/);
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['cross-origin-resource-policy'], 'same-origin');
+    // The UMD build runs as strict module code and exports the function as `default`.
+    const loaded = await import(`data:text/javascript,${encodeURIComponent(response.body)}`);
+    assert.equal(typeof loaded.default, 'function');
+    const etag = response.headers.etag as string;
+    const again = await app.inject({
+      url: '/room-assets/vendor/fix-webm-duration.js',
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(again.statusCode, 304);
+    for (const url of ['/room-assets/vendor/other.js', '/room-assets/vendor/..%2Fjs%2Froom.js']) {
+      assert.equal((await app.inject({ url })).statusCode, 404, url);
+    }
+  });
+
   it('answers 503 without details when the token check fails', async () => {
     const failing = Fastify({ logger: false });
     await registerRoomPages(failing as unknown as AppInstance, {

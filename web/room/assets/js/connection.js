@@ -1,7 +1,8 @@
 // The room's WebSocket (docs/realtime.md, "The WebSocket"). One connection at a time; a lost
 // connection is resumed by reconnecting and sending `join` again, which the server accepts for
 // 30 seconds after the drop. Server messages are re-dispatched as DOM events named after their
-// `type` (`joined`, `agent.delta`, `ended`, …), with the message as `event.detail`.
+// `type` (`joined`, `agent.delta`, `ended`, …), with the message as `event.detail`; binary
+// frames (the persona's audio after `agent.audio`) as `binary` events with an ArrayBuffer.
 
 const PING_INTERVAL_MS = 20_000;
 /** The server keeps a dropped meeting alive for 30 s: stop trying a little before that. */
@@ -37,6 +38,18 @@ export class RoomConnection extends EventTarget {
     return true;
   }
 
+  /** Sends a binary frame (microphone PCM after `audio.start`); false when not connected. */
+  sendBinary(data) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN || !this.joined) return false;
+    this.socket.send(data);
+    return true;
+  }
+
+  /** Bytes queued on the socket and not yet sent. */
+  get bufferedAmount() {
+    return this.socket?.bufferedAmount ?? 0;
+  }
+
   /** Leaves the meeting: the server answers `ended` and closes the socket. */
   leave() {
     if (this.finished) return;
@@ -53,12 +66,16 @@ export class RoomConnection extends EventTarget {
 
   #connect() {
     const socket = new WebSocket(this.url);
+    socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.addEventListener('open', () => {
       socket.send(JSON.stringify(this.joinFrame));
     });
     socket.addEventListener('message', (event) => {
-      if (typeof event.data !== 'string') return;
+      if (typeof event.data !== 'string') {
+        if (event.data instanceof ArrayBuffer) this.#emit('binary', event.data);
+        return;
+      }
       let message;
       try {
         message = JSON.parse(event.data);

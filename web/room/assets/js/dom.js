@@ -55,20 +55,32 @@ export function firstName(name) {
   );
 }
 
-/** Sets an `<img>` source, hiding the image when the URL is missing or fails to load. */
-export function setImage(img, url, alt) {
+/** "Elena Fischer" → "EF"; "" → "". */
+export function initials(name) {
+  const words = String(name ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words;
+  return letters.map((word) => [...word][0].toUpperCase()).join('');
+}
+
+/**
+ * Sets an `<img>` source, hiding the image when the URL is missing or fails to load; `fallback`
+ * (an element showing the name's initials) takes its place then, so there is always a face.
+ */
+export function setImage(img, url, alt, fallback = null) {
   img.alt = alt ?? '';
-  if (!url) {
+  const missing = () => {
     img.hidden = true;
+    if (fallback?.textContent) fallback.hidden = false;
+  };
+  if (fallback) fallback.hidden = true;
+  if (!url) {
+    missing();
     return;
   }
   img.hidden = false;
-  img.addEventListener(
-    'error',
-    () => {
-      img.hidden = true;
-    },
-    { once: true },
-  );
+  img.addEventListener('error', missing, { once: true });
   img.src = url;
 }

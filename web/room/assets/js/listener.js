@@ -1,6 +1,9 @@
-// The participant's voice: the Web Speech API's SpeechRecognition (Chrome, Edge, Safari), kept
-// running across its own pauses and restarted when the browser stops it. Emits `interim`
-// ({ text }), `final` ({ text, startedAt, endedAt }: epoch ms) and `state` ({ state, message }).
+// The participant's voice through the browser: the Web Speech API's SpeechRecognition (Chrome,
+// Edge, Safari), used when the service has no recogniser (voice-input.js). Kept running across its
+// own pauses and restarted when the browser stops it. Emits `interim` ({ text }), `final`
+// ({ text, startedAt, endedAt }: epoch ms), `speech` ({ speaking }) and `state`
+// ({ state, message }). `listening` is reported only once audio capture really started, so a
+// recogniser that cannot use the microphone never claims to listen first.
 
 const RESTART_DELAY_MS = 250;
 const MAX_FAILED_STARTS = 3;
@@ -92,11 +95,13 @@ export class Listener extends EventTarget {
     recognition.maxAlternatives = 1;
     recognition.addEventListener('start', () => {
       this.running = true;
-      this.#state('listening');
     });
+    recognition.addEventListener('audiostart', () => this.#state('listening'));
     recognition.addEventListener('speechstart', () => {
       if (!this.segmentStart) this.segmentStart = Date.now() - RECOGNITION_LAG_MS;
+      this.#emit('speech', { speaking: true });
     });
+    recognition.addEventListener('speechend', () => this.#emit('speech', { speaking: false }));
     recognition.addEventListener('result', (event) => this.#result(event));
     recognition.addEventListener('error', (event) => this.#error(event));
     recognition.addEventListener('end', () => {
@@ -113,7 +118,7 @@ export class Listener extends EventTarget {
     if (!this.wanted || this.paused || this.gaveUp || this.running) return;
     const recognition = this.#ensureRecognition();
     if (!recognition) {
-      this.#giveUp('Speech recognition is not available in this browser. Type your messages instead.');
+      this.#giveUp('This browser cannot recognise speech.');
       return;
     }
     try {
@@ -151,16 +156,16 @@ export class Listener extends EventTarget {
         return; // silence, or our own pause/stop: the `end` handler restarts when wanted
       case 'not-allowed':
       case 'service-not-allowed':
-        this.#giveUp('Voice input is blocked in this browser. Type your messages instead.');
+        this.#giveUp('Voice recognition is blocked in this browser.');
         return;
       case 'audio-capture':
-        this.#giveUp('Voice input could not use the microphone. Type your messages instead.');
+        this.#giveUp('Voice recognition could not use the microphone.');
         return;
       default:
         // `network` (the browser's recognition service is unreachable), `language-not-supported`…
         this.failures += 1;
         if (this.failures >= MAX_FAILED_STARTS || event.error === 'language-not-supported') {
-          this.#giveUp('Voice input is not available right now. Type your messages instead.');
+          this.#giveUp('Voice recognition is not available right now.');
         }
     }
   }

@@ -1,11 +1,18 @@
 // Camera and microphone: one permission prompt, graceful fallbacks (microphone only when there is
 // no camera), and a message the participant can act on when access is refused.
 
+/** Echo cancellation keeps the persona's voice from the speakers out of what the service hears. */
+const VOICE_PROCESSING = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
+
+function microphoneConstraints(deviceId) {
+  return deviceId ? { ...VOICE_PROCESSING, deviceId: { exact: deviceId } } : { ...VOICE_PROCESSING };
+}
+
 /**
  * Asks for camera and microphone. Resolves `{ stream, camera, microphone }` or
  * `{ stream: null, error: { kind, message } }`; never rejects.
  */
-export async function requestMedia() {
+export async function requestMedia({ microphoneId = null } = {}) {
   if (!navigator.mediaDevices?.getUserMedia) {
     return {
       stream: null,
@@ -17,7 +24,7 @@ export async function requestMedia() {
       },
     };
   }
-  const audio = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
+  const audio = microphoneConstraints(microphoneId);
   const video = { width: { ideal: 1280 }, height: { ideal: 720 }, facingMode: 'user' };
   try {
     return describe(await navigator.mediaDevices.getUserMedia({ audio, video }));
@@ -74,6 +81,29 @@ function explain(error) {
         message: 'The camera and microphone could not be started. You can still take part by typing.',
       };
   }
+}
+
+/**
+ * Replaces the stream's microphone by another device, in place (the camera and whoever holds the
+ * stream keep it). The new track keeps the old one's mute state. Rejects when the device cannot
+ * be opened; the old microphone then stays.
+ */
+export async function switchMicrophone(stream, deviceId) {
+  const fresh = await navigator.mediaDevices.getUserMedia({ audio: microphoneConstraints(deviceId) });
+  const track = fresh.getAudioTracks()[0];
+  const old = stream.getAudioTracks();
+  track.enabled = old[0]?.enabled ?? true;
+  for (const previous of old) {
+    stream.removeTrack(previous);
+    previous.stop();
+  }
+  stream.addTrack(track);
+  return track;
+}
+
+/** The device id of the stream's microphone (null without one). */
+export function microphoneDeviceId(stream) {
+  return stream?.getAudioTracks()[0]?.getSettings?.().deviceId ?? null;
 }
 
 export function stopStream(stream) {

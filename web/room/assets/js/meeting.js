@@ -1,16 +1,24 @@
 // The live meeting: connection, the persona's voice, the participant's voice and keyboard, the
-// transcript, the timer and the recording. Resolves `done` with how the meeting ended.
+// transcript, the status line, the timer and the recording. Resolves `done` with how the meeting
+// ended. The voice protocol is in docs/realtime.md ("Voice").
 
+import { ActivityIndicator } from './activity.js';
+import { Composer } from './composer.js';
 import { RoomConnection } from './connection.js';
-import { byId, firstName, formatClock, setImage, setText } from './dom.js';
+import { MeetingControls } from './controls.js';
+import { exposeDiagnostics } from './diagnostics.js';
+import { byId, firstName, formatClock, initials, setImage, setText } from './dom.js';
 import { Listener } from './listener.js';
-import { captureFrame, Recording } from './recorder.js';
+import { MeetingRecording } from './meeting-recording.js';
+import { PersonaVoice } from './persona-voice.js';
+import { StatusLine } from './status.js';
+import { MeetingTimer } from './timer.js';
 import { TranscriptView } from './transcript.js';
-import { loadVoices, pickVoice, Speaker } from './voice.js';
+import { VoiceInput } from './voice-input.js';
 
 const INTERIM_INTERVAL_MS = 700;
-const THUMBNAIL_AFTER_MS = 4000;
-const WARN_REMAINING_S = 60;
+/** With service audio, "thinking" ends with the first audio; this long after the text at most. */
+const AUDIO_GRACE_MS = 3000;
 
 function toolLabel(name) {
   if (name === 'web_search') return 'Looking something up…';
@@ -26,6 +34,8 @@ export class Meeting {
    * @param {MediaStream | null} options.stream
    * @param {boolean} options.camera
    * @param {boolean} options.microphone
+   * @param {import('./audio/graph.js').MeetingAudio | null} options.audio  created in a click handler
+   * @param {string | null} options.speakerId  the speaker chosen before joining
    * @param {boolean} options.consent       recording consent given
    * @param {boolean} options.record        this client records and uploads
    * @param {string} options.name           participant name for `join` (may be empty)
@@ -34,6 +44,7 @@ export class Meeting {
     this.options = options;
     this.api = options.api;
     this.welcome = options.welcome;
+    this.audio = options.audio;
     const persona = this.welcome.persona;
     this.personaName = persona?.name || 'The persona';
     this.personaFirst = firstName(persona?.name) || 'The persona';
@@ -42,31 +53,36 @@ export class Meeting {
       {
         list: byId('transcript'),
         scroller: byId('transcript-scroll'),
+        content: byId('transcript-content'),
         draft: byId('draft'),
         draftSpeaker: byId('draft-speaker'),
         draftText: byId('draft-text'),
+        userDraft: byId('user-draft'),
+        userDraftText: byId('user-draft-text'),
+        jump: byId('transcript-jump'),
       },
       { agent: this.personaName, user: 'You' },
     );
+    this.status = new StatusLine(byId('voice-status'));
+    this.activity = new ActivityIndicator(
+      { tile: byId('persona-tile'), label: byId('persona-state'), announce: byId('filler') },
+      { personaFirst: this.personaFirst, level: this.audio ? () => this.audio.level() : null },
+    );
     this.startedAt = 0;
-    this.endsAt = 0;
     this.skew = 0;
     this.limitSeconds = this.welcome.meeting?.duration_limit_seconds ?? 0;
-    this.timer = 0;
-    this.warned = false;
-    this.streamingTurn = null;
+    this.timer = new MeetingTimer({ onLastMinute: () => this.transcript.note('About one minute left.') });
     this.recording = null;
-    this.thumbnail = null;
-    this.thumbnailTimer = 0;
-    this.typingStartedAt = 0;
     this.lastInterimAt = 0;
     this.lastInterim = '';
     this.clientCounter = 0;
     this.ended = false;
-    this.micOn = options.microphone;
-    /** Why voice input is off, shown under the transcript until something replaces it. */
-    this.voiceNotice = '';
-    this.voiceUnavailable = null;
+    this.joinedOnce = false;
+    /** The `agent.audio` whose binary frame comes next. */
+    this.pendingAudio = null;
+    this.audioGraceTimer = 0;
+    /** `start_ms` of the last `speech.started` (the utterance now being heard). */
+    this.speechStartMs = undefined;
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
@@ -74,21 +90,38 @@ export class Meeting {
 
   async start() {
     this.#renderChrome();
-    await this.#setUpVoice();
-    this.#setUpListener();
-    this.#bindControls();
+    await this.#setUpPersonaVoice();
+    this.composer = new Composer({ form: byId('composer'), input: byId('message') }, (text, startedAt) =>
+      this.#sendTyped(text, startedAt),
+    );
+    const speech = this.welcome.speech ?? null;
+    // The persona's audio is asked for when the service synthesises and this browser can play it.
+    this.askedForAudio = Boolean(speech?.synthesis) && this.persona.canPlayServiceAudio;
     const client = {
       user_agent: navigator.userAgent.slice(0, 300),
       speech_recognition: Listener.supported,
       speech_synthesis: this.speaker.available,
+      web_audio: Boolean(this.audio),
       camera: this.options.camera,
       microphone: this.options.microphone,
       embedded: window.self !== window.top,
     };
     const join = { consent: { recording: this.options.consent }, recording: this.options.record, client };
+    if (this.askedForAudio) join.audio = { output: true };
     if (this.options.name) join.name = this.options.name;
     this.connection = new RoomConnection(this.api.liveUrl(this.welcome.live_path), join);
+    this.voiceInput = new VoiceInput({
+      connection: this.connection,
+      audio: this.audio,
+      stream: this.options.microphone ? this.options.stream : null,
+      language: this.language,
+      status: this.status,
+      meetingMs: (epochMs) => this.#meetingMs(epochMs),
+    });
+    this.#bindVoiceInput();
+    this.controls = new MeetingControls(this);
     this.#bindConnection();
+    exposeDiagnostics(this);
     this.connection.open();
     return this.done;
   }
@@ -100,102 +133,44 @@ export class Meeting {
     setText('meeting-title', scenario?.name ?? 'Meeting');
     setText('meeting-persona-name', this.personaName);
     setText('meeting-persona-title', persona?.job_title ?? '');
-    setImage(byId('meeting-avatar'), persona?.avatar_url, '');
+    const fallback = byId('meeting-initials');
+    fallback.textContent = initials(persona?.name);
+    setImage(byId('meeting-avatar'), persona?.avatar_url, '', fallback);
     byId('timer').hidden = controls?.show_timer === false;
     // The scenario may keep the participant from ending the call (it ends by time or by the persona).
     byId('leave').hidden = controls?.allow_participant_end === false;
     setText('timer-limit', this.limitSeconds ? formatClock(this.limitSeconds) : '--:--');
-    const selfTile = byId('self-tile');
-    const video = byId('self-video');
     if (this.options.stream && this.options.camera) {
-      video.srcObject = this.options.stream;
-      selfTile.dataset.camera = 'on';
+      byId('self-video').srcObject = this.options.stream;
+      byId('self-tile').dataset.camera = 'on';
     }
     byId('rec-indicator').hidden = true;
-    this.#personaState('idle', 'Joining…');
   }
 
-  async #setUpVoice() {
-    const synth = window.speechSynthesis;
-    const voices = synth ? await loadVoices(synth) : [];
-    const persona = this.welcome.persona;
-    const voice = pickVoice(voices, {
-      hints: persona?.voice?.browser_voice_hints ?? [],
+  async #setUpPersonaVoice() {
+    this.persona = await PersonaVoice.create({
+      persona: this.welcome.persona,
       language: this.language,
-      gender: persona?.gender ?? persona?.voice?.gender ?? null,
+      audio: this.audio,
     });
-    this.speaker = new Speaker({
-      voice,
-      language: this.language,
-      gender: persona?.gender ?? null,
-      enabled: voices.length > 0,
-    });
-    this.speaker.addEventListener('speaking', () => {
-      this.listener?.pause();
-      this.#personaState('speaking', 'Speaking');
-    });
-    this.speaker.addEventListener('idle', () => {
-      if (this.ended) return;
-      this.listener?.resume();
-      this.#personaState('idle', this.streamingTurn ? 'Speaking' : 'Listening');
-    });
+    this.speaker = this.persona.speaker;
+    this.playback = this.persona.playback;
+    const speaking = (on) => {
+      if (on) this.#stopThinking();
+      this.activity.set({ personaSpeaking: on });
+      this.voiceInput?.personaSpeaking(on, { browserSynthesis: this.persona.mode === 'browser' });
+    };
+    this.persona.addEventListener('speaking', () => speaking(true));
+    this.persona.addEventListener('idle', () => speaking(false));
   }
 
-  #setUpListener() {
-    const micToggle = byId('mic-toggle');
-    if (!this.options.microphone) {
-      micToggle.disabled = true;
-      this.#micButton(false);
-      this.#notice('Microphone not available: type your messages below.');
-      return;
-    }
-    // The button mutes the microphone (also in the recording) even where speech is not recognised.
-    micToggle.disabled = false;
-    this.#micButton(true);
-    if (!Listener.supported) {
-      this.#notice('Voice input is not available in this browser: type your messages below.');
-      return;
-    }
-    this.listener = new Listener({ language: this.language });
-    this.listener.addEventListener('interim', (event) => this.#interim(event.detail.text));
-    this.listener.addEventListener('final', (event) => this.#final(event.detail));
-    this.listener.addEventListener('state', (event) => {
-      const { state, message } = event.detail;
-      if (state === 'unavailable') {
-        this.voiceUnavailable = message;
-        this.#notice(message);
-      } else if (state === 'listening') this.#notice('Listening: speak, or type below.');
-    });
-  }
-
-  #bindControls() {
-    const form = byId('composer');
-    const input = byId('message');
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.#sendTyped();
-    });
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-        event.preventDefault();
-        this.#sendTyped();
-      }
-    });
-    input.addEventListener('input', () => {
-      if (!this.typingStartedAt && input.value.trim()) this.typingStartedAt = Date.now();
-      if (!input.value.trim()) this.typingStartedAt = 0;
-      input.style.height = 'auto';
-      input.style.height = `${Math.min(140, input.scrollHeight + 2)}px`;
-    });
-    byId('mic-toggle').addEventListener('click', () => this.#toggleMic());
-    const dialog = byId('leave-dialog');
-    byId('leave').addEventListener('click', () => {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else this.leave();
-    });
-    dialog.addEventListener('close', () => {
-      if (dialog.returnValue === 'leave') this.leave();
-    });
+  #bindVoiceInput() {
+    // The browser's recognition (the service's arrives as server messages).
+    this.voiceInput.addEventListener('interim', (event) => this.#browserInterim(event.detail.text));
+    this.voiceInput.addEventListener('final', (event) => this.#browserFinal(event.detail));
+    this.voiceInput.addEventListener('speech', (event) =>
+      this.activity.set({ userSpeaking: event.detail.speaking }),
+    );
   }
 
   #bindConnection() {
@@ -203,6 +178,11 @@ export class Meeting {
     on('joined', (message) => this.#joined(message));
     on('agent.delta', (message) => this.#delta(message));
     on('agent.message', (message) => this.#agentMessage(message));
+    on('agent.audio', (message) => this.#agentAudio(message));
+    on('binary', (data) => this.#binary(data));
+    on('speech.started', (message) => this.#speechStarted(message));
+    on('transcript.interim', (message) => this.transcript.userDraft(message.text ?? ''));
+    on('speech.stopped', (message) => this.#speechStopped(message));
     on('filler', (message) => this.#filler(message));
     on('tool', (message) => this.#tool(message));
     on('ended', (message) => this.#end(message.reason, message));
@@ -219,63 +199,111 @@ export class Meeting {
     const meeting = message.meeting ?? {};
     this.skew = message.server_time ? Date.parse(message.server_time) - Date.now() : 0;
     this.startedAt = meeting.started_at ? Date.parse(meeting.started_at) : Date.now() + this.skew;
-    this.endsAt = meeting.ends_at ? Date.parse(meeting.ends_at) : 0;
     if (meeting.duration_limit_seconds) this.limitSeconds = meeting.duration_limit_seconds;
-    setText('timer-limit', this.limitSeconds ? formatClock(this.limitSeconds) : '--:--');
+    // Every join (a resume too) brings the server's clock again.
+    this.timer.start({ startedAt: this.startedAt, skew: this.skew, limitSeconds: this.limitSeconds });
     if (message.resumed) {
       this.transcript.clear();
       this.transcript.sentences(message.transcript ?? []);
       this.transcript.note('Reconnected.');
     }
-    this.#startTimer();
-    this.#startRecording();
-    if (this.micOn) this.listener?.start();
-    this.#personaState('idle', 'Listening');
-    if (!message.resumed) byId('message').focus();
+    this.status.setConnection('connected');
+    if (!this.joinedOnce) {
+      this.joinedOnce = true;
+      const speech = message.speech ?? this.welcome.speech ?? null;
+      this.persona.useService(this.askedForAudio && Boolean(speech?.synthesis));
+      this.audio?.setMicrophone(this.options.microphone ? this.options.stream : null);
+      this.voiceInput.begin({ recognition: speech?.recognition ?? null });
+      this.#startRecording();
+      this.controls.joined();
+      this.composer.focus();
+    }
+    this.voiceInput.connectionChanged(true);
+    this.activity.set({ joined: true });
   }
 
   #delta(message) {
-    this.#clearFiller();
-    this.streamingTurn = message.turn_id;
     this.transcript.delta(message.turn_id, message.text);
-    this.speaker.push(message.turn_id, message.text);
-    this.#personaState('speaking', 'Speaking');
+    this.persona.delta(message.turn_id, message.text);
+    if (this.persona.mode !== 'service') this.#stopThinking();
+    // Without any voice, the persona "speaks" while its text streams in.
+    if (this.persona.mode === 'none') this.activity.set({ personaSpeaking: true });
   }
 
   #agentMessage(message) {
-    this.#clearFiller();
-    if (this.streamingTurn === message.turn_id) this.streamingTurn = null;
-    this.transcript.agentMessage(message.turn_id, message.text ?? '', Boolean(message.interrupted));
-    this.speaker.finish(message.turn_id, message.text ?? '', Boolean(message.interrupted));
-    if (!this.speaker.speaking) this.#personaState('idle', 'Listening');
+    const interrupted = Boolean(message.interrupted);
+    this.transcript.agentMessage(message.turn_id, message.text ?? '', interrupted);
+    this.persona.finish(message.turn_id, message.text ?? '', interrupted);
+    if (this.persona.mode === 'none') this.activity.set({ personaSpeaking: false });
+    if (this.persona.mode === 'service' && !interrupted && !this.persona.speaking) {
+      // The audio of a short reply may still be on its way.
+      clearTimeout(this.audioGraceTimer);
+      this.audioGraceTimer = window.setTimeout(() => this.#stopThinking(), AUDIO_GRACE_MS);
+    } else this.#stopThinking();
+  }
+
+  #agentAudio(message) {
+    this.pendingAudio = message;
+  }
+
+  #binary(data) {
+    const header = this.pendingAudio;
+    this.pendingAudio = null;
+    if (header) this.persona.audio(header, data);
+  }
+
+  #speechStarted(message) {
+    this.speechStartMs = message.start_ms;
+    this.activity.set({ userSpeaking: true });
+    this.transcript.userDraft('…');
+  }
+
+  #speechStopped(message) {
+    const text = (message.text ?? '').trim();
+    // Recognition takes time: the final of an utterance may come after the next one began. It
+    // is then shown, but the participant is still talking (their draft and "listening" stay).
+    if (message.start_ms !== this.speechStartMs) {
+      if (text) this.transcript.userLine(text, undefined, { keepDraft: true });
+      return;
+    }
+    this.activity.set({ userSpeaking: false });
+    if (!text) {
+      this.transcript.userDraft('');
+      return;
+    }
+    this.transcript.userLine(text);
+    this.activity.think();
   }
 
   #filler(message) {
-    setText('filler', `${this.personaFirst} is thinking…`);
-    this.#personaState('thinking', 'Thinking…');
-    if (message.text) this.speaker.sayOnce(message.text);
+    this.activity.think();
+    this.persona.filler(message.text);
   }
 
   #tool(message) {
-    if (message.status === 'started') {
-      setText('filler', toolLabel(message.name));
-      this.#personaState('thinking', 'Working…');
-    } else {
-      this.#clearFiller();
-    }
+    if (message.status === 'started') this.activity.think(toolLabel(message.name));
+  }
+
+  #stopThinking() {
+    clearTimeout(this.audioGraceTimer);
+    this.activity.set({ thinking: false });
   }
 
   #error(message) {
     switch (message.code) {
       case 'agent_unavailable':
-        this.#clearFiller();
+        this.#stopThinking();
         this.transcript.note(
           `${this.personaFirst} could not answer just now. Say it again or try rephrasing.`,
         );
-        this.#personaState('idle', 'Listening');
         break;
       case 'rate_limited':
         this.transcript.note('You are sending messages too quickly. Wait a moment.');
+        break;
+      case 'speech_unavailable':
+        // One sentence could not be synthesised (its text is shown anyway) or one utterance not
+        // recognised: the voice stays on; the participant hears why in the service's words.
+        this.status.flash(message.message || 'Voice is not available for a moment.');
         break;
       case 'replaced':
         this.#end('replaced', {});
@@ -286,12 +314,14 @@ export class Meeting {
   }
 
   #connectionState(state) {
+    // A header whose frame was lost with the connection must not claim the next frame.
+    this.pendingAudio = null;
     if (state.state === 'reconnecting' && state.attempt === 1) {
       this.transcript.note('Connection lost. Reconnecting…');
-      this.#personaState('idle', 'Reconnecting…');
-      this.listener?.pause();
+      this.status.setConnection('reconnecting');
+      this.voiceInput.connectionChanged(false);
+      this.activity.set({ userSpeaking: false });
     }
-    if (state.state === 'connected') this.listener?.resume();
   }
 
   // Participant input --------------------------------------------------------------------------
@@ -313,30 +343,22 @@ export class Meeting {
       frame.end_ms = end;
     }
     if (!this.connection.send(frame)) return false;
-    // Talking over the persona cuts its reply (the server interrupts the turn as well).
-    this.speaker.cancel();
+    // Talking over the persona cuts its reply at once (the server interrupts the turn as well).
+    this.persona.cancel();
     this.transcript.userLine(text, id);
-    this.#personaState('thinking', 'Thinking…');
+    this.activity.think();
     return true;
   }
 
-  #sendTyped() {
-    const input = byId('message');
-    const text = input.value.trim().slice(0, 4000);
-    if (!text || this.ended) return;
-    const now = Date.now();
-    if (this.#utterance(text, this.typingStartedAt || now, now, 'typed')) {
-      input.value = '';
-      input.style.height = 'auto';
-      this.typingStartedAt = 0;
-      setText('voice-status', this.voiceNotice);
-    } else {
-      setText('voice-status', 'Not connected right now. Your message is kept: send it again in a moment.');
-    }
+  #sendTyped(text, startedAt) {
+    if (this.ended) return false;
+    if (this.#utterance(text, startedAt, Date.now(), 'typed')) return true;
+    this.status.flash('Not connected right now. Your message is kept: send it again in a moment.');
+    return false;
   }
 
-  #interim(text) {
-    byId('interim').textContent = text ? `“${text}”` : '';
+  #browserInterim(text) {
+    this.transcript.userDraft(text);
     const now = Date.now();
     if (!text || text === this.lastInterim || now - this.lastInterimAt < INTERIM_INTERVAL_MS) return;
     this.lastInterim = text;
@@ -344,116 +366,52 @@ export class Meeting {
     this.connection.send({ type: 'utterance', text: text.slice(0, 4000), final: false });
   }
 
-  #final({ text, startedAt, endedAt }) {
-    byId('interim').textContent = '';
+  #browserFinal({ text, startedAt, endedAt }) {
     this.lastInterim = '';
+    this.activity.set({ userSpeaking: false });
     if (!this.ended) this.#utterance(text.slice(0, 4000), startedAt, endedAt, 'voice');
   }
 
-  #toggleMic() {
-    this.micOn = !this.micOn;
-    for (const track of this.options.stream?.getAudioTracks() ?? []) track.enabled = this.micOn;
-    this.#micButton(this.micOn);
-    if (this.micOn) {
-      this.listener?.start();
-      if (this.speaker.speaking) this.listener?.pause();
-      this.#notice(this.voiceUnavailable ?? '');
-    } else {
-      this.listener?.stop();
-      byId('interim').textContent = '';
-      this.#notice('Microphone muted: type your messages below.');
-    }
-  }
-
-  #notice(text) {
-    this.voiceNotice = text;
-    setText('voice-status', text);
-  }
-
-  #micButton(on) {
-    const button = byId('mic-toggle');
-    button.setAttribute('aria-pressed', String(on));
-    setText('mic-toggle-label', on ? 'Microphone on (select to mute)' : 'Microphone off');
-    button.title = on ? 'Mute microphone' : 'Unmute microphone';
-  }
-
-  // Persona tile, timer, recording -----------------------------------------------------------------------
-
-  #personaState(state, label) {
-    byId('persona-tile').dataset.state = state;
-    setText('persona-state', label);
-  }
-
-  #clearFiller() {
-    setText('filler', '');
-  }
-
-  #startTimer() {
-    clearInterval(this.timer);
-    const tick = () => {
-      const elapsed = (Date.now() + this.skew - this.startedAt) / 1000;
-      setText('timer-elapsed', formatClock(elapsed));
-      if (!this.limitSeconds) return;
-      const fraction = Math.min(1, elapsed / this.limitSeconds);
-      byId('timer-fill').style.width = `${(fraction * 100).toFixed(1)}%`;
-      const remaining = this.limitSeconds - elapsed;
-      const warn = remaining <= WARN_REMAINING_S;
-      byId('timer').dataset.warn = String(warn);
-      if (warn && !this.warned && remaining > 0) {
-        this.warned = true;
-        this.transcript.note('About one minute left.');
-      }
-    };
-    tick();
-    this.timer = window.setInterval(tick, 500);
-  }
+  // Recording, the end ------------------------------------------------------------------------------
 
   #startRecording() {
     if (!this.options.record || this.recording || !this.options.stream) return;
-    try {
-      this.recording = new Recording(this.options.stream, { maxBytes: this.welcome.recording?.max_bytes });
-      this.recording.start();
-      byId('rec-indicator').hidden = false;
-      if (this.options.camera) {
-        this.thumbnailTimer = window.setTimeout(async () => {
-          this.thumbnail = (await captureFrame(byId('self-video'))) ?? this.thumbnail;
-        }, THUMBNAIL_AFTER_MS);
-      }
-    } catch {
-      this.recording = null;
-      this.transcript.note('Recording could not start in this browser; the meeting continues without it.');
-    }
+    this.recording = MeetingRecording.start({
+      stream: this.options.stream,
+      camera: this.options.camera,
+      maxBytes: this.welcome.recording?.max_bytes,
+      // The mix of microphone and persona (the persona is in it when its voice is the service's).
+      audioTrack: this.options.microphone ? (this.audio?.recordingTrack() ?? null) : null,
+      note: (text) => this.transcript.note(text),
+    });
   }
 
   /** The participant leaves: the server ends the meeting and answers `ended`. */
   leave() {
     if (this.ended) return;
-    this.speaker.cancel();
+    this.persona.cancel();
     this.connection.leave();
   }
 
   async #end(reason, details) {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.timer);
-    clearTimeout(this.thumbnailTimer);
-    this.listener?.stop();
-    this.#clearFiller();
-    if (reason === 'participant_left') this.speaker.cancel();
-    byId('rec-indicator').hidden = true;
-    let media = null;
-    if (this.recording) {
-      if (!this.thumbnail && this.options.camera) this.thumbnail = await captureFrame(byId('self-video'));
-      media = await this.recording.stop();
-    }
+    this.timer.stop();
+    this.voiceInput.stop();
+    this.controls.dispose();
+    this.#stopThinking();
+    if (reason === 'participant_left') this.persona.cancel();
+    const recorded = this.recording ? await this.recording.stop() : null;
     this.resolveDone({
       reason,
       message: details.message ?? null,
       durationSeconds: details.duration_seconds ?? null,
       turns: this.transcript.userLines,
-      media,
+      recordingExpected: Boolean(this.recording),
+      media: recorded?.blob ?? null,
+      mediaDurationMs: recorded?.durationMs ?? 0,
       mediaTruncated: Boolean(this.recording?.truncated),
-      thumbnail: this.thumbnail,
+      thumbnail: recorded?.thumbnail ?? null,
     });
   }
 }

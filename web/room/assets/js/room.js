@@ -4,9 +4,20 @@
 // the end). The protocol is documented in docs/realtime.md.
 
 import { RoomApi, readLocation } from './api.js';
-import { byId, firstName, formatClock, formatMinutes, setImage, setText, showScreen } from './dom.js';
+import { DevicePicker } from './audio/devices.js';
+import { MeetingAudio } from './audio/graph.js';
+import {
+  byId,
+  firstName,
+  formatClock,
+  formatMinutes,
+  initials,
+  setImage,
+  setText,
+  showScreen,
+} from './dom.js';
 import { Listener } from './listener.js';
-import { meterLevel, requestMedia, stopStream } from './media.js';
+import { meterLevel, microphoneDeviceId, requestMedia, stopStream, switchMicrophone } from './media.js';
 import { Meeting } from './meeting.js';
 import { recordingSupported } from './recorder.js';
 
@@ -28,9 +39,18 @@ const state = {
   api: null,
   welcome: null,
   media: { stream: null, camera: false, microphone: false, error: null },
+  /** The meeting's AudioContext, created in a click handler (browsers start it only after one). */
+  audio: null,
+  picker: null,
+  speakerId: null,
   stopMeter: () => {},
   uploading: false,
 };
+
+function ensureAudio() {
+  state.audio ??= MeetingAudio.create();
+  state.audio?.resume();
+}
 
 function personaFirstName() {
   return firstName(state.welcome?.persona?.name) || 'the persona';
@@ -61,7 +81,9 @@ function renderWelcome() {
   if (persona) {
     setText('welcome-persona-name', persona.name);
     setText('welcome-persona-title', persona.job_title ?? '');
-    setImage(byId('welcome-avatar'), persona.avatar_url, '');
+    const fallback = byId('welcome-initials');
+    fallback.textContent = initials(persona.name);
+    setImage(byId('welcome-avatar'), persona.avatar_url, '', fallback);
   } else {
     personaBlock.hidden = true;
   }
@@ -88,7 +110,50 @@ function devicesNextLabel() {
   return consentStepNeeded() ? 'Continue' : 'Join meeting';
 }
 
+/** What will hear the participant, said before joining without promising more than is known. */
+function voiceInputSentence() {
+  if (state.welcome.speech?.recognition && typeof AudioWorkletNode !== 'undefined') {
+    return 'The service will recognise your voice; you can also type.';
+  }
+  if (Listener.supported) return 'Your browser will try to recognise your voice; you can always type.';
+  return 'This browser cannot recognise speech, so you will type your replies.';
+}
+
+/** Microphone and speaker choice before joining (the speaker only matters for the service's audio). */
+function showDevicePickers() {
+  const stream = state.media.stream;
+  const speakerChoice = Boolean(
+    state.welcome.speech?.synthesis && state.audio && MeetingAudio.speakerChoiceSupported,
+  );
+  state.picker?.dispose();
+  state.picker = new DevicePicker(
+    {
+      microphone: byId('devices-mic'),
+      microphoneField: byId('devices-mic-field'),
+      speaker: byId('devices-speaker'),
+      speakerField: byId('devices-speaker-field'),
+    },
+    {
+      onMicrophone: state.media.microphone
+        ? async (deviceId) => {
+            await switchMicrophone(stream, deviceId);
+            state.stopMeter();
+            state.stopMeter = meterLevel(stream, byId('mic-level'));
+          }
+        : null,
+      onSpeaker: speakerChoice
+        ? async (deviceId) => {
+            await state.audio.setSpeaker(deviceId);
+            state.speakerId = deviceId;
+          }
+        : null,
+    },
+  );
+  state.picker.refresh({ microphone: microphoneDeviceId(stream) });
+}
+
 async function allowDevices() {
+  ensureAudio();
   const allow = byId('devices-allow');
   const status = byId('devices-status');
   allow.disabled = true;
@@ -112,10 +177,9 @@ async function allowDevices() {
       preview.dataset.state = 'live';
     }
     state.stopMeter = meterLevel(result.stream, byId('mic-level'));
+    showDevicePickers();
     status.className = 'notice notice--ok';
-    const voice = Listener.supported
-      ? 'You can speak to the persona, or type.'
-      : 'This browser cannot turn speech into text, so you will type your messages.';
+    const voice = voiceInputSentence();
     status.textContent = result.camera
       ? `Camera and microphone are ready. ${voice}`
       : `Microphone is ready (no camera found). ${voice}`;
@@ -148,7 +212,10 @@ function afterDevices() {
 // Meeting and the end ------------------------------------------------------------------------------------
 
 async function join({ consent, record }) {
+  // Called from a click: the AudioContext may start here.
+  ensureAudio();
   state.stopMeter();
+  state.picker?.dispose();
   showScreen('meeting');
   const meeting = new Meeting({
     api: state.api,
@@ -156,6 +223,8 @@ async function join({ consent, record }) {
     stream: state.media.stream,
     camera: state.media.camera,
     microphone: state.media.microphone,
+    audio: state.audio,
+    speakerId: state.speakerId,
     consent,
     record,
     name: byId('welcome-name').value.trim().slice(0, 200),
@@ -177,6 +246,11 @@ async function showEnded(outcome) {
   byId('ended-turns').closest('div').hidden = outcome.turns == null;
   showScreen('ended');
   if (outcome.media) await upload(outcome);
+  else if (outcome.recordingExpected) {
+    byId('upload').hidden = false;
+    byId('upload-progress').hidden = true;
+    setText('upload-status', 'Nothing was recorded, so there is no recording to upload.');
+  }
   stopStream(state.media.stream);
   if (state.location.mode === 'meeting') await showTranscript();
 }
@@ -193,15 +267,17 @@ async function upload(outcome) {
       await state.api.uploadThumbnail(outcome.thumbnail).catch(() => {});
     }
     say('Uploading your recording…');
-    await state.api.uploadRecording(outcome.media, outcome.media.type, (fraction) => {
+    const stored = await state.api.uploadRecording(outcome.media, outcome.media.type, (fraction) => {
       progress.value = Math.round(fraction * 100);
       say(`Uploading your recording… ${Math.round(fraction * 100)}%`);
     });
+    if (!(stored?.size > 0)) throw new Error('the service stored nothing');
     progress.value = 100;
+    const length = outcome.mediaDurationMs >= 1000 ? ` (${formatClock(outcome.mediaDurationMs / 1000)})` : '';
     say(
       outcome.mediaTruncated
-        ? 'Recording saved (it reached the size limit, so the end was cut).'
-        : 'Recording saved.',
+        ? `Recording saved${length}. It reached the size limit, so the end was cut.`
+        : `Recording saved${length}.`,
     );
   } catch (error) {
     say(`The recording could not be uploaded: ${error.message}`);
