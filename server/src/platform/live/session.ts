@@ -28,6 +28,7 @@ import type { ChatMessage, ReplyProvider, ToolSpec } from './providers/types.ts'
 import { liveRepository } from './repository.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
 import { ConnectionVoice } from './voice/connection-voice.ts';
+import type { SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
 /** What the session writes to: a WebSocket, or anything that behaves like one (benchmarks). */
@@ -51,6 +52,8 @@ export interface SessionDeps {
   speech: SpeechEngines;
   /** Silence that ends a spoken utterance (the segmenter's default when absent). */
   voiceEndSilenceMs?: number;
+  /** The microphone streams' voice-activity segmenter (the WebRTC VAD when absent). */
+  createSegmenter?: SegmenterFactory;
   /** First token later than this: a `filler` notice. */
   fillerDelayMs: number;
   /** Then another filler this often while nothing has been said yet… */
@@ -263,7 +266,7 @@ export class LiveSession {
   }
 
   #connectionVoice(output: boolean): ConnectionVoice {
-    const { logger, speech, voiceEndSilenceMs } = this.#deps;
+    const { logger, speech, voiceEndSilenceMs, createSegmenter } = this.#deps;
     return new ConnectionVoice(
       speech,
       {
@@ -290,6 +293,7 @@ export class LiveSession {
         output,
         context: this.#setup.context,
         endSilenceMs: voiceEndSilenceMs,
+        createSegmenter,
         logger: logger.child({ meeting_id: this.meetingId }),
       },
     );

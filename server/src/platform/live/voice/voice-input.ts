@@ -6,7 +6,7 @@
 // Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts).
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { type SegmentEvent, SpeechSegmenter } from '../../speech/segmenter.ts';
+import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
 import { INPUT_SAMPLE_RATE, type RecognitionStream, type SpeechRecognizer } from '../../speech/types.ts';
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
 import { isBackchannel, shouldBargeIn } from './barge-in.ts';
@@ -25,11 +25,17 @@ export interface VoiceInputHost {
   logger: Logger;
 }
 
+/** What VoiceInput needs of the voice-activity segmenter. */
+export type Segmenter = Pick<SpeechSegmenter, 'push' | 'flush' | 'dispose' | 'speechMs'>;
+/** Builds a stream's segmenter (SpeechSegmenter.create; tests inject others, e.g. one that fails). */
+export type SegmenterFactory = (options: SegmenterOptions) => Promise<Segmenter>;
+
 export interface VoiceInputOptions {
   /** Meeting offset of the stream's first sample. */
   startMs: number;
   language: string;
   endSilenceMs?: number;
+  createSegmenter?: SegmenterFactory;
 }
 
 const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
@@ -48,7 +54,7 @@ interface Utterance {
 
 export class VoiceInput {
   readonly #recognizer: SpeechRecognizer;
-  readonly #segmenter: SpeechSegmenter;
+  readonly #segmenter: Segmenter;
   readonly #host: VoiceInputHost;
   readonly #options: VoiceInputOptions;
   readonly #openedAt = performance.now();
@@ -61,7 +67,7 @@ export class VoiceInput {
 
   private constructor(
     recognizer: SpeechRecognizer,
-    segmenter: SpeechSegmenter,
+    segmenter: Segmenter,
     host: VoiceInputHost,
     options: VoiceInputOptions,
   ) {
@@ -76,7 +82,8 @@ export class VoiceInput {
     host: VoiceInputHost,
     options: VoiceInputOptions,
   ): Promise<VoiceInput> {
-    const segmenter = await SpeechSegmenter.create({ endSilenceMs: options.endSilenceMs });
+    const create = options.createSegmenter ?? ((o: SegmenterOptions) => SpeechSegmenter.create(o));
+    const segmenter = await create({ endSilenceMs: options.endSilenceMs });
     return new VoiceInput(recognizer, segmenter, host, options);
   }
 
