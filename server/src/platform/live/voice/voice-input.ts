@@ -181,13 +181,23 @@ export class VoiceInput {
       },
     );
     // Delivered even when the connection has gone meanwhile: the words were said before it did.
-    this.#finals = this.#finals.then(async () => {
-      const text = await recognised;
-      // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn.
-      const ignored = utterance.overPersona && !utterance.bargedIn && isBackchannel(text);
-      const said = ignored ? '' : text;
-      this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
-      if (said !== '') this.#host.utterance(said, startMs, end);
-    });
+    this.#finals = this.#finals
+      .then(async () => {
+        const text = await recognised;
+        // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn.
+        const ignored = utterance.overPersona && !utterance.bargedIn && isBackchannel(text);
+        const said = ignored ? '' : text;
+        this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
+        if (said !== '') this.#host.utterance(said, startMs, end);
+      })
+      // One final that fails to be delivered (a send or store that throws) is logged and lost on
+      // its own: the chain must stay resolved, or every later final would be skipped, and an
+      // unhandled rejection would bring the whole service down.
+      .catch((error: unknown) => {
+        this.#host.logger.error(
+          { err: error, start_ms: startMs },
+          'a spoken utterance could not be delivered',
+        );
+      });
   }
 }
