@@ -1,7 +1,9 @@
-// Voice failures that must not end the meeting: the voice-activity detector failing to load on
-// audio.start (speech_unavailable, typing goes on, the next audio.start tries again).
+// Voice failures that must not end the meeting or leak between connections: the voice-activity
+// detector failing to load on audio.start (speech_unavailable, typing goes on, the next
+// audio.start tries again), and audio still queued from a connection replaced by a newer one.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { RoomSocket } from '../../src/platform/live/session.ts';
 import { SpeechSegmenter } from '../../src/platform/speech/segmenter.ts';
 import type { ApiClient, ListeningPlatform } from '../harness.ts';
 import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
@@ -70,5 +72,43 @@ test('a voice-activity detector that fails to load: speech_unavailable, the meet
     0,
     'no fatal error on the way',
   );
+  p.close();
+});
+
+test('audio from a connection replaced by a newer one does not reach the new connection’s microphone stream', async () => {
+  const { scenario } = await createScenario(api, { welcome_message: 'Hello.' });
+  const meeting = await createMeeting(api, scenario.id);
+  // The old connection, as the room routes hold it (its frames still queued when it is replaced).
+  const oldSent: string[] = [];
+  const old: RoomSocket = {
+    send: (text) => oldSent.push(text),
+    sendBinary() {},
+    close() {},
+    open: true,
+  };
+  const session = await t.deps.meetings.hub.join(meeting.id, old, { type: 'join' });
+  assert.ok(session);
+  await session.audioStart({ type: 'audio.start' }, old);
+  assert.equal(session.listening(old), true);
+  // The participant rejoins from another tab, which starts its own microphone stream.
+  const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
+  await p.join();
+  assert.ok(oldSent.some((text) => JSON.parse(text).code === 'replaced'));
+  p.send({ type: 'audio.start' });
+  const ts = 1;
+  p.send({ type: 'ping', ts });
+  await p.next('pong', (m) => m.ts === ts);
+  const streamsBefore = recognizer.streams.length;
+  // The old connection's queued speech arrives now: nothing of it is heard…
+  assert.equal(session.listening(old), false);
+  for (const chunk of [silencePcm(300), speech, silencePcm(900)]) session.audio(chunk, old);
+  await session.audioStop(old);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(recognizer.streams.length, streamsBefore, 'no recognition started for the old audio');
+  assert.equal(p.messages.filter((m) => m.type === 'speech.started').length, 0);
+  // …while the new connection's own stream is still on and heard.
+  await streamAudio(p, Buffer.concat([silencePcm(300), speech, silencePcm(900)]));
+  await p.next('speech.started');
+  assert.equal((await p.next('speech.stopped')).text, 'i led the support team');
   p.close();
 });

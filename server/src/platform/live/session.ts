@@ -239,10 +239,12 @@ export class LiveSession {
   }
 
   // ---- voice (docs/realtime.md#voice)
+  // Voice belongs to the connection: a frame or message still queued from a connection that has
+  // since been replaced must not reach the new connection's microphone stream.
 
   /** `audio.start`: the microphone stream of this connection begins. */
-  async audioStart(message: AudioStartMessage): Promise<void> {
-    if (this.#closed || !this.#voice) return;
+  async audioStart(message: AudioStartMessage, from: RoomSocket): Promise<void> {
+    if (this.#closed || !this.#voice || from !== this.#socket) return;
     if (!this.#voice.canListen) {
       this.error('speech_unavailable', 'This service has no speech recogniser: send utterance frames.');
       return;
@@ -251,18 +253,23 @@ export class LiveSession {
   }
 
   /** `audio.stop`: the stream ends; an utterance in progress is finalised. */
-  async audioStop(): Promise<void> {
-    await this.#voice?.stopInput();
+  async audioStop(from: RoomSocket): Promise<void> {
+    if (from === this.#socket) await this.#voice?.stopInput();
   }
 
-  /** Binary frames are taken only while the microphone stream is on. */
-  get listening(): boolean {
-    return this.#voice?.listening === true;
+  /** `socket` is the connection that holds the meeting (not one replaced since). */
+  isCurrent(socket: RoomSocket): boolean {
+    return this.#socket === socket;
   }
 
-  /** One frame of the participant's PCM. */
-  audio(pcm: Buffer): void {
-    if (!this.#closed && !this.#ending) this.#voice?.audio(pcm);
+  /** Binary frames are taken only while the current connection's microphone stream is on. */
+  listening(from: RoomSocket): boolean {
+    return from === this.#socket && this.#voice?.listening === true;
+  }
+
+  /** One frame of the participant's PCM, from `from` (ignored unless it is the current connection). */
+  audio(pcm: Buffer, from: RoomSocket): void {
+    if (!this.#closed && !this.#ending && from === this.#socket) this.#voice?.audio(pcm);
   }
 
   #connectionVoice(output: boolean): ConnectionVoice {
