@@ -45,6 +45,7 @@ function host(overrides: Partial<VoiceInputHost> = {}): TestHost {
     send: (message) => sent.push(message),
     error: (code, message) => sent.push({ type: 'error', code, message, fatal: false }),
     personaSpeaking: () => false,
+    personaWords: () => new Set(),
     bargeIn() {},
     heard() {},
     utterance: (text) => said.push(text),

@@ -89,7 +89,7 @@ test('audio from a connection replaced by a newer one does not reach the new con
   const session = await t.deps.meetings.hub.join(meeting.id, old, { type: 'join' });
   assert.ok(session);
   await session.audioStart({ type: 'audio.start' }, old);
-  assert.equal(session.listening(old), true);
+  assert.equal(session.isCurrent(old) && session.listening, true);
   // The participant rejoins from another tab, which starts its own microphone stream.
   const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
   await p.join();
@@ -100,7 +100,7 @@ test('audio from a connection replaced by a newer one does not reach the new con
   await p.next('pong', (m) => m.ts === ts);
   const streamsBefore = recognizer.streams.length;
   // The old connection's queued speech arrives now: nothing of it is heard…
-  assert.equal(session.listening(old), false);
+  assert.equal(session.isCurrent(old), false);
   for (const chunk of [silencePcm(300), speech, silencePcm(900)]) session.audio(chunk, old);
   await session.audioStop(old);
   await new Promise((resolve) => setTimeout(resolve, 300));

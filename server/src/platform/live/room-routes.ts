@@ -250,7 +250,7 @@ function attachSocket(
     // Frames still queued from a connection replaced since (it has been told and is closing)
     // are dropped: they must not feed the microphone stream of the connection that took over.
     if (!session.isCurrent(adapter)) return;
-    const problem = audioFrameProblem(pcm.length, session.listening(adapter));
+    const problem = audioFrameProblem(pcm.length, session.listening);
     if (problem) return refuseAudio('invalid_message', problem);
     session.audio(pcm, adapter);
   };

@@ -28,6 +28,7 @@ import type { ChatMessage, ReplyProvider, ToolSpec } from './providers/types.ts'
 import { liveRepository } from './repository.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
 import { ConnectionVoice } from './voice/connection-voice.ts';
+import { PersonaEcho } from './voice/persona-echo.ts';
 import type { SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
@@ -91,6 +92,8 @@ export class LiveSession {
   readonly scenarioId: string;
   #socket: RoomSocket | null = null;
   #voice: ConnectionVoice | null = null;
+  /** What the persona said lately, so its echo in the microphone is not taken for the participant. */
+  readonly #echo = new PersonaEcho();
   readonly #deps: SessionDeps;
   readonly #setup: SessionSetup;
   readonly #startedAt: number;
@@ -218,6 +221,7 @@ export class LiveSession {
   }
 
   send(message: ServerMessage): void {
+    this.#echo.observe(message);
     if (this.#socket) sendTo(this.#socket, message);
   }
 
@@ -238,9 +242,7 @@ export class LiveSession {
     this.#answer(message.text.trim(), startMs, endMs, message.input, message.id);
   }
 
-  // ---- voice (docs/realtime.md#voice)
-  // Voice belongs to the connection: a frame or message still queued from a connection that has
-  // since been replaced must not reach the new connection's microphone stream.
+  // ---- voice (docs/realtime.md#voice): only the current connection's frames reach its stream
 
   /** `audio.start`: the microphone stream of this connection begins. */
   async audioStart(message: AudioStartMessage, from: RoomSocket): Promise<void> {
@@ -257,14 +259,14 @@ export class LiveSession {
     if (from === this.#socket) await this.#voice?.stopInput();
   }
 
-  /** `socket` is the connection that holds the meeting (not one replaced since). */
+  /** `socket` holds the meeting (frames still queued from a replaced one are dropped). */
   isCurrent(socket: RoomSocket): boolean {
     return this.#socket === socket;
   }
 
-  /** Binary frames are taken only while the current connection's microphone stream is on. */
-  listening(from: RoomSocket): boolean {
-    return from === this.#socket && this.#voice?.listening === true;
+  /** Binary frames are taken only while the microphone stream is on. */
+  get listening(): boolean {
+    return this.#voice?.listening === true;
   }
 
   /** One frame of the participant's PCM, from `from` (ignored unless it is the current connection). */
@@ -281,6 +283,7 @@ export class LiveSession {
         error: (code, message) => this.error(code, message),
         // Speaking = a turn is running (thinking included) or its audio is still playing.
         personaSpeaking: () => this.#conversation.turnRunning || this.#voice?.output?.playing === true,
+        personaWords: () => this.#echo.words(),
         bargeIn: () => this.#conversation.interrupt(),
         heard: () => this.#active(),
         utterance: (text, startMs, endMs) => {

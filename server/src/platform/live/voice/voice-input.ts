@@ -3,19 +3,22 @@
 // as `speech.started`, followed by `transcript.interim` while it is recognised and closed by
 // `speech.stopped` with the final text, which the session then stores and answers like a spoken
 // `utterance`. Times come from the audio itself: `audio.start`'s start_ms plus sample offsets.
-// Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts).
+// Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts):
+// backchannels and the persona's own echo neither interrupt it nor become a turn.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
 import { INPUT_SAMPLE_RATE, type RecognitionStream, type SpeechRecognizer } from '../../speech/types.ts';
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
-import { isBackchannel, shouldBargeIn } from './barge-in.ts';
+import { isBackchannel, isEcho, shouldBargeIn } from './barge-in.ts';
 
 export interface VoiceInputHost {
   send(message: ServerMessage): void;
   error(code: RoomErrorCode, message: string): void;
   /** The persona is talking: a turn is running or its audio is still playing. */
   personaSpeaking(): boolean;
+  /** The words the persona said lately (its running turn and the last seconds): its echo. */
+  personaWords(): ReadonlySet<string>;
   /** Cut the persona off (barge-in). */
   bargeIn(): void;
   /** The participant said something (the idle clock restarts). */
@@ -160,10 +163,10 @@ export class VoiceInput {
     utterance.bytes += pcm.length;
   }
 
-  /** Speech over the persona: interrupt once it is more than a backchannel. */
+  /** Speech over the persona: interrupt once it is more than a backchannel, and not its echo. */
   #judge(utterance: Utterance): void {
     if (!this.#host.personaSpeaking()) return;
-    if (!shouldBargeIn(utterance.interim, this.#segmenter.speechMs)) return;
+    if (!shouldBargeIn(utterance.interim, this.#segmenter.speechMs, this.#host.personaWords())) return;
     utterance.bargedIn = true;
     this.#host.bargeIn();
   }
@@ -184,8 +187,12 @@ export class VoiceInput {
     this.#finals = this.#finals
       .then(async () => {
         const text = await recognised;
-        // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn.
-        const ignored = utterance.overPersona && !utterance.bargedIn && isBackchannel(text);
+        // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn; the
+        // persona's own words coming back through the microphone are not the participant's.
+        const ignored =
+          utterance.overPersona &&
+          !utterance.bargedIn &&
+          (isBackchannel(text) || isEcho(text, this.#host.personaWords()));
         const said = ignored ? '' : text;
         this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
         if (said !== '') this.#host.utterance(said, startMs, end);
