@@ -33,7 +33,7 @@ function humPcm(sentence: string): Buffer {
 export async function startFakeRoomServer(port = 0) {
   const app = Fastify({ logger: false });
   await app.register(websocket);
-  const uploads: { path: string; type: string; size: number }[] = [];
+  const uploads: { path: string; type: string; size: number; body: Buffer }[] = [];
   let status: 'created' | 'active' | 'ended' = 'created';
   let startedAt: Date | null = null;
   const sentences: object[] = [];
@@ -114,6 +114,7 @@ export async function startFakeRoomServer(port = 0) {
       path: 'recording',
       type: String(request.headers['content-type']),
       size: (request.body as Buffer).length,
+      body: request.body as Buffer,
     });
     return reply.status(201).send({ status: 'uploaded', size: (request.body as Buffer).length });
   });
@@ -122,6 +123,7 @@ export async function startFakeRoomServer(port = 0) {
       path: 'thumbnail',
       type: String(request.headers['content-type']),
       size: (request.body as Buffer).length,
+      body: request.body as Buffer,
     });
     return reply.status(201).send({ status: 'uploaded', size: (request.body as Buffer).length });
   });
