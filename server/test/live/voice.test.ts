@@ -63,7 +63,7 @@ before(async () => {
   api = await t.workspace();
 });
 after(async () => {
-  // The engines first: the recogniser's idle sidecar does not hold the event loop open by itself.
+  // The engines are the test’s to close (the platform closes only those it built).
   await engines.recognizer?.close();
   await engines.synthesizer?.close();
   await t.close();
