@@ -216,6 +216,11 @@ export async function startFakeRoomServer(port = 0) {
     uploads,
     voice,
     push: (message: object) => push(message),
+    /** A fresh meeting again (after a test that left it). */
+    reopen: () => {
+      status = 'created';
+      startedAt = null;
+    },
     roomUrl: `${address}/room/${FAKE_MEETING_ID}?t=${FAKE_TOKEN}`,
     close: () => app.close(),
   };

@@ -300,7 +300,9 @@ describe('room audio and display parts in Chromium', { skip }, () => {
     await context.close();
   });
 
-  it('records the persona for a participant with neither camera nor microphone', async () => {
+  it('records the persona for a participant with neither camera nor microphone', async (t) => {
+    // The participant leaves: the stand-in meeting starts afresh for the tests after this one.
+    t.after(() => server.reopen());
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const room = await context.newPage();
     const errors: string[] = [];
