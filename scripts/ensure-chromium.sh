@@ -7,12 +7,5 @@ if command -v chromium >/dev/null 2>&1; then
   exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO="sudo"
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends chromium
+"$(dirname "$0")/apt-install.sh" chromium
 command -v chromium

@@ -8,11 +8,4 @@ if /usr/bin/python3 -c 'import pocketsphinx' >/dev/null 2>&1 && [ -d /usr/share/
   exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO="sudo"
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends python3-pocketsphinx pocketsphinx-en-us
+"$(dirname "$0")/apt-install.sh" python3-pocketsphinx pocketsphinx-en-us

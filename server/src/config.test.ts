@@ -65,6 +65,9 @@ test('invalid values fail with a message naming the variable', () => {
     [{ TTS_BASE_URL: 'speech server' }, /TTS_BASE_URL must be a URL/],
     [{ VOICE_END_SILENCE_MS: '50' }, /VOICE_END_SILENCE_MS must be an integer from 200 to 5000/],
     [{ VOICE_END_SILENCE_MS: 'long' }, /VOICE_END_SILENCE_MS must be an integer/],
+    [{ STT_INTERIM_INTERVAL_MS: '100' }, /STT_INTERIM_INTERVAL_MS must be 0 \(off\) or from 500 to 60000/],
+    [{ STT_INTERIM_INTERVAL_MS: '-1' }, /STT_INTERIM_INTERVAL_MS must be an integer from 0 to 60000/],
+    [{ STT_INTERIM_INTERVAL_MS: 'often' }, /STT_INTERIM_INTERVAL_MS must be an integer/],
   ];
   for (const [env, message] of cases) {
     assert.throws(
@@ -88,7 +91,7 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
   const dir = dataDir();
   const defaults = loadConfig({ DATA_DIR: dir }).speech;
   assert.deepEqual(defaults, {
-    stt: { engine: 'auto', baseUrl: null, apiKey: null, model: 'whisper-1' },
+    stt: { engine: 'auto', baseUrl: null, apiKey: null, model: 'whisper-1', interimIntervalMs: 1500 },
     tts: { engine: 'auto', baseUrl: null, apiKey: null, model: 'tts-1' },
     endSilenceMs: 600,
   });
@@ -101,12 +104,14 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
     TTS_ENGINE: 'off',
     TTS_BASE_URL: 'https://speech.example/v1',
     VOICE_END_SILENCE_MS: '900',
+    STT_INTERIM_INTERVAL_MS: '0',
   }).speech;
   assert.deepEqual(configured.stt, {
     engine: 'openai',
     baseUrl: 'http://127.0.0.1:9000/v1',
     apiKey: 'stt-key',
     model: 'Systran/faster-whisper-small',
+    interimIntervalMs: 0,
   });
   assert.deepEqual(configured.tts, {
     engine: 'off',

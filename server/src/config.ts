@@ -17,7 +17,11 @@ export interface SpeechEndpointConfig {
 
 /** Speech in the meeting room (docs/speech.md); engines are chosen in platform/speech/wiring.ts. */
 export interface SpeechConfig {
-  stt: SpeechEndpointConfig & { engine: (typeof STT_ENGINES)[number] };
+  stt: SpeechEndpointConfig & {
+    engine: (typeof STT_ENGINES)[number];
+    /** OpenAI-compatible recogniser: interim re-transcription period, 0 = off (STT_INTERIM_INTERVAL_MS). */
+    interimIntervalMs: number;
+  };
   tts: SpeechEndpointConfig & { engine: (typeof TTS_ENGINES)[number] };
   /** Silence that ends an utterance (VOICE_END_SILENCE_MS). */
   endSilenceMs: number;
@@ -191,7 +195,18 @@ function speech(env: NodeJS.ProcessEnv): SpeechConfig {
     apiKey: env[`${prefix}_API_KEY`] || null,
     model: env[`${prefix}_MODEL`] || model,
   });
-  const stt = { engine: oneOf(env, 'STT_ENGINE', STT_ENGINES, 'auto'), ...endpoint('STT', 'whisper-1') };
+  const stt = {
+    engine: oneOf(env, 'STT_ENGINE', STT_ENGINES, 'auto'),
+    ...endpoint('STT', 'whisper-1'),
+    interimIntervalMs: integer(env, 'STT_INTERIM_INTERVAL_MS', 1500, 0, 60_000),
+  };
+  // Each interim request re-sends the whole utterance so far: more often than twice a second
+  // multiplies the cost without making the text appear sooner.
+  if (stt.interimIntervalMs > 0 && stt.interimIntervalMs < 500) {
+    throw new ConfigError(
+      `STT_INTERIM_INTERVAL_MS must be 0 (off) or from 500 to 60000, got "${env.STT_INTERIM_INTERVAL_MS}"`,
+    );
+  }
   const tts = { engine: oneOf(env, 'TTS_ENGINE', TTS_ENGINES, 'auto'), ...endpoint('TTS', 'tts-1') };
   if (stt.engine === 'openai' && !stt.baseUrl) throw new ConfigError('STT_ENGINE=openai needs STT_BASE_URL');
   if (tts.engine === 'openai' && !tts.baseUrl) throw new ConfigError('TTS_ENGINE=openai needs TTS_BASE_URL');

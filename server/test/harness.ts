@@ -12,7 +12,7 @@ import { FakeClock } from '../src/core/clock.ts';
 import { type Database, openPGlite, openPostgres } from '../src/core/db/database.ts';
 import type { CoreDeps } from '../src/core/deps.ts';
 import type { AppInstance } from '../src/core/http/types.ts';
-import type { LiveHubTimings } from '../src/platform/live/wiring.ts';
+import type { LiveHubOverrides } from '../src/platform/live/wiring.ts';
 import type { SpeechEngines } from '../src/platform/speech/types.ts';
 
 /**
@@ -48,8 +48,8 @@ export interface TestCoreOptions {
   env?: Record<string, string>;
   clock?: FakeClock;
   database?: Database;
-  /** The live hub's timings, shortened for tests of fillers and idle calls. */
-  liveHub?: LiveHubTimings;
+  /** The live hub's timings, shortened for tests of fillers and idle calls, or its segmenter swapped. */
+  liveHub?: LiveHubOverrides;
   /** Speech engines to use instead of the configured ones (fakes, or real engines the test closes). */
   speech?: SpeechEngines;
 }

@@ -12,7 +12,7 @@ import { createFeedbackModule } from '../platform/feedback/wiring.ts';
 import { createGoalsModule } from '../platform/goals/wiring.ts';
 import { createGuardrailsModule } from '../platform/guardrails/wiring.ts';
 import { createIdentityModule } from '../platform/identity/wiring.ts';
-import { createLiveModule, type LiveHubTimings } from '../platform/live/wiring.ts';
+import { createLiveModule, type LiveHubOverrides } from '../platform/live/wiring.ts';
 import { createMeetingsModule } from '../platform/meetings/wiring.ts';
 import { createMemoriesModule } from '../platform/memories/wiring.ts';
 import { createPersonasModule } from '../platform/personas/wiring.ts';
@@ -64,7 +64,7 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
 
 export interface PlatformOptions {
   /** Tests: the live hub's timings (filler delays, idle checks …) shortened. */
-  liveHub?: LiveHubTimings;
+  liveHub?: LiveHubOverrides;
   /** Tests: speech engines of their own (fakes, or real ones they close themselves). */
   speech?: SpeechEngines;
 }

@@ -25,7 +25,7 @@ import {
  */
 export async function startLivePlatform(
   env: Record<string, string> = {},
-  options: Pick<TestCoreOptions, 'speech'> = {},
+  options: Pick<TestCoreOptions, 'speech' | 'liveHub'> = {},
 ): Promise<ListeningPlatform> {
   const test = await openTestDatabase();
   const platform = await startListeningPlatform({ ...options, database: test.database, env });

@@ -118,6 +118,28 @@ test('a short "yeah" over the persona’s audio neither interrupts nor is answer
   p.close();
 });
 
+test('the persona’s own voice coming back through the microphone neither interrupts it nor is answered', async () => {
+  // What an echo sounds like to the recogniser: the welcome's words, for longer than 1.2 s.
+  const { p, welcome } = await speakingPersona({
+    interims: [
+      [300, 'i lead'],
+      [900, 'i lead our hiring'],
+      [1800, 'i lead our hiring today we talk'],
+    ],
+    final: 'i lead our hiring today we talk about your work',
+  });
+  await streamAudio(p, Buffer.concat([silencePcm(300), longSpeech, silencePcm(900)]));
+  await p.next('speech.started');
+  const stopped = await p.next('speech.stopped');
+  assert.equal(stopped.text, '', 'the echo is reported as nothing said');
+  assert.ok(longSpeech.length / 32 > 1_500, 'longer than the 1.2 s rule');
+  const done = await p.next('agent.message', (m) => m.turn_id === welcome.turn_id, 20_000);
+  assert.equal(done.interrupted, false, 'the welcome played to its end');
+  const stored = await p.next('transcript.sentence');
+  assert.equal(stored.sentence.speaker, 'agent', 'no user sentence was stored for the echo');
+  p.close();
+});
+
 test('a non-backchannel word interrupts at once, before 1.2 s of speech', async () => {
   const { p, welcome } = await speakingPersona({ interims: [[150, 'wait']], final: 'wait' });
   const wait = (await spokenPcm('wait')).subarray(0, 32 * 700);

@@ -81,3 +81,40 @@ test('a client that did not ask for audio gets text only: no agent.audio, no bin
   assert.equal(audio.pcm.length, audio.bytes);
   again.close();
 });
+
+test('a client streaming audio it may not send gets one error a second, not one a frame', async () => {
+  const { id, room_token } = await meeting();
+  const p = await Participant.connect(t.baseUrl, id, room_token);
+  const errorsAfter = async (frames: number) => {
+    const before = p.messages.filter((m) => m.type === 'error').length;
+    for (let i = 0; i < frames; i += 1) p.socket.send(silencePcm(40), { binary: true });
+    // Frames are handled in order with text frames: the pong comes after all of them.
+    const ts = Math.random();
+    p.send({ type: 'ping', ts });
+    await p.next('pong', (m) => m.ts === ts);
+    return p.messages.filter((m) => m.type === 'error').slice(before);
+  };
+  // Before join.
+  const early = await errorsAfter(30);
+  assert.deepEqual(
+    early.map((m) => m.code),
+    ['not_joined'],
+  );
+  // After speech_unavailable (this service has no recogniser): join and audio.start start afresh.
+  await p.join();
+  p.send({ type: 'audio.start' });
+  assert.equal((await p.next('error')).code, 'speech_unavailable');
+  const refused = await errorsAfter(30);
+  assert.deepEqual(
+    refused.map((m) => m.code),
+    ['invalid_message'],
+  );
+  // A second later the client is told again (once).
+  await new Promise((resolve) => setTimeout(resolve, 1_050));
+  assert.deepEqual(
+    (await errorsAfter(10)).map((m) => m.code),
+    ['invalid_message'],
+  );
+  assert.equal(p.closeCode, null);
+  p.close();
+});

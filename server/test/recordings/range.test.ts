@@ -167,3 +167,38 @@ describe('recording media answers Range requests', () => {
     assert.equal((await get(tampered.toString(), {}, 'HEAD')).status, 404);
   });
 });
+
+describe('the storage route reads the object key from the path once', () => {
+  /** The media URL with its last path segment's first character written as `encoded`. */
+  const withFirstCharOfName = (encoded: string) => {
+    const url = new URL(mediaUrl);
+    const slash = url.pathname.lastIndexOf('/');
+    url.pathname = `${url.pathname.slice(0, slash + 1)}${encoded}${url.pathname.slice(slash + 2)}`;
+    return url.toString();
+  };
+
+  test('a key percent-encoded twice is not decoded twice: another key, so no object (404)', async () => {
+    const name = new URL(mediaUrl).pathname.split('/').at(-1)!;
+    const hex = name.charCodeAt(0).toString(16).toUpperCase();
+    // `%25XX` is the text `%XX`: the signed key has the character itself, not those three.
+    const response = await get(withFirstCharOfName(`%25${hex}`));
+    assert.equal(response.status, 404);
+    assert.equal((await response.json()).error.code, 'resource_not_found');
+  });
+
+  test('a path that decodes to a malformed escape is a 404 in the error shape, not a 500', async () => {
+    const response = await get(withFirstCharOfName('%25E0z'));
+    assert.equal(response.status, 404);
+    const body = await response.json();
+    assert.equal(body.error.code, 'resource_not_found');
+    assert.equal(typeof body.error.message, 'string');
+  });
+
+  test('a path that is not valid percent-encoding at all: 400 invalid_request', async () => {
+    const response = await get(withFirstCharOfName('%E0z'));
+    assert.equal(response.status, 400);
+    const body = await response.json();
+    assert.equal(body.error.code, 'invalid_request');
+    assert.equal(body.error.param, 'path');
+  });
+});

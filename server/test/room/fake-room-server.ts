@@ -33,7 +33,7 @@ function humPcm(sentence: string): Buffer {
 export async function startFakeRoomServer(port = 0) {
   const app = Fastify({ logger: false });
   await app.register(websocket);
-  const uploads: { path: string; type: string; size: number }[] = [];
+  const uploads: { path: string; type: string; size: number; body: Buffer }[] = [];
   let status: 'created' | 'active' | 'ended' = 'created';
   let startedAt: Date | null = null;
   const sentences: object[] = [];
@@ -114,6 +114,7 @@ export async function startFakeRoomServer(port = 0) {
       path: 'recording',
       type: String(request.headers['content-type']),
       size: (request.body as Buffer).length,
+      body: request.body as Buffer,
     });
     return reply.status(201).send({ status: 'uploaded', size: (request.body as Buffer).length });
   });
@@ -122,6 +123,7 @@ export async function startFakeRoomServer(port = 0) {
       path: 'thumbnail',
       type: String(request.headers['content-type']),
       size: (request.body as Buffer).length,
+      body: request.body as Buffer,
     });
     return reply.status(201).send({ status: 'uploaded', size: (request.body as Buffer).length });
   });
@@ -214,6 +216,11 @@ export async function startFakeRoomServer(port = 0) {
     uploads,
     voice,
     push: (message: object) => push(message),
+    /** A fresh meeting again (after a test that left it). */
+    reopen: () => {
+      status = 'created';
+      startedAt = null;
+    },
     roomUrl: `${address}/room/${FAKE_MEETING_ID}?t=${FAKE_TOKEN}`,
     close: () => app.close(),
   };

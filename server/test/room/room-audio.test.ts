@@ -300,6 +300,52 @@ describe('room audio and display parts in Chromium', { skip }, () => {
     await context.close();
   });
 
+  it('records the persona for a participant with neither camera nor microphone', async (t) => {
+    // The participant leaves: the stand-in meeting starts afresh for the tests after this one.
+    t.after(() => server.reopen());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const room = await context.newPage();
+    const errors: string[] = [];
+    room.on('pageerror', (error) => errors.push(error.message));
+    server.uploads.length = 0;
+    await room.goto(server.roomUrl);
+    await room.getByRole('button', { name: 'Get started' }).click();
+    await room.getByRole('button', { name: 'Continue without them' }).click();
+    // Nothing of the participant's, but the persona's voice is there to record: consent is asked.
+    await room.getByLabel('I agree that my camera and microphone', { exact: false }).check();
+    await room.getByRole('button', { name: 'Join with recording' }).click();
+    const deadline = Date.now() + 20_000;
+    const state = () =>
+      room.evaluate(`({
+        recording: window.roomDiagnostics.recordingStartedAt,
+        played: window.roomDiagnostics.audio.played,
+        speaking: window.roomDiagnostics.audio.speaking,
+      })`) as Promise<{ recording: number; played: number; speaking: boolean }>;
+    // The opening plays (hummed by the stand-in server) and ends.
+    while (!((await state()).played > 0 && !(await state()).speaking) && Date.now() < deadline) {
+      await room.waitForTimeout(100);
+    }
+    assert.ok((await state()).recording > 0, 'the recording started');
+    await room.getByRole('button', { name: 'Leave the meeting' }).click();
+    await room.getByRole('button', { name: 'Leave meeting' }).click();
+    await room.getByText('Recording saved', { exact: false }).waitFor({ timeout: 20_000 });
+    const upload = server.uploads.find((entry) => entry.path === 'recording');
+    assert.ok(upload, 'the recording was uploaded');
+    assert.match(upload.type, /^audio\//, 'audio only: there is no camera');
+    // The persona's voice is in it: its level is well above silence.
+    const level = await run<{ rms: number; seconds: number }>(`(async () => {
+      const bytes = Uint8Array.from(atob(${JSON.stringify(upload.body.toString('base64'))}), (c) => c.charCodeAt(0));
+      const decoded = await new OfflineAudioContext(1, 1, 48000).decodeAudioData(bytes.buffer);
+      const data = decoded.getChannelData(0);
+      let sum = 0;
+      for (const sample of data) sum += sample * sample;
+      return { rms: Math.sqrt(sum / Math.max(1, data.length)), seconds: decoded.duration };
+    })()`);
+    assert.ok(level.rms > 0.005, `recording level ${JSON.stringify(level)}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('shows what the service hears: a draft while speaking, each final in order, listening then thinking', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const room = await context.newPage();

@@ -134,6 +134,31 @@ describe('Flite synthesiser', () => {
     assert.ok(audio.pcm.length > 0);
   });
 
+  test('a sentence that overruns its timeout fails; its worker is replaced and later sentences work', async () => {
+    // ~1 s of synthesis for the longest text allowed against a 300 ms budget; short sentences take
+    // 20–130 ms once the (new) worker has compiled the module, which the budget does not count.
+    const hurried = createFliteSynthesizer({ sentenceTimeoutMs: 300 });
+    try {
+      await hurried.synthesize('Warm up.', choice());
+      const long = 'Tell me about a system you designed and the hardest part of it. '.repeat(32);
+      const started = performance.now();
+      await assert.rejects(
+        hurried.synthesize(long, choice()),
+        (error: SpeechEngineError) => error.code === 'timeout' && /300 ms/.test(error.message),
+      );
+      const waited = performance.now() - started;
+      assert.ok(waited < 900, `rejected at the deadline, not when the run ended (${waited.toFixed(0)} ms)`);
+      // A sentence queued behind the stuck one, and one after it, both come from a fresh worker.
+      const [queued, after] = await Promise.all([
+        hurried.synthesize('Next question.', choice()),
+        hurried.synthesize('And the one after.', choice()),
+      ]);
+      assert.ok(rms(queued.pcm) > 500 && rms(after.pcm) > 500);
+    } finally {
+      await hurried.close();
+    }
+  });
+
   test('text without words gives no audio; a closed synthesiser rejects', async () => {
     assert.equal((await synthesizer.synthesize(' … ', choice())).pcm.length, 0);
     const other = createFliteSynthesizer();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { SpeechEngineError } from '../../src/platform/speech/errors.ts';
-import { createOpenAiRecognizer } from '../../src/platform/speech/stt/openai.ts';
+import { createOpenAiRecognizer, MAX_INTERIM_AUDIO_MS } from '../../src/platform/speech/stt/openai.ts';
 import { createOpenAiSynthesizer } from '../../src/platform/speech/tts/openai.ts';
 import type { VoiceChoice } from '../../src/platform/speech/types.ts';
 import { pcmDurationMs } from '../../src/platform/speech/wav.ts';
@@ -95,6 +95,39 @@ describe('OpenAI-compatible adapters against a loopback speech server', () => {
     const sizes = server.requests.map((request) => request.audio?.pcm.length ?? 0);
     assert.ok(sizes[0] < sizes.at(-1)!, `${sizes}`);
     assert.equal(sizes.at(-1), sentence.length);
+  });
+
+  test('recognition: no interim request once the utterance passes 10 s (each would re-send, and re-bill, it all)', async () => {
+    const stream = recognizer({}, 50).start({ language: 'en-US' });
+    const interims: string[] = [];
+    stream.onInterim((text) => interims.push(text));
+    // 14 s of audio in 500 ms chunks, faster than real time so the test stays short.
+    const long = Buffer.concat([sentence, sentence, sentence, sentence, sentence]).subarray(0, 32_000 * 14);
+    for (const chunk of chunksOf(long, 500)) {
+      stream.write(chunk);
+      await sleep(80);
+    }
+    const result = await stream.finish();
+    assert.equal(result.text, 'heard 14 seconds');
+    const sizes = server.requests.map((request) => request.audio?.pcm.length ?? 0);
+    const interimSizes = sizes.slice(0, -1);
+    assert.ok(interimSizes.length >= 5, `interims were sent while it was short: ${sizes}`);
+    assert.ok(
+      interimSizes.every((bytes) => bytes <= (32_000 * MAX_INTERIM_AUDIO_MS) / 1000),
+      `no interim request beyond ${MAX_INTERIM_AUDIO_MS} ms of audio: ${sizes.map((bytes) => bytes / 32)}`,
+    );
+    assert.equal(sizes.at(-1), long.length, 'the final has it all');
+  });
+
+  test('recognition: interim interval 0 sends only the final', async () => {
+    const stream = recognizer({}, 0).start({ language: 'en-US' });
+    stream.onInterim(() => assert.fail('no interim expected'));
+    for (const chunk of chunksOf(sentence, 200)) {
+      stream.write(chunk);
+      await sleep(30);
+    }
+    await stream.finish();
+    assert.equal(server.requests.length, 1);
   });
 
   test('recognition: silence-only utterance is still sent; no audio at all gives "" without a request', async () => {

@@ -108,6 +108,38 @@ describe('PocketSphinx recogniser', { skip }, () => {
     }
   });
 
+  test('a stream that waits for a decoder with more audio than allowed fails alone; the pool goes on', async () => {
+    const single = createPocketSphinxRecognizer({ modelDir, logger, maxDecoders: 1, maxQueuedMs: 3000 });
+    try {
+      // A warm sidecar reads its input at once (a cold one is busy loading the model).
+      const warmUp = single.start({ language: 'en-US' });
+      warmUp.write(silencePcm(200));
+      await warmUp.finish();
+      // The only decoder is busy with this stream…
+      const holder = single.start({ language: 'en-US' });
+      holder.write(sentencePcm.subarray(0, 16_000));
+      await sleep(300);
+      // …so this one buffers in the sidecar, past its 3 s allowance.
+      const waiting = single.start({ language: 'en-US' });
+      for (let second = 0; second < 5; second += 1) {
+        waiting.write(silencePcm(1000));
+        await sleep(50);
+      }
+      await assert.rejects(
+        waiting.finish(),
+        (error: SpeechEngineError) => error.code === 'engine_failed' && /free decoder/.test(error.message),
+      );
+      await speak(holder, sentencePcm.subarray(16_000), 200, 20);
+      assert.ok(wordErrorRate(sentence, (await holder.finish()).text) <= 0.35);
+      // The decoder it frees goes to the next stream, not to the failed one.
+      const next = single.start({ language: 'en-US' });
+      await speak(next, sentencePcm, 200, 20);
+      assert.ok(wordErrorRate(sentence, (await next.finish()).text) <= 0.35);
+    } finally {
+      await single.close();
+    }
+  });
+
   test('silence gives an empty final', async () => {
     const stream = recognizer.start({ language: 'en-US' });
     stream.write(silencePcm(1500));

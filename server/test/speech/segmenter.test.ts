@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { type SegmentEvent, SpeechSegmenter } from '../../src/platform/speech/segmenter.ts';
+import {
+  loadOnceUnlessFailed,
+  type SegmentEvent,
+  SpeechSegmenter,
+} from '../../src/platform/speech/segmenter.ts';
 import { chunksOf, noisePcm, silencePcm, spokenPcm } from './audio-fixtures.ts';
 
 async function segment(pcm: Buffer, options?: { endSilenceMs?: number; maxSegmentMs?: number }) {
@@ -124,5 +128,22 @@ describe('SpeechSegmenter', () => {
     const long = Buffer.concat([sentence, sentence, sentence]);
     const marks = boundaries((await segment(long, { maxSegmentMs: 2000 })).events);
     assert.ok(marks.filter((mark) => mark.type === 'end').length >= 2, JSON.stringify(marks));
+  });
+});
+
+describe('loadOnceUnlessFailed (the VAD module loader)', () => {
+  test('shares one load, forgets a failed one so the next call tries again', async () => {
+    let calls = 0;
+    let fail = true;
+    const load = loadOnceUnlessFailed(async () => {
+      calls += 1;
+      if (fail) throw new Error('wasm missing');
+      return calls;
+    });
+    await assert.rejects(load(), /wasm missing/);
+    fail = false;
+    assert.equal(await load(), 2, 'retried after the failure');
+    assert.equal(await load(), 2, 'then kept');
+    assert.equal(calls, 2);
   });
 });

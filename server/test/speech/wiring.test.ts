@@ -58,6 +58,13 @@ describe('speech engine choice', () => {
       'Speech to text: OpenAI-compatible (small.en at 127.0.0.1:9)',
       'Text to speech: OpenAI-compatible (tts-1 at 127.0.0.1:9)',
     ]);
+    // STT_INTERIM_INTERVAL_MS reaches the recogniser (1500 by default).
+    const interval = async (extra: Record<string, string>) => {
+      const plan = await planSpeechEngines(config({ ...env, ...extra }));
+      return plan.recognizer.kind === 'openai' ? plan.recognizer.interimIntervalMs : null;
+    };
+    assert.equal(await interval({}), 1500);
+    assert.equal(await interval({ STT_INTERIM_INTERVAL_MS: '0' }), 0);
     const off = await createSpeechEngines(config({ ...env, STT_ENGINE: 'off', TTS_ENGINE: 'off' }), logger);
     assert.deepEqual(off, { recognizer: null, synthesizer: null });
     assert.deepEqual(

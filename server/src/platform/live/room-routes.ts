@@ -1,6 +1,7 @@
 // The room API (docs/realtime.md): `/v1/rooms/{meetingId}/…`, authenticated by the room token
 // (`?t=` or `X-Room-Token`), never by an API key, and open to any origin so the room can be
 // embedded. Registered outside the authenticated /v1 scope.
+import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import websocket from '@fastify/websocket';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,6 +41,8 @@ export interface RoomRouteDeps {
 }
 
 const JOIN_TIMEOUT_MS = 30_000;
+/** At most one error a second for refused binary frames, per socket. */
+const AUDIO_REFUSAL_INTERVAL_MS = 1_000;
 const Params = Type.Object({ meetingId: Type.String() });
 const TokenQuery = Type.Object({ t: Type.Optional(Type.String()) }, { additionalProperties: true });
 const UploadResult = Type.Object({
@@ -229,15 +232,27 @@ function attachSocket(
   }, JOIN_TIMEOUT_MS);
   joinTimer.unref();
 
+  // A client streaming audio the server cannot take (before join, before audio.start, after
+  // speech_unavailable) sends 10–50 frames a second: it is told once a second at most, not once
+  // a frame. A join, audio.start or audio.stop starts afresh (the answer may have changed).
+  let audioRefusedAt = Number.NEGATIVE_INFINITY;
+  const refuseAudio = (code: 'not_joined' | 'invalid_message', message: string) => {
+    const now = performance.now();
+    if (now - audioRefusedAt < AUDIO_REFUSAL_INTERVAL_MS) return;
+    audioRefusedAt = now;
+    send({ type: 'error', code, message, fatal: false });
+  };
+
   // Binary frames are microphone audio (after audio.start); they keep their place among the text
   // frames, so audio sent right after audio.start waits for the stream to be ready.
   const audio = (pcm: Buffer) => {
-    if (state !== 'joined' || !session) {
-      return void send({ type: 'error', code: 'not_joined', message: 'Send join first.', fatal: false });
-    }
+    if (state !== 'joined' || !session) return refuseAudio('not_joined', 'Send join first.');
+    // Frames still queued from a connection replaced since (it has been told and is closing)
+    // are dropped: they must not feed the microphone stream of the connection that took over.
+    if (!session.isCurrent(adapter)) return;
     const problem = audioFrameProblem(pcm.length, session.listening);
-    if (problem) return void send({ type: 'error', code: 'invalid_message', message: problem, fatal: false });
-    session.audio(pcm);
+    if (problem) return refuseAudio('invalid_message', problem);
+    session.audio(pcm, adapter);
   };
 
   let chain = Promise.resolve();
@@ -251,6 +266,8 @@ function attachSocket(
         if ('error' in parsed)
           return void send({ type: 'error', code: 'invalid_message', message: parsed.error, fatal: false });
         const message = parsed.message;
+        if (message.type === 'join' || message.type === 'audio.start' || message.type === 'audio.stop')
+          audioRefusedAt = Number.NEGATIVE_INFINITY;
         if (message.type === 'ping') {
           return void send({
             type: 'pong',
@@ -277,9 +294,9 @@ function attachSocket(
           return void send({ type: 'error', code: 'not_joined', message: 'Send join first.', fatal: false });
         }
         if (message.type === 'utterance') session.utterance(message);
-        else if (message.type === 'audio.start') await session.audioStart(message);
+        else if (message.type === 'audio.start') await session.audioStart(message, adapter);
         // Not awaited: the last utterance's recognition must not hold up the frames after it.
-        else if (message.type === 'audio.stop') void session.audioStop();
+        else if (message.type === 'audio.stop') void session.audioStop(adapter);
         else if (message.type === 'leave') await session.end('participant_left');
       })
       .catch((error) => {

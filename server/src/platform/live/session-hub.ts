@@ -36,6 +36,7 @@ import { liveRepository } from './repository.ts';
 import { LiveSession, type RoomSocket, type SessionDeps } from './session.ts';
 import { toolsFor } from './tools.ts';
 import { speechCapabilities } from './voice/connection-voice.ts';
+import type { SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
 export interface OutboundCalls {
@@ -58,6 +59,8 @@ export interface MeetingSessionHubDeps {
   speech: SpeechEngines;
   /** Silence that ends a spoken utterance (VOICE_END_SILENCE_MS). */
   voiceEndSilenceMs?: number;
+  /** The microphone streams' voice-activity segmenter (the WebRTC VAD when absent; tests swap it). */
+  createSegmenter?: SegmenterFactory;
   fillerDelayMs?: number;
   fillerIntervalMs?: number;
   maxFillersPerTurn?: number;
@@ -101,6 +104,7 @@ export class MeetingSessionHub {
       webSearch: deps.webSearch,
       speech: deps.speech,
       voiceEndSilenceMs: deps.voiceEndSilenceMs,
+      createSegmenter: deps.createSegmenter,
       fillerDelayMs: deps.fillerDelayMs ?? FILLER_DELAY_MS,
       fillerIntervalMs: deps.fillerIntervalMs ?? FILLER_INTERVAL_MS,
       maxFillersPerTurn: deps.maxFillersPerTurn ?? MAX_FILLERS_PER_TURN,

@@ -28,6 +28,8 @@ import type { ChatMessage, ReplyProvider, ToolSpec } from './providers/types.ts'
 import { liveRepository } from './repository.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
 import { ConnectionVoice } from './voice/connection-voice.ts';
+import { PersonaEcho } from './voice/persona-echo.ts';
+import type { SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
 /** What the session writes to: a WebSocket, or anything that behaves like one (benchmarks). */
@@ -51,6 +53,8 @@ export interface SessionDeps {
   speech: SpeechEngines;
   /** Silence that ends a spoken utterance (the segmenter's default when absent). */
   voiceEndSilenceMs?: number;
+  /** The microphone streams' voice-activity segmenter (the WebRTC VAD when absent). */
+  createSegmenter?: SegmenterFactory;
   /** First token later than this: a `filler` notice. */
   fillerDelayMs: number;
   /** Then another filler this often while nothing has been said yet… */
@@ -88,6 +92,8 @@ export class LiveSession {
   readonly scenarioId: string;
   #socket: RoomSocket | null = null;
   #voice: ConnectionVoice | null = null;
+  /** What the persona said lately, so its echo in the microphone is not taken for the participant. */
+  readonly #echo = new PersonaEcho();
   readonly #deps: SessionDeps;
   readonly #setup: SessionSetup;
   readonly #startedAt: number;
@@ -215,6 +221,7 @@ export class LiveSession {
   }
 
   send(message: ServerMessage): void {
+    this.#echo.observe(message);
     if (this.#socket) sendTo(this.#socket, message);
   }
 
@@ -235,11 +242,11 @@ export class LiveSession {
     this.#answer(message.text.trim(), startMs, endMs, message.input, message.id);
   }
 
-  // ---- voice (docs/realtime.md#voice)
+  // ---- voice (docs/realtime.md#voice): only the current connection's frames reach its stream
 
   /** `audio.start`: the microphone stream of this connection begins. */
-  async audioStart(message: AudioStartMessage): Promise<void> {
-    if (this.#closed || !this.#voice) return;
+  async audioStart(message: AudioStartMessage, from: RoomSocket): Promise<void> {
+    if (this.#closed || !this.#voice || from !== this.#socket) return;
     if (!this.#voice.canListen) {
       this.error('speech_unavailable', 'This service has no speech recogniser: send utterance frames.');
       return;
@@ -248,8 +255,13 @@ export class LiveSession {
   }
 
   /** `audio.stop`: the stream ends; an utterance in progress is finalised. */
-  async audioStop(): Promise<void> {
-    await this.#voice?.stopInput();
+  async audioStop(from: RoomSocket): Promise<void> {
+    if (from === this.#socket) await this.#voice?.stopInput();
+  }
+
+  /** `socket` holds the meeting (frames still queued from a replaced one are dropped). */
+  isCurrent(socket: RoomSocket): boolean {
+    return this.#socket === socket;
   }
 
   /** Binary frames are taken only while the microphone stream is on. */
@@ -257,13 +269,13 @@ export class LiveSession {
     return this.#voice?.listening === true;
   }
 
-  /** One frame of the participant's PCM. */
-  audio(pcm: Buffer): void {
-    if (!this.#closed && !this.#ending) this.#voice?.audio(pcm);
+  /** One frame of the participant's PCM, from `from` (ignored unless it is the current connection). */
+  audio(pcm: Buffer, from: RoomSocket): void {
+    if (!this.#closed && !this.#ending && from === this.#socket) this.#voice?.audio(pcm);
   }
 
   #connectionVoice(output: boolean): ConnectionVoice {
-    const { logger, speech, voiceEndSilenceMs } = this.#deps;
+    const { logger, speech, voiceEndSilenceMs, createSegmenter } = this.#deps;
     return new ConnectionVoice(
       speech,
       {
@@ -271,6 +283,7 @@ export class LiveSession {
         error: (code, message) => this.error(code, message),
         // Speaking = a turn is running (thinking included) or its audio is still playing.
         personaSpeaking: () => this.#conversation.turnRunning || this.#voice?.output?.playing === true,
+        personaWords: () => this.#echo.words(),
         bargeIn: () => this.#conversation.interrupt(),
         heard: () => this.#active(),
         utterance: (text, startMs, endMs) => {
@@ -290,6 +303,7 @@ export class LiveSession {
         output,
         context: this.#setup.context,
         endSilenceMs: voiceEndSilenceMs,
+        createSegmenter,
         logger: logger.child({ meeting_id: this.meetingId }),
       },
     );

@@ -11,7 +11,7 @@ import { MeetingSessionHub, type MeetingSessionHubDeps } from './session-hub.ts'
 import { speechCapabilities } from './voice/connection-voice.ts';
 import { createWebSearch } from './web-search.ts';
 
-export type LiveHubTimings = Partial<
+export type LiveHubOverrides = Partial<
   Pick<
     MeetingSessionHubDeps,
     | 'fillerDelayMs'
@@ -20,6 +20,7 @@ export type LiveHubTimings = Partial<
     | 'idleCheckMs'
     | 'reconnectGraceMs'
     | 'heartbeatMs'
+    | 'createSegmenter'
   >
 >;
 
@@ -31,8 +32,8 @@ export interface LiveModuleDeps
   llm: LlmClient | null;
   /** Speech to text and text to speech, built once by the composition root (either may be null). */
   speech: SpeechEngines;
-  /** Tests: shorter filler timings, idle checks, reconnect grace or heartbeat. */
-  hub?: LiveHubTimings;
+  /** Tests: shorter filler timings, idle checks, reconnect grace or heartbeat; a segmenter of their own. */
+  hub?: LiveHubOverrides;
 }
 
 export function createLiveModule(deps: LiveModuleDeps) {

@@ -20,7 +20,10 @@ export function registerStorageRoute(app: AppInstance, storage: ObjectStorage): 
     url: '/storage/*',
     schema: { hide: true },
     handler: async (request, reply) => {
-      const key = decodeURIComponent((request.params as { '*': string })['*'] ?? '');
+      // The router has already percent-decoded the wildcard (a path that is not valid
+      // percent-encoding never gets here: 400). Decoding again would read `%2541` as `A` and
+      // throw (500) on `%25E0`; a key that is not the signed one simply fails the signature.
+      const key = (request.params as { '*': string })['*'] ?? '';
       const query = request.query as { expires?: string; signature?: string };
       const expires = Number(query.expires);
       let valid = false;

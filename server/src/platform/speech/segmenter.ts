@@ -49,15 +49,28 @@ interface FvadModule {
   _free(pointer: number): void;
 }
 
-let fvadModule: Promise<FvadModule> | null = null;
+/**
+ * `load` run once and its promise shared, except that a rejected promise is forgotten: a failure
+ * (a WASM file missing or unreadable for a moment) must not disable voice until the next restart.
+ */
+export function loadOnceUnlessFailed<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | null = null;
+  return () => {
+    if (!loading) {
+      const attempt = load();
+      loading = attempt;
+      attempt.catch(() => {
+        if (loading === attempt) loading = null;
+      });
+    }
+    return loading;
+  };
+}
 
 /** The WASM module is instantiated once per process; each segmenter gets its own detector state. */
-function loadFvad(): Promise<FvadModule> {
-  fvadModule ??= import('@echogarden/fvad-wasm').then(
-    (imported) => imported.default() as Promise<FvadModule>,
-  );
-  return fvadModule;
-}
+const loadFvad = loadOnceUnlessFailed(() =>
+  import('@echogarden/fvad-wasm').then((imported) => imported.default() as Promise<FvadModule>),
+);
 
 export class SpeechSegmenter {
   /** Milliseconds of voiced audio in the current utterance (0 between utterances). */

@@ -19,7 +19,7 @@ import type { SpeechEngines } from './types.ts';
 export type { SpeechEngines } from './types.ts';
 
 type RecognizerPlan =
-  | { kind: 'openai'; endpoint: OpenAiSpeechConfig }
+  | { kind: 'openai'; endpoint: OpenAiSpeechConfig; interimIntervalMs: number }
   | { kind: 'pocketsphinx'; modelDir: string }
   | { kind: 'none'; why: string };
 type SynthesizerPlan =
@@ -53,7 +53,7 @@ export async function planSpeechEngines(
 async function planRecognizer(stt: SpeechConfig['stt'], options: SpeechPlanOptions): Promise<RecognizerPlan> {
   if (stt.engine === 'off') return { kind: 'none', why: 'STT_ENGINE=off' };
   if (stt.engine === 'openai' || (stt.engine === 'auto' && stt.baseUrl)) {
-    return { kind: 'openai', endpoint: endpoint(stt) };
+    return { kind: 'openai', endpoint: endpoint(stt), interimIntervalMs: stt.interimIntervalMs };
   }
   const detection = await detectPocketSphinx(options.python ?? DEFAULT_PYTHON);
   if (detection.available) return { kind: 'pocketsphinx', modelDir: detection.modelDir };
@@ -98,7 +98,7 @@ export function buildSpeechEngines(
   return {
     recognizer:
       recognizer.kind === 'openai'
-        ? createOpenAiRecognizer(recognizer.endpoint)
+        ? createOpenAiRecognizer(recognizer.endpoint, { interimEveryMs: recognizer.interimIntervalMs })
         : recognizer.kind === 'pocketsphinx'
           ? createPocketSphinxRecognizer({ modelDir: recognizer.modelDir, python: options.python, logger })
           : null,

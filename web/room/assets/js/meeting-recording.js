@@ -1,6 +1,7 @@
 // The meeting's recording, when this client records: camera plus the mix of microphone and
-// persona (recorder.js), the "Recording" badge, and one still frame a few seconds in as the
-// thumbnail.
+// persona (recorder.js) — or that mix alone for a participant without a camera, or without any
+// device (then it holds the persona) — the "Recording" badge, and one still frame a few seconds in
+// as the thumbnail.
 
 import { byId } from './dom.js';
 import { captureFrame, Recording } from './recorder.js';
@@ -10,7 +11,7 @@ const THUMBNAIL_AFTER_MS = 4000;
 export class MeetingRecording {
   /**
    * Starts recording; returns null (after saying so in the transcript) when this browser cannot.
-   * @param {{ stream: MediaStream, camera: boolean, audioTrack: MediaStreamTrack | null,
+   * @param {{ stream: MediaStream | null, camera: boolean, audioTrack: MediaStreamTrack | null,
    *   maxBytes?: number, note: (text: string) => void }} options
    */
   static start(options) {

@@ -7,16 +7,17 @@ import { Composer } from './composer.js';
 import { RoomConnection } from './connection.js';
 import { MeetingControls } from './controls.js';
 import { exposeDiagnostics } from './diagnostics.js';
-import { byId, firstName, formatClock, initials, setImage, setText } from './dom.js';
+import { byId, firstName } from './dom.js';
 import { Listener } from './listener.js';
+import { renderMeetingChrome } from './meeting-chrome.js';
 import { MeetingRecording } from './meeting-recording.js';
 import { PersonaVoice } from './persona-voice.js';
 import { StatusLine } from './status.js';
 import { MeetingTimer } from './timer.js';
 import { TranscriptView } from './transcript.js';
+import { UtteranceSender } from './utterances.js';
 import { VoiceInput } from './voice-input.js';
 
-const INTERIM_INTERVAL_MS = 700;
 /** With service audio, "thinking" ends with the first audio; this long after the text at most. */
 const AUDIO_GRACE_MS = 3000;
 
@@ -73,9 +74,6 @@ export class Meeting {
     this.limitSeconds = this.welcome.meeting?.duration_limit_seconds ?? 0;
     this.timer = new MeetingTimer({ onLastMinute: () => this.transcript.note('About one minute left.') });
     this.recording = null;
-    this.lastInterimAt = 0;
-    this.lastInterim = '';
-    this.clientCounter = 0;
     this.ended = false;
     this.joinedOnce = false;
     /** The `agent.audio` whose binary frame comes next. */
@@ -89,7 +87,13 @@ export class Meeting {
   }
 
   async start() {
-    this.#renderChrome();
+    renderMeetingChrome({
+      welcome: this.welcome,
+      personaName: this.personaName,
+      limitSeconds: this.limitSeconds,
+      stream: this.options.stream,
+      camera: this.options.camera,
+    });
     await this.#setUpPersonaVoice();
     this.composer = new Composer({ form: byId('composer'), input: byId('message') }, (text, startedAt) =>
       this.#sendTyped(text, startedAt),
@@ -110,6 +114,16 @@ export class Meeting {
     if (this.askedForAudio) join.audio = { output: true };
     if (this.options.name) join.name = this.options.name;
     this.connection = new RoomConnection(this.api.liveUrl(this.welcome.live_path), join);
+    this.utterances = new UtteranceSender({
+      connection: this.connection,
+      meetingMs: (epochMs) => this.#meetingMs(epochMs),
+      sent: (text, id) => {
+        // Talking over the persona cuts its reply at once (the server interrupts the turn as well).
+        this.persona.cancel();
+        this.transcript.userLine(text, id);
+        this.activity.think();
+      },
+    });
     this.voiceInput = new VoiceInput({
       connection: this.connection,
       audio: this.audio,
@@ -127,25 +141,6 @@ export class Meeting {
   }
 
   // Set-up ---------------------------------------------------------------------------------
-
-  #renderChrome() {
-    const { scenario, persona, controls } = this.welcome;
-    setText('meeting-title', scenario?.name ?? 'Meeting');
-    setText('meeting-persona-name', this.personaName);
-    setText('meeting-persona-title', persona?.job_title ?? '');
-    const fallback = byId('meeting-initials');
-    fallback.textContent = initials(persona?.name);
-    setImage(byId('meeting-avatar'), persona?.avatar_url, '', fallback);
-    byId('timer').hidden = controls?.show_timer === false;
-    // The scenario may keep the participant from ending the call (it ends by time or by the persona).
-    byId('leave').hidden = controls?.allow_participant_end === false;
-    setText('timer-limit', this.limitSeconds ? formatClock(this.limitSeconds) : '--:--');
-    if (this.options.stream && this.options.camera) {
-      byId('self-video').srcObject = this.options.stream;
-      byId('self-tile').dataset.camera = 'on';
-    }
-    byId('rec-indicator').hidden = true;
-  }
 
   async #setUpPersonaVoice() {
     this.persona = await PersonaVoice.create({
@@ -331,57 +326,39 @@ export class Meeting {
     return Math.max(0, Math.round(epochMs + this.skew - this.startedAt));
   }
 
-  #utterance(text, startedAt, endedAt, input) {
-    this.clientCounter += 1;
-    const id = `c${this.clientCounter}-${Date.now().toString(36)}`;
-    // `input` tells the analysis whether this was spoken or typed (speech rates count voice only).
-    const frame = { type: 'utterance', text, final: true, id, input };
-    const start = this.#meetingMs(startedAt);
-    const end = this.#meetingMs(endedAt);
-    if (start !== undefined && end !== undefined && end >= start) {
-      frame.start_ms = start;
-      frame.end_ms = end;
-    }
-    if (!this.connection.send(frame)) return false;
-    // Talking over the persona cuts its reply at once (the server interrupts the turn as well).
-    this.persona.cancel();
-    this.transcript.userLine(text, id);
-    this.activity.think();
-    return true;
-  }
-
   #sendTyped(text, startedAt) {
     if (this.ended) return false;
-    if (this.#utterance(text, startedAt, Date.now(), 'typed')) return true;
+    if (this.utterances.final(text, startedAt, Date.now(), 'typed')) return true;
     this.status.flash('Not connected right now. Your message is kept: send it again in a moment.');
     return false;
   }
 
   #browserInterim(text) {
     this.transcript.userDraft(text);
-    const now = Date.now();
-    if (!text || text === this.lastInterim || now - this.lastInterimAt < INTERIM_INTERVAL_MS) return;
-    this.lastInterim = text;
-    this.lastInterimAt = now;
-    this.connection.send({ type: 'utterance', text: text.slice(0, 4000), final: false });
+    this.utterances.interim(text);
   }
 
   #browserFinal({ text, startedAt, endedAt }) {
-    this.lastInterim = '';
+    this.utterances.endInterim();
     this.activity.set({ userSpeaking: false });
-    if (!this.ended) this.#utterance(text.slice(0, 4000), startedAt, endedAt, 'voice');
+    if (!this.ended) this.utterances.final(text, startedAt, endedAt, 'voice');
   }
 
   // Recording, the end ------------------------------------------------------------------------------
 
   #startRecording() {
-    if (!this.options.record || this.recording || !this.options.stream) return;
+    if (!this.options.record || this.recording) return;
+    // The Web Audio mix holds the persona when its voice is the service's, and the microphone
+    // when there is one: recorded whenever it holds either, so a participant without a
+    // microphone (camera only, or no device at all) still gets the persona in the recording.
+    const mixed = this.persona.mode === 'service' || this.options.microphone;
+    const audioTrack = mixed ? (this.audio?.recordingTrack() ?? null) : null;
+    if (!this.options.stream && !audioTrack) return;
     this.recording = MeetingRecording.start({
       stream: this.options.stream,
       camera: this.options.camera,
       maxBytes: this.welcome.recording?.max_bytes,
-      // The mix of microphone and persona (the persona is in it when its voice is the service's).
-      audioTrack: this.options.microphone ? (this.audio?.recordingTrack() ?? null) : null,
+      audioTrack,
       note: (text) => this.transcript.note(text),
     });
   }

@@ -34,13 +34,13 @@ export async function withDuration(blob, durationMs) {
 
 export class Recording {
   /**
-   * @param {MediaStream} stream camera and microphone
+   * @param {MediaStream | null} stream camera and microphone (null without devices: audioTrack only)
    * @param {{ maxBytes?: number, audioTrack?: MediaStreamTrack | null }} options `audioTrack`:
    *   the mix of microphone and persona to record instead of the stream's own microphone
    */
   constructor(stream, { maxBytes = 500 * 1024 * 1024, audioTrack = null } = {}) {
-    const audio = audioTrack ? [audioTrack] : stream.getAudioTracks();
-    this.stream = new MediaStream([...stream.getVideoTracks(), ...audio]);
+    const audio = audioTrack ? [audioTrack] : (stream?.getAudioTracks() ?? []);
+    this.stream = new MediaStream([...(stream?.getVideoTracks() ?? []), ...audio]);
     this.mixed = Boolean(audioTrack);
     this.maxBytes = maxBytes;
     this.chunks = [];

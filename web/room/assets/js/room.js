@@ -62,10 +62,18 @@ function fail(message) {
 }
 
 /** Consent is asked only when the scenario records, asks for consent, and recording can happen. */
+/**
+ * The camera or microphone, or else the persona's voice from the service (the recording's Web
+ * Audio mix carries it), so a participant without devices is recorded too.
+ */
+function somethingToRecord() {
+  return Boolean(state.media.stream || (state.welcome.speech?.synthesis && MeetingAudio.canRecordMix));
+}
+
 function consentStepNeeded() {
   const recording = state.welcome.recording;
   return Boolean(
-    recording?.enabled && recording.consent_required && state.media.stream && recordingSupported(),
+    recording?.enabled && recording.consent_required && somethingToRecord() && recordingSupported(),
   );
 }
 
@@ -204,7 +212,7 @@ function afterDevices() {
   const recording = state.welcome.recording;
   // No consent asked: record when the scenario records and this browser can.
   const record = Boolean(
-    recording?.enabled && !recording.consent_required && state.media.stream && recordingSupported(),
+    recording?.enabled && !recording.consent_required && somethingToRecord() && recordingSupported(),
   );
   join({ consent: false, record });
 }

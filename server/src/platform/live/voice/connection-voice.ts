@@ -6,7 +6,7 @@ import { VOICES } from '../../personas/catalog.ts';
 import { INPUT_SAMPLE_RATE, type SpeechEngines, type VoiceChoice } from '../../speech/types.ts';
 import type { MeetingContext } from '../context.ts';
 import { AUDIO_INPUT } from '../protocol.ts';
-import { VoiceInput, type VoiceInputHost } from './voice-input.ts';
+import { type SegmenterFactory, VoiceInput, type VoiceInputHost } from './voice-input.ts';
 import { VoiceOutput, type VoiceOutputHost } from './voice-output.ts';
 
 export type ConnectionVoiceHost = Omit<VoiceInputHost, 'logger'> & Omit<VoiceOutputHost, 'logger'>;
@@ -16,6 +16,8 @@ export interface ConnectionVoiceOptions {
   output: boolean;
   context: MeetingContext;
   endSilenceMs?: number;
+  /** The voice-activity segmenter of each microphone stream (the WebRTC VAD when absent). */
+  createSegmenter?: SegmenterFactory;
   logger: Logger;
 }
 
@@ -50,22 +52,39 @@ export class ConnectionVoice {
     return this.#engines.recognizer !== null;
   }
 
-  /** `audio.start`: a (new) microphone stream whose first sample is at `startMs`. */
+  /**
+   * `audio.start`: a (new) microphone stream whose first sample is at `startMs`. When the stream
+   * cannot start (the voice-activity detector's WASM failed to load), the client is told
+   * `speech_unavailable` and the meeting goes on without the microphone: typing still works, and
+   * the next `audio.start` tries again.
+   */
   async startInput(startMs: number): Promise<void> {
     const recognizer = this.#engines.recognizer;
     if (!recognizer || this.#disposed) return;
     const previous = this.#input;
     this.#input = null;
     void previous?.stop();
-    const input = await VoiceInput.open(
-      recognizer,
-      { ...this.#host, logger: this.#options.logger },
-      {
-        startMs,
-        language: this.#options.context.scenario.language,
-        endSilenceMs: this.#options.endSilenceMs,
-      },
-    );
+    let input: VoiceInput;
+    try {
+      input = await VoiceInput.open(
+        recognizer,
+        { ...this.#host, logger: this.#options.logger },
+        {
+          startMs,
+          language: this.#options.context.scenario.language,
+          endSilenceMs: this.#options.endSilenceMs,
+          createSegmenter: this.#options.createSegmenter,
+        },
+      );
+    } catch (error) {
+      this.#options.logger.error({ err: error }, 'the microphone stream could not start');
+      if (!this.#disposed)
+        this.#host.error(
+          'speech_unavailable',
+          'The service could not start listening just now; type instead, or turn the microphone off and on again.',
+        );
+      return;
+    }
     if (this.#disposed) input.dispose();
     else this.#input = input;
   }

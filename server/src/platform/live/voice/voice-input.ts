@@ -3,19 +3,22 @@
 // as `speech.started`, followed by `transcript.interim` while it is recognised and closed by
 // `speech.stopped` with the final text, which the session then stores and answers like a spoken
 // `utterance`. Times come from the audio itself: `audio.start`'s start_ms plus sample offsets.
-// Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts).
+// Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts):
+// backchannels and the persona's own echo neither interrupt it nor become a turn.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { type SegmentEvent, SpeechSegmenter } from '../../speech/segmenter.ts';
+import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
 import { INPUT_SAMPLE_RATE, type RecognitionStream, type SpeechRecognizer } from '../../speech/types.ts';
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
-import { isBackchannel, shouldBargeIn } from './barge-in.ts';
+import { isBackchannel, isEcho, shouldBargeIn } from './barge-in.ts';
 
 export interface VoiceInputHost {
   send(message: ServerMessage): void;
   error(code: RoomErrorCode, message: string): void;
   /** The persona is talking: a turn is running or its audio is still playing. */
   personaSpeaking(): boolean;
+  /** The words the persona said lately (its running turn and the last seconds): its echo. */
+  personaWords(): ReadonlySet<string>;
   /** Cut the persona off (barge-in). */
   bargeIn(): void;
   /** The participant said something (the idle clock restarts). */
@@ -25,11 +28,17 @@ export interface VoiceInputHost {
   logger: Logger;
 }
 
+/** What VoiceInput needs of the voice-activity segmenter. */
+export type Segmenter = Pick<SpeechSegmenter, 'push' | 'flush' | 'dispose' | 'speechMs'>;
+/** Builds a stream's segmenter (SpeechSegmenter.create; tests inject others, e.g. one that fails). */
+export type SegmenterFactory = (options: SegmenterOptions) => Promise<Segmenter>;
+
 export interface VoiceInputOptions {
   /** Meeting offset of the stream's first sample. */
   startMs: number;
   language: string;
   endSilenceMs?: number;
+  createSegmenter?: SegmenterFactory;
 }
 
 const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
@@ -48,7 +57,7 @@ interface Utterance {
 
 export class VoiceInput {
   readonly #recognizer: SpeechRecognizer;
-  readonly #segmenter: SpeechSegmenter;
+  readonly #segmenter: Segmenter;
   readonly #host: VoiceInputHost;
   readonly #options: VoiceInputOptions;
   readonly #openedAt = performance.now();
@@ -61,7 +70,7 @@ export class VoiceInput {
 
   private constructor(
     recognizer: SpeechRecognizer,
-    segmenter: SpeechSegmenter,
+    segmenter: Segmenter,
     host: VoiceInputHost,
     options: VoiceInputOptions,
   ) {
@@ -76,7 +85,8 @@ export class VoiceInput {
     host: VoiceInputHost,
     options: VoiceInputOptions,
   ): Promise<VoiceInput> {
-    const segmenter = await SpeechSegmenter.create({ endSilenceMs: options.endSilenceMs });
+    const create = options.createSegmenter ?? ((o: SegmenterOptions) => SpeechSegmenter.create(o));
+    const segmenter = await create({ endSilenceMs: options.endSilenceMs });
     return new VoiceInput(recognizer, segmenter, host, options);
   }
 
@@ -153,10 +163,10 @@ export class VoiceInput {
     utterance.bytes += pcm.length;
   }
 
-  /** Speech over the persona: interrupt once it is more than a backchannel. */
+  /** Speech over the persona: interrupt once it is more than a backchannel, and not its echo. */
   #judge(utterance: Utterance): void {
     if (!this.#host.personaSpeaking()) return;
-    if (!shouldBargeIn(utterance.interim, this.#segmenter.speechMs)) return;
+    if (!shouldBargeIn(utterance.interim, this.#segmenter.speechMs, this.#host.personaWords())) return;
     utterance.bargedIn = true;
     this.#host.bargeIn();
   }
@@ -174,13 +184,27 @@ export class VoiceInput {
       },
     );
     // Delivered even when the connection has gone meanwhile: the words were said before it did.
-    this.#finals = this.#finals.then(async () => {
-      const text = await recognised;
-      // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn.
-      const ignored = utterance.overPersona && !utterance.bargedIn && isBackchannel(text);
-      const said = ignored ? '' : text;
-      this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
-      if (said !== '') this.#host.utterance(said, startMs, end);
-    });
+    this.#finals = this.#finals
+      .then(async () => {
+        const text = await recognised;
+        // A murmur over the persona's speech ("yeah", "mhm") is encouragement, not a turn; the
+        // persona's own words coming back through the microphone are not the participant's.
+        const ignored =
+          utterance.overPersona &&
+          !utterance.bargedIn &&
+          (isBackchannel(text) || isEcho(text, this.#host.personaWords()));
+        const said = ignored ? '' : text;
+        this.#host.send({ type: 'speech.stopped', start_ms: startMs, end_ms: end, text: said });
+        if (said !== '') this.#host.utterance(said, startMs, end);
+      })
+      // One final that fails to be delivered (a send or store that throws) is logged and lost on
+      // its own: the chain must stay resolved, or every later final would be skipped, and an
+      // unhandled rejection would bring the whole service down.
+      .catch((error: unknown) => {
+        this.#host.logger.error(
+          { err: error, start_ms: startMs },
+          'a spoken utterance could not be delivered',
+        );
+      });
   }
 }

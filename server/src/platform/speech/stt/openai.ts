@@ -1,8 +1,10 @@
 // Speech to text through any OpenAI-compatible `POST /audio/transcriptions` server (OpenAI,
 // faster-whisper-server, whisper.cpp's server, LocalAI, vLLM): STT_BASE_URL, STT_API_KEY,
 // STT_MODEL. These APIs take a whole file, so the utterance is buffered and sent as a WAV when it
-// ends; while it is spoken, the audio so far is re-sent every ~1.5 s (one request at a time) so
-// the participant sees interim text.
+// ends; while it is spoken, the audio so far is re-sent every STT_INTERIM_INTERVAL_MS (one request
+// at a time) so the participant sees interim text. Re-sent audio is billed again by APIs that
+// charge per second of audio, so interim requests stop once an utterance passes 10 s (its text
+// then comes with the final) and STT_INTERIM_INTERVAL_MS=0 turns them off (docs/speech.md).
 import { SpeechEngineError } from '../errors.ts';
 import { type OpenAiSpeechConfig, openAiLabel, postToSpeechServer } from '../openai-http.ts';
 import {
@@ -14,7 +16,7 @@ import {
 import { encodeWav } from '../wav.ts';
 
 export interface OpenAiRecognizerOptions {
-  /** Interim re-transcription period; 0 turns interim text off. Default 1500 ms. */
+  /** Interim re-transcription period (STT_INTERIM_INTERVAL_MS); 0 turns interim text off. Default 1500 ms. */
   interimEveryMs?: number;
   /** Budget of one interim request (a late interim is useless). Default 10 s. */
   interimTimeoutMs?: number;
@@ -24,6 +26,14 @@ export interface OpenAiRecognizerOptions {
 const MAX_BUFFER_BYTES = 10 * 60 * INPUT_SAMPLE_RATE * 2;
 /** Less than this is not worth an interim request. */
 const MIN_INTERIM_BYTES = INPUT_SAMPLE_RATE * 2 * 0.5;
+/**
+ * No interim request for an utterance longer than this: each one re-sends (and re-bills) all the
+ * audio so far, so the cost of interims grows with the square of the utterance's length.
+ */
+export const MAX_INTERIM_AUDIO_MS = 10_000;
+const MAX_INTERIM_BYTES = (INPUT_SAMPLE_RATE * 2 * MAX_INTERIM_AUDIO_MS) / 1000;
+/** STT_INTERIM_INTERVAL_MS's default. */
+export const DEFAULT_INTERIM_INTERVAL_MS = 1500;
 
 export function createOpenAiRecognizer(
   config: OpenAiSpeechConfig,
@@ -31,7 +41,7 @@ export function createOpenAiRecognizer(
   fetchImpl: typeof fetch = fetch,
 ): SpeechRecognizer {
   let closed = false;
-  const interimEveryMs = options.interimEveryMs ?? 1500;
+  const interimEveryMs = options.interimEveryMs ?? DEFAULT_INTERIM_INTERVAL_MS;
   const interimTimeoutMs = options.interimTimeoutMs ?? 10_000;
 
   async function transcribe(pcm: Buffer, language: string, signal: AbortSignal, timeoutMs?: number) {
@@ -81,7 +91,7 @@ export function createOpenAiRecognizer(
 
       function maybeInterim(): void {
         if (interimEveryMs <= 0 || interimInFlight || listeners.length === 0) return;
-        if (buffered < MIN_INTERIM_BYTES || buffered === interimBytes) return;
+        if (buffered < MIN_INTERIM_BYTES || buffered === interimBytes || buffered > MAX_INTERIM_BYTES) return;
         if (performance.now() - lastInterimAt < interimEveryMs) return;
         interimInFlight = true;
         lastInterimAt = performance.now();

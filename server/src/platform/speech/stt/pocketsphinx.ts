@@ -62,7 +62,17 @@ export interface PocketSphinxOptions {
   maxDecoders?: number;
   /** A final that takes longer than this fails (a wedged sidecar). Default 30 s. */
   finishTimeoutMs?: number;
+  /** Audio of one stream allowed to wait unprocessed before the stream fails. Default 30 s. */
+  maxQueuedMs?: number;
+  /**
+   * After a sidecar dies before it is ready (python3 or the model broken), no new one is started
+   * for this long (doubling on each further failure, up to a minute); streams meanwhile fail at
+   * once. Default 5 s.
+   */
+  restartBackoffMs?: number;
 }
+
+const MAX_RESTART_BACKOFF_MS = 60_000;
 
 export interface PocketSphinxRecognizer extends SpeechRecognizer {
   /** The sidecar's process id while it runs (diagnostics and tests). */
@@ -74,23 +84,44 @@ export function createPocketSphinxRecognizer(options: PocketSphinxOptions): Pock
   let closed = false;
   let nextId = 1;
   const finishTimeoutMs = options.finishTimeoutMs ?? 30_000;
+  const firstBackoffMs = options.restartBackoffMs ?? 5_000;
+  /** A sidecar that cannot even start is not respawned for every utterance (a spawn storm). */
+  let backoffMs = 0;
+  let noStartBefore = 0;
+  let lastStartFailure = '';
 
-  function running(): Sidecar {
-    if (!sidecar?.alive) {
-      const started: Sidecar = new Sidecar(
-        {
-          python: options.python ?? DEFAULT_PYTHON,
-          modelDir: options.modelDir,
-          maxDecoders: options.maxDecoders ?? 3,
-          logger: options.logger,
-        },
-        () => {
-          if (sidecar === started) sidecar = null;
-        },
+  function running(): Sidecar | SpeechEngineError {
+    if (sidecar?.alive) return sidecar;
+    const now = performance.now();
+    if (now < noStartBefore) {
+      const seconds = Math.ceil((noStartBefore - now) / 1000);
+      return new SpeechEngineError(
+        'engine_failed',
+        `PocketSphinx sidecar failed to start (${lastStartFailure}); next attempt in ${seconds} s`,
       );
-      sidecar = started;
     }
-    return sidecar!;
+    const started: Sidecar = new Sidecar(
+      {
+        python: options.python ?? DEFAULT_PYTHON,
+        modelDir: options.modelDir,
+        maxDecoders: options.maxDecoders ?? 3,
+        maxQueuedMs: options.maxQueuedMs ?? 30_000,
+        logger: options.logger,
+      },
+      ({ ready, reason }) => {
+        if (sidecar === started) sidecar = null;
+        if (ready || closed) {
+          backoffMs = 0;
+          return;
+        }
+        backoffMs = backoffMs === 0 ? firstBackoffMs : Math.min(backoffMs * 2, MAX_RESTART_BACKOFF_MS);
+        noStartBefore = performance.now() + backoffMs;
+        lastStartFailure = reason;
+        options.logger.warn({ reason, retry_in_ms: backoffMs }, 'pocketsphinx sidecar failed to start');
+      },
+    );
+    sidecar = started;
+    return started;
   }
 
   return {
@@ -102,7 +133,9 @@ export function createPocketSphinxRecognizer(options: PocketSphinxOptions): Pock
 
     start(): RecognitionStream {
       if (closed) return failedStream(new SpeechEngineError('closed', 'PocketSphinx recogniser is closed'));
-      return openStream(running(), nextId++, finishTimeoutMs);
+      const target = running();
+      if (target instanceof SpeechEngineError) return failedStream(target);
+      return openStream(target, nextId++, finishTimeoutMs);
     },
 
     async close() {
@@ -136,7 +169,7 @@ function openStream(sidecar: Sidecar, id: number, finishTimeoutMs: number): Reco
 
   return {
     write(pcm) {
-      if (state === 'open' && !outcome && pcm.length > 0) sidecar.send(FrameKind.audio, id, pcm);
+      if (state === 'open' && !outcome && pcm.length > 0) sidecar.audio(id, pcm);
     },
     onInterim(listener) {
       listeners.push(listener);
@@ -178,7 +211,7 @@ function openStream(sidecar: Sidecar, id: number, finishTimeoutMs: number): Reco
   };
 }
 
-/** A stream that fails on finish (an engine that is closed): the caller's usual error path. */
+/** A stream that fails on finish (an engine closed or not starting): the caller's usual error path. */
 function failedStream(error: SpeechEngineError): RecognitionStream {
   return {
     write() {},

@@ -10,7 +10,11 @@ Out (stdout), one JSON object a line: {"type": "ready"} once the first decoder i
 {"id": n, "type": "interim"|"final", "text": "..."} and {"id": n, "type": "error", "message": "..."}.
 
 A decoder holds one utterance at a time and costs ~90 MB and ~0.3 s to load, so a small pool is
-kept; streams beyond it wait with their audio buffered and are decoded when a decoder frees up.
+kept; streams beyond it wait with their audio buffered (at most argv[3] bytes each: more fails the
+stream) and are decoded when a decoder frees up.
+
+Arguments: model directory, decoders at most (default 3), audio bytes a waiting stream may buffer
+(default 30 s).
 Standard library and pocketsphinx only (Debian's python3-pocketsphinx).
 """
 
@@ -25,6 +29,11 @@ from pocketsphinx import Decoder
 OPEN, AUDIO, FINISH, CANCEL = 1, 2, 3, 4
 INTERIM_EVERY_S = 0.25
 IDLE_DECODER_TTL_S = 60.0
+DEFAULT_MAX_WAITING_BYTES = 30 * 16000 * 2
+
+
+class QueueFull(Exception):
+    pass
 
 
 def log(message):
@@ -80,11 +89,13 @@ class DecoderPool:
 
 
 class Stream:
-    def __init__(self, stream_id):
+    def __init__(self, stream_id, max_waiting_bytes):
         self.id = stream_id
         self.decoder = None
         self.in_utterance = False
         self.waiting_audio = []
+        self.waiting_bytes = 0
+        self.max_waiting_bytes = max_waiting_bytes
         self.finish_requested = False
         self.last_interim_at = 0.0
         self.last_interim = ""
@@ -96,10 +107,16 @@ class Stream:
         for chunk in self.waiting_audio:
             decoder.process_raw(chunk, False, False)
         self.waiting_audio = []
+        self.waiting_bytes = 0
 
     def feed(self, pcm):
         if self.decoder is None:
+            # All decoders are busy for longer than this stream can wait: fail it, do not hoard.
+            if self.waiting_bytes + len(pcm) > self.max_waiting_bytes:
+                seconds = self.max_waiting_bytes // 32000
+                raise QueueFull(f"waited for a free decoder with more than {seconds} s of audio")
             self.waiting_audio.append(pcm)
+            self.waiting_bytes += len(pcm)
             return
         self.decoder.process_raw(pcm, False, False)
         now = time.monotonic()
@@ -132,6 +149,7 @@ def read_exact(stream, size):
 def main():
     model_dir = sys.argv[1]
     max_decoders = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    max_waiting_bytes = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_MAX_WAITING_BYTES
     pool = DecoderPool(model_dir, max_decoders)
     pool.warm()
     send({"type": "ready"})
@@ -178,7 +196,7 @@ def main():
         payload = frame[5:]
         try:
             if kind == OPEN:
-                stream = Stream(stream_id)
+                stream = Stream(stream_id, max_waiting_bytes)
                 streams[stream_id] = stream
                 decoder = pool.take()
                 if decoder is None:
@@ -207,6 +225,9 @@ def main():
         except Exception as error:
             stream = streams.pop(stream_id, None)
             if stream is not None:
+                # A stream still waiting must leave the queue, or a freed decoder would go to it.
+                if stream in waiting:
+                    waiting.remove(stream)
                 release(stream)
             send({"id": stream_id, "type": "error", "message": str(error)})
 

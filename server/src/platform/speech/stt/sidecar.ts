@@ -1,6 +1,9 @@
 // The PocketSphinx sidecar process (pocketsphinx_worker.py) and its wire format: length-prefixed
 // binary frames in, JSON lines out. One process serves every recognition stream of the service;
-// when it dies, the streams it held fail and the next stream starts a new one.
+// when it dies, the streams it held fail and the next stream starts a new one (pocketsphinx.ts
+// decides when). A stream whose audio piles up unread (a sidecar that cannot keep up) fails rather
+// than buffering without bound; the child gets only the environment Python needs, never the
+// service's secrets.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +25,35 @@ export interface SidecarOptions {
   modelDir: string;
   /** Decoders loaded at most at once (~90 MB each); further streams wait their turn. */
   maxDecoders: number;
+  /**
+   * Audio of one stream allowed to wait unprocessed, in ms: written but not yet taken by the
+   * sidecar (here), or taken but waiting for a decoder (in the sidecar). More fails the stream.
+   */
+  maxQueuedMs: number;
   logger: Logger;
+}
+
+/** How the sidecar ended: `ready` is false when it died before it had loaded its first decoder. */
+export interface SidecarExit {
+  ready: boolean;
+  reason: string;
+}
+
+/** PCM s16le mono 16 kHz. */
+const BYTES_PER_MS = 32;
+
+/**
+ * The child's environment: what Python needs to start and find its modules, nothing else. The
+ * service's own environment holds the database URL, API keys and the encryption key.
+ */
+export function sidecarEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (name === 'PATH' || name === 'HOME' || name === 'LANG' || name.startsWith('PYTHON'))
+      kept[name] = value;
+  }
+  return { ...kept, PYTHONUNBUFFERED: '1' };
 }
 
 type SidecarMessage =
@@ -35,16 +66,27 @@ export class Sidecar {
   readonly pid: number | undefined;
   #child: ChildProcessWithoutNullStreams;
   #streams = new Map<number, StreamHandlers>();
+  /** Per stream: audio bytes handed to stdin whose write has not completed yet. */
+  #unwritten = new Map<number, number>();
+  readonly #maxQueuedMs: number;
+  #ready = false;
   #exited = false;
-  #onExit: () => void;
+  #onExit: (exit: SidecarExit) => void;
   #stderrTail = '';
 
-  constructor(options: SidecarOptions, onExit: () => void) {
+  constructor(options: SidecarOptions, onExit: (exit: SidecarExit) => void) {
     this.#onExit = onExit;
-    this.#child = spawn(options.python, [SIDECAR_SCRIPT, options.modelDir, String(options.maxDecoders)], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, PYTHONUNBUFFERED: '1' },
-    });
+    this.#maxQueuedMs = options.maxQueuedMs;
+    this.#child = spawn(
+      options.python,
+      [
+        SIDECAR_SCRIPT,
+        options.modelDir,
+        String(options.maxDecoders),
+        String(options.maxQueuedMs * BYTES_PER_MS),
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'], env: sidecarEnvironment() },
+    );
     this.pid = this.#child.pid;
     const started = performance.now();
     createInterface({ input: this.#child.stdout }).on('line', (line) => {
@@ -59,6 +101,7 @@ export class Sidecar {
         return;
       }
       if (message.type === 'ready') {
+        this.#ready = true;
         options.logger.debug({ ms: Math.round(performance.now() - started) }, 'pocketsphinx sidecar ready');
         return;
       }
@@ -66,7 +109,7 @@ export class Sidecar {
       if (!handlers) return;
       if (message.type === 'interim') handlers.interim(message.text);
       else {
-        this.#streams.delete(message.id);
+        this.#forget(message.id);
         if (message.type === 'final') handlers.final(message.text);
         else handlers.error(new SpeechEngineError('engine_failed', `PocketSphinx: ${message.message}`));
         this.#updateRef();
@@ -100,17 +143,44 @@ export class Sidecar {
 
   /** Forgets the stream here (its further messages are dropped) and tells the sidecar. */
   cancel(id: number): void {
-    if (this.#streams.delete(id)) this.send(FrameKind.cancel, id);
+    if (this.#forget(id)) this.send(FrameKind.cancel, id);
     this.#updateRef();
   }
 
-  send(kind: number, id: number, payload?: Buffer): void {
+  /**
+   * Audio for one stream. The microphone cannot be paused, so stdin's backpressure is met by a
+   * bound instead: when more than maxQueuedMs of this stream's audio is still waiting to be
+   * written, the sidecar is not keeping up, and the stream fails (its finish rejects) rather than
+   * growing the service's memory and answering long after the moment.
+   */
+  audio(id: number, pcm: Buffer): void {
+    const handlers = this.#streams.get(id);
+    if (!handlers || this.#exited) return;
+    const unwritten = (this.#unwritten.get(id) ?? 0) + pcm.length;
+    if (unwritten > this.#maxQueuedMs * BYTES_PER_MS) {
+      this.cancel(id);
+      handlers.error(
+        new SpeechEngineError(
+          'engine_failed',
+          `PocketSphinx fell more than ${this.#maxQueuedMs / 1000} s behind; the utterance was dropped`,
+        ),
+      );
+      return;
+    }
+    this.#unwritten.set(id, unwritten);
+    this.send(FrameKind.audio, id, pcm, () => {
+      const left = this.#unwritten.get(id);
+      if (left !== undefined) this.#unwritten.set(id, left - pcm.length);
+    });
+  }
+
+  send(kind: number, id: number, payload?: Buffer, written?: () => void): void {
     if (this.#exited) return;
     const header = Buffer.alloc(9);
     header.writeUInt32BE(5 + (payload?.length ?? 0), 0);
     header.writeUInt8(kind, 4);
     header.writeUInt32BE(id, 5);
-    this.#child.stdin.write(payload ? Buffer.concat([header, payload]) : header);
+    this.#child.stdin.write(payload ? Buffer.concat([header, payload]) : header, written);
   }
 
   kill(): Promise<void> {
@@ -123,15 +193,21 @@ export class Sidecar {
     });
   }
 
+  #forget(id: number): boolean {
+    this.#unwritten.delete(id);
+    return this.#streams.delete(id);
+  }
+
   #died(reason: string): void {
     if (this.#exited) return;
     this.#exited = true;
     const streams = [...this.#streams.values()];
     this.#streams.clear();
+    this.#unwritten.clear();
     for (const handlers of streams) {
       handlers.error(new SpeechEngineError('engine_failed', `PocketSphinx sidecar ${reason}`));
     }
-    this.#onExit();
+    this.#onExit({ ready: this.#ready, reason });
   }
 
   /** An idle sidecar must not keep the service (or a test run) alive. */

@@ -1,6 +1,8 @@
 // The embedded text-to-speech engine: Flite compiled to WASI (run by wasi-shim.ts), in one worker thread started on
 // the first sentence. Sentences are synthesised one at a time in arrival order; the queue lives
 // here (not in the worker's message port) so an aborted sentence that has not started is dropped.
+// A run cannot be interrupted inside the worker, so a stuck one is timed out here and its worker
+// terminated.
 import { Worker } from 'node:worker_threads';
 import { abortedError, SpeechEngineError } from '../errors.ts';
 import type { SpeechSynthesizer, SynthesizedAudio, VoiceChoice } from '../types.ts';
@@ -12,6 +14,19 @@ export const FLITE_LABEL = 'Flite (embedded)';
 
 /** Flite reads text aloud as written; a runaway reply should not hold the worker for seconds. */
 const MAX_TEXT_CHARS = 2000;
+/** A sentence takes 20–170 ms (the longest allowed text ~1 s): this long means Flite is stuck. */
+const DEFAULT_SENTENCE_TIMEOUT_MS = 15_000;
+/** Starting the worker compiles the 21 MB module (0.3–1.2 s); this long means it never will. */
+const WORKER_START_TIMEOUT_MS = 60_000;
+
+export interface FliteOptions {
+  /**
+   * A sentence not synthesised within this (once the worker is ready) is failed, and the worker
+   * — stuck in a synchronous WASM run that cannot be interrupted — is terminated; the next
+   * sentence starts a fresh one. Default 15 s.
+   */
+  sentenceTimeoutMs?: number;
+}
 
 interface Job {
   request: FliteRequest;
@@ -20,18 +35,43 @@ interface Job {
   reject(error: Error): void;
 }
 
-export function createFliteSynthesizer(): SpeechSynthesizer {
-  let worker: Worker | null = null;
+interface FliteWorker {
+  thread: Worker;
+  /** The module is compiled: jobs can be timed from now on. */
+  ready: boolean;
+  /** The running job's deadline (or the start-up's). */
+  deadline: NodeJS.Timeout | undefined;
+}
+
+export function createFliteSynthesizer(options: FliteOptions = {}): SpeechSynthesizer {
+  const sentenceTimeoutMs = options.sentenceTimeoutMs ?? DEFAULT_SENTENCE_TIMEOUT_MS;
+  let worker: FliteWorker | null = null;
   let running: Job | null = null;
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
 
-  function startWorker(): Worker {
-    const started = new Worker(new URL('./flite-worker-entry.mjs', import.meta.url));
-    started.on('message', (reply: FliteReply) => {
+  function startWorker(): FliteWorker {
+    const started: FliteWorker = {
+      thread: new Worker(new URL('./flite-worker-entry.mjs', import.meta.url)),
+      ready: false,
+      deadline: undefined,
+    };
+    started.deadline = setTimeout(
+      () => stuck(started, `the worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`),
+      WORKER_START_TIMEOUT_MS,
+    );
+    started.thread.on('message', (reply: FliteReply) => {
+      if (worker !== started) return;
+      if ('ready' in reply) {
+        clearTimeout(started.deadline);
+        started.ready = true;
+        if (running) dispatch(started, running);
+        return;
+      }
       const job = running;
       if (!job || job.request.id !== reply.id) return;
+      clearTimeout(started.deadline);
       running = null;
       if (reply.ok) job.resolve({ pcm: Buffer.from(reply.pcm), sampleRate: reply.sampleRate });
       else job.reject(new SpeechEngineError('engine_failed', `Flite failed: ${reply.message}`));
@@ -39,6 +79,7 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
     });
     const onDeath = (error?: Error) => {
       if (worker !== started) return;
+      clearTimeout(started.deadline);
       worker = null;
       const job = running;
       running = null;
@@ -50,9 +91,28 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
       // The queue goes on with a fresh worker.
       next();
     };
-    started.on('error', onDeath);
-    started.on('exit', () => onDeath());
+    started.thread.on('error', onDeath);
+    started.thread.on('exit', () => onDeath());
     return started;
+  }
+
+  function dispatch(target: FliteWorker, job: Job): void {
+    target.deadline = setTimeout(
+      () => stuck(target, `no audio within ${sentenceTimeoutMs} ms`),
+      sentenceTimeoutMs,
+    );
+    target.thread.postMessage(job.request);
+  }
+
+  /** The worker is wedged: its sentence fails, it is terminated, the queue goes on with a new one. */
+  function stuck(target: FliteWorker, reason: string): void {
+    if (worker !== target) return;
+    worker = null;
+    const job = running;
+    running = null;
+    job?.reject(new SpeechEngineError('timeout', `Flite: ${reason}`));
+    void target.thread.terminate();
+    next();
   }
 
   function next(): void {
@@ -61,13 +121,14 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
     while (job?.signal?.aborted) job = queue.shift();
     if (!job) {
       // Idle: an idle worker must not keep the process alive.
-      worker?.unref();
+      worker?.thread.unref();
       return;
     }
     worker ??= startWorker();
-    worker.ref();
+    worker.thread.ref();
     running = job;
-    worker.postMessage(job.request);
+    // A worker still compiling takes the job once it says it is ready.
+    if (worker.ready) dispatch(worker, job);
   }
 
   return {
@@ -89,7 +150,8 @@ export function createFliteSynthesizer(): SpeechSynthesizer {
       running = null;
       const stopping = worker;
       worker = null;
-      await stopping?.terminate();
+      clearTimeout(stopping?.deadline);
+      await stopping?.thread.terminate();
     },
   };
 

@@ -19,6 +19,12 @@ export class MeetingAudio {
     }
   }
 
+  /** Whether this browser can give the recording a mixed track (MediaStreamAudioDestinationNode). */
+  static get canRecordMix() {
+    const Context = globalThis.AudioContext ?? globalThis.webkitAudioContext;
+    return Boolean(Context && typeof Context.prototype.createMediaStreamDestination === 'function');
+  }
+
   /** Whether a speaker can be chosen for Web Audio output in this browser. */
   static get speakerChoiceSupported() {
     const Context = globalThis.AudioContext;
