@@ -34,6 +34,9 @@ export class RouteCatalog {
   }
 }
 
+/** The query defaults of a list tool: it always answers one page (REST lists come whole without `limit`). */
+export const ONE_PAGE = { limit: 25 };
+
 export interface RouteToolSpec {
   name: string;
   title: string;

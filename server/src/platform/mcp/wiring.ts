@@ -2,8 +2,11 @@ import type { AnyFastify } from '../../core/http/any-fastify.ts';
 import type { CredentialResolver } from '../../core/http/auth.ts';
 import { registerMcpEndpoint } from '../../core/mcp/endpoint.ts';
 import type { RouteCatalog } from '../../core/mcp/route-tool.ts';
+import { memoryTools, webhookTools } from './account-tools.ts';
+import { goalTools, guardrailTools, personaTools, scenarioTools } from './authoring-tools.ts';
 import { meetingTools } from './meeting-tools.ts';
-import { scenarioTools } from './scenario-tools.ts';
+import { platformPrompts } from './prompts.ts';
+import { platformResources } from './resources.ts';
 
 const INSTRUCTIONS =
   'Understudy runs AI practice meetings: a scenario (script, persona, goals) is what is practised, a meeting is one session of it with a join link, and an analysis scores the participant after it ends. Lists are paginated: pass `cursor` = the previous `next_cursor`. Errors carry the REST API’s `error.code`.';
@@ -24,8 +27,16 @@ export function registerPlatformMcp(
     publicUrl: options.publicUrl,
     realm: 'understudy',
     authenticate: options.authenticate,
-    tools: [...scenarioTools(routes), ...meetingTools(routes)],
-    resources: [],
-    prompts: [],
+    tools: [
+      ...scenarioTools(routes),
+      ...personaTools(routes),
+      ...goalTools(routes),
+      ...guardrailTools(routes),
+      ...meetingTools(routes),
+      ...memoryTools(routes),
+      ...webhookTools(routes),
+    ],
+    resources: platformResources,
+    prompts: platformPrompts,
   });
 }
