@@ -154,8 +154,19 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      // The reply is hijacked: Fastify's error handler no longer answers for us.
+      request.log.error({ err: error }, 'MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+        );
+      }
+    }
   });
 
   // Stateless: no server-initiated stream to open and no session to end (the spec's 405 answer).
