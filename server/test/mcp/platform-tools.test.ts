@@ -148,6 +148,9 @@ describe('platform MCP tools, resources and prompts', () => {
       arguments: { meetingId: meeting.id },
     });
     assert.equal(toolError(analysis).error.code, 'resource_not_found');
+    const rerun = await client.callTool({ name: 'rerun_analysis', arguments: { meetingId: meeting.id } });
+    // Nobody spoke: no complete transcript to analyse, the route's 409.
+    assert.equal(toolError(rerun).error.code, 'resource_conflict');
   });
 
   test('webhook deliveries list and redeliver', async () => {
@@ -163,8 +166,18 @@ describe('platform MCP tools, resources and prompts', () => {
         data: { meeting_id: crypto.randomUUID(), scenario_id: crypto.randomUUID() },
       }),
     );
+    const delivery = await t.deps.db
+      .selectFrom('deliveries')
+      .select('id')
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirstOrThrow();
+    const redelivered = await call('redeliver_webhook', { deliveryId: String(delivery.id) });
+    assert.equal(String(redelivered.data.id), String(delivery.id), 'queued again (202)');
     const listed = await call('list_webhook_deliveries', { id: endpointId });
-    assert.ok(Array.isArray(listed.data));
+    assert.deepEqual(
+      listed,
+      ok(await ws.call('GET', `/webhooks/endpoints/${endpointId}/deliveries?limit=25`)),
+    );
     const endpoints = await call('list_webhook_endpoints', {});
     assert.ok(endpoints.data.some((item: { id: string }) => item.id === endpointId));
   });
