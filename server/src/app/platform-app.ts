@@ -5,6 +5,8 @@ import { installOperations } from '../core/http/ops.ts';
 import type { Principal } from '../core/http/principal.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
+import { RouteCatalog } from '../core/mcp/route-tool.ts';
+import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
@@ -45,6 +47,8 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     },
   });
   installOperations(app, { database: deps.database, service: 'platform' });
+  // Before the routes register: the MCP tools take their schemas from them.
+  const routes = RouteCatalog.collect(app);
   for (const routes of deps.publicRoutes) await routes(app);
 
   await app.register(
@@ -71,6 +75,12 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     { prefix: '/v1' },
   );
 
+  registerPlatformMcp(app, {
+    routes,
+    authenticate: platformCredentialResolver(deps),
+    publicUrl: deps.config.publicUrl,
+    version: PLATFORM_API_VERSION,
+  });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -1,0 +1,186 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  ErrorCode as RpcErrorCode,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnyFastify } from '../http/any-fastify.ts';
+import { bearerToken, type CredentialResolver } from '../http/auth.ts';
+import { sendError } from '../http/error-handler.ts';
+import { AppError } from '../http/errors.ts';
+import { isAllowedOrigin } from './origin.ts';
+import { runRestCall } from './rest-call.ts';
+import type { McpPrompt, McpResourceTemplate, McpTool } from './tool.ts';
+
+export interface McpEndpointOptions {
+  serverName: string;
+  serverVersion: string;
+  /** Shown to clients on initialise: what this server is for. */
+  instructions: string;
+  publicUrl: string;
+  tools: McpTool[];
+  resources: McpResourceTemplate[];
+  prompts: McpPrompt[];
+  /** The service's own bearer verifier, the one its REST API uses. */
+  authenticate: CredentialResolver;
+  /** The `realm` of `WWW-Authenticate`. */
+  realm: string;
+}
+
+/**
+ * Mounts `/mcp`: the Model Context Protocol over Streamable HTTP, stateless (a fresh SDK server
+ * and transport per request: no session to pin to one process, any replica answers). The bearer
+ * key is checked here only to answer 401 the way MCP clients expect; every tool call and resource
+ * read then runs its REST call through `app.inject` with the caller's own Authorization header,
+ * so authorisation is decided where it always is, by the REST route.
+ */
+export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions): void {
+  const toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const promptsByName = new Map(options.prompts.map((prompt) => [prompt.name, prompt]));
+  const challenge = `Bearer realm="${options.realm}"`;
+
+  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (!isAllowedOrigin(request.headers.origin, request.headers.host, options.publicUrl)) {
+      sendError(
+        reply,
+        new AppError('permission_denied', 'Origin not allowed.', { param: 'origin' }),
+        options.publicUrl,
+      );
+      return false;
+    }
+    const token = bearerToken(request);
+    const principal = token ? await options.authenticate(token, request) : null;
+    if (principal) return true;
+    const error = token
+      ? new AppError('invalid_api_key', 'Invalid API key or token.', {
+          headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token"` },
+        })
+      : new AppError('unauthorized', 'Missing credentials: send Authorization: Bearer <API key>.', {
+          headers: { 'WWW-Authenticate': challenge },
+        });
+    sendError(reply, error, options.publicUrl);
+    return false;
+  }
+
+  function buildServer(request: FastifyRequest): Server {
+    const server = new Server(
+      { name: options.serverName, version: options.serverVersion },
+      {
+        capabilities: { tools: {}, resources: {}, prompts: {} },
+        instructions: options.instructions,
+      },
+    );
+    const call = (rest: Parameters<typeof runRestCall>[1]) => runRestCall(app, rest, request);
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: options.tools.map(({ rest: _rest, ...tool }) => tool),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+      const tool = toolsByName.get(params.name);
+      if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      const outcome = await call(tool.rest(params.arguments ?? {}));
+      if (outcome.ok) {
+        return {
+          structuredContent: outcome.body,
+          content: [{ type: 'text', text: JSON.stringify(outcome.body, null, 2) }],
+        };
+      }
+      // The error travels as JSON text only: clients (the SDK's among them) check any
+      // structuredContent against the tool's output schema, which describes the success.
+      return {
+        isError: true,
+        content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }, null, 2) }],
+      };
+    });
+
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: options.resources.map(({ rest: _rest, ...template }) => template),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => {
+      for (const template of options.resources) {
+        const rest = template.rest(params.uri);
+        if (!rest) continue;
+        const outcome = await call(rest);
+        if (!outcome.ok) {
+          // A resource read has no error result: a JSON-RPC error carrying the API's error.
+          throw new McpError(
+            RpcErrorCode.InvalidParams,
+            `${outcome.error.code}: ${outcome.error.message}`,
+            outcome.error,
+          );
+        }
+        return {
+          contents: [
+            { uri: params.uri, mimeType: template.mimeType, text: JSON.stringify(outcome.body, null, 2) },
+          ],
+        };
+      }
+      throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource: ${params.uri}`);
+    });
+
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: options.prompts.map(({ messages: _messages, ...prompt }) => prompt),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async ({ params }) => {
+      const prompt = promptsByName.get(params.name);
+      if (!prompt) throw new McpError(RpcErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+      const args = params.arguments ?? {};
+      const missing = prompt.arguments.find((argument) => argument.required && !args[argument.name]);
+      if (missing) throw new McpError(RpcErrorCode.InvalidParams, `Missing argument: ${missing.name}`);
+      return { description: prompt.description, messages: prompt.messages(args) };
+    });
+    return server;
+  }
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    if (!(await admit(request, reply))) return reply;
+    const server = buildServer(request);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      // The reply is hijacked: Fastify's error handler no longer answers for us.
+      request.log.error({ err: error }, 'MCP request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+        );
+      }
+    }
+  });
+
+  // Stateless: no server-initiated stream to open and no session to end (the spec's 405 answer).
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(await admit(request, reply))) return reply;
+    return reply
+      .status(405)
+      .header('Allow', 'POST')
+      .send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this server is stateless; POST to /mcp.' },
+        id: null,
+      });
+  };
+  app.get('/mcp', { schema: { hide: true } }, notAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, notAllowed);
+}
