@@ -291,6 +291,17 @@ describe('mailbox MCP server at /mcp', () => {
     assert.equal(refused.code, 'insufficient_scope');
   });
 
+  test('a tool call spends the key’s REST rate-limit budget, as the /v0 call it is', async () => {
+    const { api_key } = await t.createScopedKey({ name: 'budget', inbox_ids: [sender.inbox_id] });
+    const remaining = async () =>
+      Number((await t.request('GET', '/v0/inboxes', api_key)).headers['ratelimit-remaining']);
+    const before = await remaining();
+    const client = await connect(api_key);
+    for (let i = 0; i < 3; i += 1) success(await client.callTool({ name: 'list_inboxes', arguments: {} }));
+    // Three tool calls and the second REST call: four requests of the same budget.
+    assert.equal(await remaining(), before - 4);
+  });
+
   test('401 with WWW-Authenticate without a key or with a bad one; 403 from a foreign Origin', async () => {
     const missing = await postMcp(t.baseUrl, {});
     assert.equal(missing.status, 401);
