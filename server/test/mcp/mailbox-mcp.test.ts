@@ -8,9 +8,10 @@ type Result = Awaited<ReturnType<Client['callTool']>>;
 const body = (result: Result) => result.structuredContent as Record<string, any>;
 const errorOf = (result: Result) => {
   assert.equal(result.isError, true, JSON.stringify(result.content));
-  // The API's error travels in the text content (and in structuredContent where the core sets it).
+  // The API's error travels as JSON text (structuredContent is checked against the success schema).
+  assert.equal(result.structuredContent, undefined);
   const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return (body(result) ?? JSON.parse(text)).error as { code: string; message: string };
+  return JSON.parse(text).error as { code: string; message: string };
 };
 const success = (result: Result) => {
   assert.notEqual(result.isError, true, JSON.stringify(result.content));
