@@ -2,7 +2,9 @@ import websocket from '@fastify/websocket';
 import { installOperations } from '../core/http/ops.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
+import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
+import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 
@@ -27,6 +29,8 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
   });
   installOperations(app, { database: deps.database, service: 'mailbox' });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // Before the routes register: the MCP tools take their schemas from them.
+  const routes = RouteCatalog.collect(app);
 
   await app.register(
     async (v0) => {
@@ -43,6 +47,14 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     },
     { prefix: '/v0' },
   );
+
+  // Outside /v0 (the MCP endpoint checks the key itself); each tool call re-enters /v0 with it.
+  registerMailboxMcp(app, {
+    routes,
+    resolver: deps.resolver,
+    publicUrl: deps.config.publicUrl,
+    version: MAILBOX_API_VERSION,
+  });
 
   app.get('/v0/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
