@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyFastify } from '../http/any-fastify.ts';
-import { bearerToken, type CredentialResolver } from '../http/auth.ts';
+import { bearerToken } from '../http/auth.ts';
 import { sendError } from '../http/error-handler.ts';
 import { AppError } from '../http/errors.ts';
 import { isAllowedOrigin } from './origin.ts';
@@ -30,8 +30,11 @@ export interface McpEndpointOptions {
   tools: McpTool[];
   resources: McpResourceTemplate[];
   prompts: McpPrompt[];
-  /** The service's own bearer verifier, the one its REST API uses. */
-  authenticate: CredentialResolver;
+  /**
+   * The service's own bearer verifier, the one its REST API uses: null for an unknown key. Only
+   * whether a key is known matters here; what it may do is the REST route's check, per tool call.
+   */
+  authenticate: (token: string, request: FastifyRequest) => Promise<unknown | null>;
   /** The `realm` of `WWW-Authenticate`. */
   realm: string;
 }

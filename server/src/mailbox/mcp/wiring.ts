@@ -1,5 +1,4 @@
 import type { AnyFastify } from '../../core/http/any-fastify.ts';
-import type { CredentialResolver } from '../../core/http/auth.ts';
 import { registerMcpEndpoint } from '../../core/mcp/endpoint.ts';
 import type { RouteCatalog } from '../../core/mcp/route-tool.ts';
 import type { MailboxCredentialResolver } from '../auth/resolver.ts';
@@ -26,17 +25,10 @@ export function registerMailboxMcp(
     instructions: INSTRUCTIONS,
     publicUrl: options.publicUrl,
     realm: 'understudy-mailbox',
-    authenticate: sameKeysAsV0(resolver),
+    // The same verifier as /v0: the admin key, `aik_` scoped keys, platform `svc_` keys.
+    authenticate: (token) => resolver.resolve(token),
     tools: [...inboxTools(routes), ...messageTools(routes)],
     resources: mailboxResources,
     prompts: [],
   });
 }
-
-/**
- * The same verifier as /v0: the admin key, `aik_` scoped keys, platform `svc_` keys. The endpoint
- * only asks whether the key is known (authorisation is the /v0 route's, per tool call), but types
- * the answer as the platform's Principal: hence the cast, until core/mcp takes any principal.
- */
-const sameKeysAsV0 = (resolver: MailboxCredentialResolver) =>
-  ((token: string) => resolver.resolve(token)) as unknown as CredentialResolver;
