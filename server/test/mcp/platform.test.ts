@@ -96,6 +96,22 @@ describe('platform MCP server at /mcp', () => {
     assert.equal(local.status, 200);
   });
 
+  test('a dot or missing path argument is refused, never normalised into another route', async () => {
+    // detach_guardrail {id: ".."} would otherwise become DELETE /v1/scenarios/{scenarioId}.
+    const dots = await client.callTool({ name: 'detach_guardrail', arguments: { scenarioId, id: '..' } });
+    assert.deepEqual(
+      { code: toolError(dots).error.code, param: toolError(dots).error.param },
+      { code: 'parameter_invalid', param: 'id' },
+    );
+    const missing = await client.callTool({ name: 'get_scenario', arguments: {} });
+    assert.deepEqual(
+      { code: toolError(missing).error.code, param: toolError(missing).error.param },
+      { code: 'parameter_missing', param: 'id' },
+    );
+    ok(await ws.call('GET', `/scenarios/${scenarioId}`), 200);
+    await assert.rejects(client.readResource({ uri: `understudy://meetings/%2E%2E/transcript` }));
+  });
+
   test('GET and DELETE answer 405: the server is stateless', async () => {
     const response = await fetch(new URL('/mcp', t.baseUrl), {
       headers: { authorization: `Bearer ${ws.key}` },

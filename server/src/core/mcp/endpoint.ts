@@ -18,7 +18,7 @@ import { bearerToken } from '../http/auth.ts';
 import { sendError } from '../http/error-handler.ts';
 import { AppError } from '../http/errors.ts';
 import { isAllowedOrigin } from './origin.ts';
-import { runRestCall } from './rest-call.ts';
+import { type RestError, runRestCall } from './rest-call.ts';
 import type { McpPrompt, McpResourceTemplate, McpTool } from './tool.ts';
 
 export interface McpEndpointOptions {
@@ -90,19 +90,26 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
     server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
       const tool = toolsByName.get(params.name);
       if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-      const outcome = await call(tool.rest(params.arguments ?? {}));
+      let rest: ReturnType<McpTool['rest']>;
+      try {
+        rest = tool.rest(params.arguments ?? {});
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return toolError({
+          code: error.code,
+          message: error.message,
+          param: error.param ?? null,
+          status: 400,
+        });
+      }
+      const outcome = await call(rest);
       if (outcome.ok) {
         return {
           structuredContent: outcome.body,
           content: [{ type: 'text', text: JSON.stringify(outcome.body, null, 2) }],
         };
       }
-      // The error travels as JSON text only: clients (the SDK's among them) check any
-      // structuredContent against the tool's output schema, which describes the success.
-      return {
-        isError: true,
-        content: [{ type: 'text', text: JSON.stringify({ error: outcome.error }, null, 2) }],
-      };
+      return toolError(outcome.error);
     });
 
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
@@ -145,8 +152,12 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
     return server;
   }
 
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  // The key and Origin are checked before the body is read: an anonymous caller never gets a
+  // large body parsed only to be told 401.
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await admit(request, reply))) return reply;
+  };
+  app.post('/mcp', { schema: { hide: true }, onRequest }, async (request, reply) => {
     const server = buildServer(request);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -173,9 +184,8 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
   });
 
   // Stateless: no server-initiated stream to open and no session to end (the spec's 405 answer).
-  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!(await admit(request, reply))) return reply;
-    return reply
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
       .status(405)
       .header('Allow', 'POST')
       .send({
@@ -183,7 +193,14 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
         error: { code: -32000, message: 'Method not allowed: this server is stateless; POST to /mcp.' },
         id: null,
       });
-  };
-  app.get('/mcp', { schema: { hide: true } }, notAllowed);
-  app.delete('/mcp', { schema: { hide: true } }, notAllowed);
+  app.get('/mcp', { schema: { hide: true }, onRequest }, notAllowed);
+  app.delete('/mcp', { schema: { hide: true }, onRequest }, notAllowed);
+}
+
+/**
+ * A refused call. The error travels as JSON text only: clients (the SDK's among them) check any
+ * structuredContent against the tool's output schema, which describes the success.
+ */
+function toolError(error: RestError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }, null, 2) }] };
 }

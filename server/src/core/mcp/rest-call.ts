@@ -20,6 +20,18 @@ export async function runRestCall(
   call: RestCall,
   caller: FastifyRequest,
 ): Promise<RestOutcome> {
+  if (!isPlainPath(call.url)) {
+    // A dot or empty segment would be normalised into another route than the one the tool names.
+    return {
+      ok: false,
+      error: {
+        code: 'parameter_invalid',
+        message: 'An id in the request is not valid.',
+        param: null,
+        status: 400,
+      },
+    };
+  }
   const headers: Record<string, string> = { authorization: caller.headers.authorization ?? '' };
   if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
   const response = await app.inject({
@@ -49,4 +61,13 @@ export async function runRestCall(
       status: response.statusCode,
     },
   };
+}
+
+/** True when no segment of the URL's path is empty, `.` or `..` (percent-encoded dots included). */
+function isPlainPath(url: string): boolean {
+  const segments = url.split('?')[0]!.split('/').slice(1);
+  return segments.every((segment) => {
+    const dots = segment.replace(/%2e/gi, '.');
+    return segment !== '' && dots !== '.' && dots !== '..';
+  });
 }

@@ -1,4 +1,5 @@
 import type { AnyFastify } from '../http/any-fastify.ts';
+import { AppError } from '../http/errors.ts';
 import type { JsonSchema, McpTool, RestCall } from './tool.ts';
 
 /** What a route declared: its schemas, exactly as the REST API validates and serialises them. */
@@ -110,9 +111,7 @@ function restCallOf(
   spec: RouteToolSpec,
 ) {
   return (args: Record<string, unknown>): RestCall => {
-    const url = path.replace(/:([a-zA-Z_]+)/g, (_, name: string) =>
-      encodeURIComponent(String(args[name] ?? '')),
-    );
+    const url = path.replace(/:([a-zA-Z_]+)/g, (_, name: string) => pathSegment(name, args[name]));
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries({ ...spec.queryDefaults, ...pick(args, fields.query!) })) {
       if (value === undefined || value === null) continue;
@@ -160,4 +159,19 @@ export function routeTool(catalog: RouteCatalog, spec: RouteToolSpec): McpTool {
     },
     rest: restCallOf(method, path, fields, spec),
   };
+}
+
+/**
+ * One path parameter as a URL segment. A missing value or a dot segment would make the URL name
+ * another route once normalised (`draft_id: ".."` → the inbox itself): refused, naming the field.
+ */
+function pathSegment(name: string, value: unknown): string {
+  if (value === undefined || value === null || value === '') {
+    throw new AppError('parameter_missing', `${name} is required.`, { param: name });
+  }
+  const text = String(value);
+  if (text === '.' || text === '..') {
+    throw new AppError('parameter_invalid', `${name} is not a valid id.`, { param: name });
+  }
+  return encodeURIComponent(text);
 }
