@@ -36,7 +36,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.ROOM_SCREENSHOTS ?? '';
 const SENTENCE = 'I have five years of experience leading a support team';
 const SENTENCE_WORDS = ['five', 'years', 'experience', 'leading', 'support', 'team'];
-const LEAD_SILENCE_MS = 6000;
+const LEAD_SILENCE_MS = 8000;
 const WELCOME =
   'Hello, and thank you for joining me today. I am looking forward to hearing about your background and the work you have done so far. ' +
   'We will start with your experience, and then we will talk about a difficult situation you handled at work. ' +
@@ -91,12 +91,19 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
       silencePcm(8000),
     ]);
     writeFileSync(wav, encodeWav(pcm, INPUT_SAMPLE_RATE));
-    // The PocketSphinx sidecar starts lazily and loads its model on the first utterance: start it
-    // now, so a loaded machine does not shift the meeting's timeline against the WAV's. (Flite is
-    // left to start on the welcome, as in the service: the span checks below measure its delay.)
+    // Both engines start lazily (the PocketSphinx sidecar loads its model on the first utterance,
+    // the Flite worker compiles its module on the first sentence): start them now, so a loaded
+    // machine (CI runs test files in parallel) does not shift the meeting's timeline against the
+    // WAV's and leave no time between the welcome and the participant's words.
     const warmUp = speech.recognizer!.start({ language: 'en-US' });
     warmUp.write(silencePcm(200));
     await warmUp.finish();
+    await speech.synthesizer!.synthesize('Ready.', {
+      ttsVoice: null,
+      gender: 'female',
+      voiceId: null,
+      language: 'en-US',
+    });
     t = await startListeningPlatform({ speech });
     key = (await t.createApiKey(await t.signup())).secret;
     browser = await chromium.launch({
