@@ -82,6 +82,9 @@ async function joinedMeeting(scenarioId: string) {
   const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
   await p.join();
   await p.next('agent.message');
+  // The welcome's sentence is stored after its agent.message: wait for it, or a slow write lets
+  // it pass for the next turn's sentence.
+  await p.next('transcript.sentence', (m) => m.sentence.speaker === 'agent');
   const session = t.deps.meetings.hub.session(meeting.id);
   assert.ok(session, 'this process holds the meeting');
   return { meeting, p, session };
