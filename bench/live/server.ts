@@ -3,24 +3,12 @@
 // live sessions, not what follows them). Prints one JSON line: the base URL, an API key, an offline
 // scenario and, when AGENT_URL is set, a custom-agent scenario pointing at it. GET /bench/memory
 // answers the process's memory after a full GC.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
 import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import { benchConfig, benchWorkspace, listenOnLoopback } from '../lib/platform-server.ts';
 
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-live-')),
-  LOG_LEVEL: 'warn',
-  LLM_BASE_URL: '',
-  SEARCH_URL: '',
-  OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-  RATE_LIMIT_PER_MINUTE: '10000000',
-  WRITE_RATE_LIMIT_PER_MINUTE: '10000000',
-});
+const config = benchConfig('live', { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' });
 const deps = await createPlatformDeps(await createCoreDeps(config));
 const app = await buildPlatformApp(deps);
 app.get('/bench/memory', { schema: { hide: true } }, async () => {
@@ -28,43 +16,15 @@ app.get('/bench/memory', { schema: { hide: true } }, async () => {
   for (let i = 0; i < 3; i += 1) gc?.();
   return { ...process.memoryUsage(), sessions: deps.meetings.hub.size, gc: Boolean(gc) };
 });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-
-async function call(method: string, path: string, token: string | null, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-const signup = await call('POST', '/auth/signup', null, {
-  email: `bench-live-${Date.now()}@example.com`,
-  password: 'benchmark password',
-  name: 'Bench',
-});
-const key = (await call('POST', '/v1/api-secrets', signup.token, { name: 'bench key' })).data
-  .secret as string;
-const persona = await call('POST', '/v1/personas', key, {
-  name: 'Morgan Lee',
-  job_title: 'Engineering Manager',
-  demeanor: 'analytical',
-  gender: 'female',
-});
+const { base, call } = await listenOnLoopback(app);
+const { key, personaId } = await benchWorkspace(call, 'live');
 const questions = Array.from({ length: 20 }, (_, i) => `${i + 1}. Ask about project number ${i + 1}.`).join(
   '\n',
 );
 const offline = await call('POST', '/v1/scenarios', key, {
   name: 'Long screen',
   type: 'interview',
-  persona_id: persona.id,
+  persona_id: personaId,
   prompt: `## Questions\n${questions}`,
   welcome_message: 'Hello, I am Morgan. Shall we begin?',
   call_duration: 240,
@@ -74,7 +34,7 @@ const agent = process.env.AGENT_URL
   ? await call('POST', '/v1/scenarios', key, {
       name: 'Custom agent screen',
       type: 'interview',
-      persona_id: persona.id,
+      persona_id: personaId,
       prompt: 'Interview a backend engineer.',
       welcome_message: 'Hello, I am Morgan.',
       call_duration: 240,
