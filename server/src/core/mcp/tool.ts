@@ -87,3 +87,20 @@ export function matchUriTemplate(template: string, uri: string): Record<string, 
     return null;
   }
 }
+
+/** A JSON document read by one GET: the `{placeholders}` of the URI fill the REST path, encoded. */
+export function jsonResource(
+  spec: Omit<McpResourceTemplate, 'rest' | 'mimeType'> & { path: (vars: Record<string, string>) => string },
+): McpResourceTemplate {
+  const { path, ...template } = spec;
+  return {
+    ...template,
+    mimeType: 'application/json',
+    rest(uri) {
+      const vars = matchUriTemplate(spec.uriTemplate, uri);
+      if (!vars) return null;
+      const encoded = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, encodeURIComponent(v)]));
+      return { method: 'GET', url: path(encoded) };
+    },
+  };
+}

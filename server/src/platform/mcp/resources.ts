@@ -1,21 +1,4 @@
-import { type McpResourceTemplate, matchUriTemplate } from '../../core/mcp/tool.ts';
-
-/** A JSON document read by one GET: `{placeholders}` of the URI fill the REST path. */
-function jsonResource(
-  spec: Omit<McpResourceTemplate, 'rest' | 'mimeType'> & { path: (vars: Record<string, string>) => string },
-): McpResourceTemplate {
-  const { path, ...template } = spec;
-  return {
-    ...template,
-    mimeType: 'application/json',
-    rest(uri) {
-      const vars = matchUriTemplate(spec.uriTemplate, uri);
-      if (!vars) return null;
-      const encoded = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, encodeURIComponent(v)]));
-      return { method: 'GET', url: path(encoded) };
-    },
-  };
-}
+import { jsonResource, type McpResourceTemplate } from '../../core/mcp/tool.ts';
 
 export const scenarioExportUri = (id: string) => `understudy://scenarios/${id}/export`;
 export const meetingTranscriptUri = (id: string) => `understudy://meetings/${id}/transcript`;
