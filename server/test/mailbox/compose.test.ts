@@ -265,6 +265,12 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     assert.equal(events.body.events.at(-1).draft.subject, 'Revised offer');
     assert.equal((await call('GET', draftPath)).body.subject, 'Revised offer');
 
+    const answering = await call('PATCH', draftPath, { in_reply_to: 'earlier@example.com' });
+    assert.equal(answering.body.in_reply_to, '<earlier@example.com>');
+    assert.deepEqual(answering.body.references, ['<earlier@example.com>'], 'References follow as on create');
+    const standalone = await call('PATCH', draftPath, { in_reply_to: null });
+    assert.deepEqual([standalone.body.in_reply_to, standalone.body.references], [null, []]);
+
     refused(await call('PATCH', draftPath, { to: ['not an address'] }), 'to[0]');
     refused(await call('PATCH', draftPath, { headers: { 'Reply-To': 'x@example.com' } }), 'headers.Reply-To');
     assert.equal((await call('PATCH', draftPath, {})).status, 400);

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 import { type Executor, json } from '../db.ts';
@@ -19,7 +19,10 @@ const JSON_COLUMNS = [
 ] as const;
 export type DraftChange = Partial<Omit<DraftRow, 'id' | 'inbox_id' | 'client_id' | 'created_at'>>;
 
-function serialised(values: DraftChange): Record<string, unknown> {
+type DraftTable = MailboxTables['mailbox_drafts'];
+
+/** The values as the JSON columns take them: the given lists and maps as JSON text. */
+function serialised<T extends DraftChange>(values: T): Updateable<DraftTable> & Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
   for (const column of JSON_COLUMNS) if (values[column] !== undefined) out[column] = json(values[column]);
   return out;
@@ -30,7 +33,7 @@ export const draftsRepository = {
   async insert(db: Executor, row: DraftRow): Promise<DraftRow> {
     return db
       .insertInto('mailbox_drafts')
-      .values(serialised(row) as never)
+      .values(serialised(row) as Insertable<DraftTable>)
       .returningAll()
       .executeTakeFirstOrThrow();
   },
@@ -39,7 +42,7 @@ export const draftsRepository = {
   async update(db: Executor, id: string, change: DraftChange): Promise<DraftRow | undefined> {
     return db
       .updateTable('mailbox_drafts')
-      .set(serialised(change) as never)
+      .set(serialised(change))
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

@@ -90,8 +90,11 @@ export class DraftService {
     if (body.html !== undefined) change.html = body.html;
     if (body.labels !== undefined) change.labels = body.labels ?? [];
     if (body.headers !== undefined) change.headers = checkCustomHeaders(body.headers);
-    if (body.in_reply_to !== undefined)
+    if (body.in_reply_to !== undefined) {
       change.in_reply_to = normalizeMessageId(body.in_reply_to ?? undefined);
+      // As on create: a new In-Reply-To without References threads through it alone.
+      if (body.references === undefined) change.references = change.in_reply_to ? [change.in_reply_to] : [];
+    }
     if (body.references !== undefined) change.references = parseMessageIdList(body.references ?? []);
     if (body.attachments !== undefined)
       change.attachments = await this.storeAttachments(draft.id, body.attachments);

@@ -29,7 +29,7 @@ const ALLOWED = new Map(
 );
 
 /** `X-` headers are the custom ones, except those a receiving system writes about the mail it got. */
-const CUSTOM = /^X-[A-Za-z0-9][A-Za-z0-9-]*$/i;
+const CUSTOM = /^X-[A-Za-z0-9][A-Za-z0-9_-]*$/i;
 const RESERVED_CUSTOM =
   /^X-(Original-|Forwarded-|Received|Spam|Virus|Mailbox-|Google-|MS-Exchange-|Envelope-)/i;
 
