@@ -46,7 +46,7 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
       name: 'send_message',
       title: 'Send an email',
       route: 'POST /v0/inboxes/:inbox_id/messages/send',
-      description: `Send a new email from an inbox: \`to\` (one address or a list; "Name <addr>" accepted), optional \`cc\`, \`bcc\`, \`reply_to\`, \`subject\`, \`text\` and/or \`html\`, \`attachments\` as base64. Starts a new thread; to answer a message use reply_to_message instead so it stays in its thread. ${SENDS}`,
+      description: `Send a new email from an inbox: \`to\` (one address or a list; "Name <addr>" accepted), optional \`cc\`, \`bcc\`, \`reply_to\`, \`subject\`, \`text\` and/or \`html\`, \`attachments\` as base64 \`content\` or a \`url\` the service fetches, \`headers\` for custom headers such as X-* or List-Unsubscribe. Starts a new thread; to answer a message use reply_to_message instead so it stays in its thread. ${SENDS}`,
     }),
     OUTWARD,
   ),

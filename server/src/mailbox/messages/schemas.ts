@@ -37,7 +37,10 @@ export const Message = Type.Object(
     attachments: Type.Array(Attachment),
     in_reply_to: Nullable(Type.String()),
     references: Type.Array(Type.String()),
-    headers: Type.Record(Type.String(), Type.String()),
+    headers: Type.Record(Type.String(), Type.String(), {
+      description:
+        'Received mail: the first value of every header (lower-cased names). Sent mail: the custom headers it was sent with.',
+    }),
     size: Type.Integer(),
     status: Type.Union([
       Type.Literal('received'),
