@@ -115,6 +115,7 @@ export interface MailboxTables {
     in_reply_to: string | null;
     references: JsonDefault<string[]>;
     labels: JsonDefault<string[]>;
+    headers: JsonDefault<Record<string, string>>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

@@ -15,7 +15,9 @@ import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts'
 import { EventRecorder } from './events/recorder.ts';
 import { EventService } from './events/service.ts';
 import { InboxService } from './inboxes/service.ts';
+import { AttachmentFetcher } from './messages/attachment-url.ts';
 import { InboundMail } from './messages/ingest.ts';
+import { AttachmentReader } from './messages/input.ts';
 import { OutboundMail } from './messages/outbound.ts';
 import { MessageService } from './messages/service.ts';
 import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
@@ -93,6 +95,12 @@ export async function createMailboxDeps(
     maxMessageBytes: config.mailMaxMessageBytes,
   });
 
+  // Attachments given by URL are fetched with the same SSRF-safe client as webhooks.
+  const attachments = new AttachmentReader({
+    fetcher: new AttachmentFetcher(deps.outbound),
+    maxMessageBytes: config.mailMaxMessageBytes,
+  });
+
   const platformKeys =
     overrides.platformKeys !== undefined
       ? overrides.platformKeys
@@ -114,9 +122,9 @@ export async function createMailboxDeps(
 
   const services: MailboxServices = {
     inboxes: new InboxService({ db, clock, storage, pageTokens, mailDomain }),
-    messages: new MessageService({ db, clock, storage, outbound, pageTokens }),
+    messages: new MessageService({ db, clock, storage, outbound, pageTokens, attachments }),
     threads: new ThreadService({ db, pageTokens }),
-    drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens }),
+    drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens, attachments }),
     pods: new PodService({ db, clock, pageTokens }),
     domains: new DomainService({
       db,

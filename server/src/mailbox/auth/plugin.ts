@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** WebSocket routes also accept the key as `?api_key=` (browsers cannot set headers there). */
     allowQueryKey?: boolean;
+    /** The API-key scope the route needs (the closed set in docs/mailbox.md, "Scopes"). */
+    scope?: string;
   }
 }
 

@@ -16,6 +16,7 @@ export const toDraft = (row: DraftRow) => ({
   in_reply_to: row.in_reply_to,
   references: row.references,
   labels: row.labels,
+  headers: row.headers,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 import { type Executor, json } from '../db.ts';
@@ -6,23 +6,46 @@ import type { MailboxTables } from '../tables.ts';
 
 export type DraftRow = Selectable<MailboxTables['mailbox_drafts']>;
 
+/** The JSON columns of a draft, serialised for writing. */
+const JSON_COLUMNS = [
+  'to',
+  'cc',
+  'bcc',
+  'reply_to',
+  'attachments',
+  'references',
+  'labels',
+  'headers',
+] as const;
+export type DraftChange = Partial<Omit<DraftRow, 'id' | 'inbox_id' | 'client_id' | 'created_at'>>;
+
+type DraftTable = MailboxTables['mailbox_drafts'];
+
+/** The values as the JSON columns take them: the given lists and maps as JSON text. */
+function serialised<T extends DraftChange>(values: T): Updateable<DraftTable> & Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const column of JSON_COLUMNS) if (values[column] !== undefined) out[column] = json(values[column]);
+  return out;
+}
+
 export const draftsRepository = {
   /** Stores the draft; its lists are serialised here. */
   async insert(db: Executor, row: DraftRow): Promise<DraftRow> {
     return db
       .insertInto('mailbox_drafts')
-      .values({
-        ...row,
-        to: json(row.to),
-        cc: json(row.cc),
-        bcc: json(row.bcc),
-        reply_to: json(row.reply_to),
-        attachments: json(row.attachments),
-        references: json(row.references),
-        labels: json(row.labels),
-      })
+      .values(serialised(row) as Insertable<DraftTable>)
       .returningAll()
       .executeTakeFirstOrThrow();
+  },
+
+  /** Writes only the columns given; undefined when the draft is gone (sent or deleted meanwhile). */
+  async update(db: Executor, id: string, change: DraftChange): Promise<DraftRow | undefined> {
+    return db
+      .updateTable('mailbox_drafts')
+      .set(serialised(change))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   },
 
   async byId(db: Executor, inboxId: string, id: string): Promise<DraftRow | undefined> {

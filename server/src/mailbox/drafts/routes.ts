@@ -5,7 +5,7 @@ import { Message } from '../messages/schemas.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import { toDraft } from './present.ts';
-import { CreateDraftBody, Draft, DraftParams } from './schemas.ts';
+import { CreateDraftBody, Draft, DraftParams, UpdateDraftBody } from './schemas.ts';
 import type { DraftService } from './service.ts';
 
 const tags = ['Drafts'];
@@ -59,6 +59,26 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
       const { draft } = await drafts.get(request.mailbox, request.params.inbox_id, request.params.draft_id);
       return toDraft(draft);
     },
+  );
+
+  app.patch(
+    '/inboxes/:inbox_id/drafts/:draft_id',
+    {
+      config: { scope: 'drafts.write' },
+      schema: {
+        tags,
+        operationId: 'updateDraft',
+        summary: 'Change a draft (fires draft.updated)',
+        description: 'Only the fields given change; null clears one; `attachments` replaces the list.',
+        params: DraftParams,
+        body: UpdateDraftBody,
+        response: withErrors({ 200: Draft }),
+      },
+    },
+    async (request) =>
+      toDraft(
+        await drafts.update(request.mailbox, request.params.inbox_id, request.params.draft_id, request.body),
+      ),
   );
 
   app.delete(

@@ -1,5 +1,5 @@
-import { type Static, Type } from 'typebox';
-import { composeFields } from '../messages/schemas.ts';
+import { type Static, type TSchema, Type } from 'typebox';
+import { composeFields, composeSchemas } from '../messages/schemas.ts';
 import { InboxIdParam, Nullable, Timestamp } from '../schemas.ts';
 
 export const Draft = Type.Object(
@@ -26,6 +26,7 @@ export const Draft = Type.Object(
     in_reply_to: Nullable(Type.String()),
     references: Type.Array(Type.String()),
     labels: Type.Array(Type.String()),
+    headers: Type.Record(Type.String(), Type.String()),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -45,5 +46,31 @@ export const CreateDraftBody = Type.Object(
   },
 );
 export type CreateDraftBody = Static<typeof CreateDraftBody>;
+
+const clearable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+export const UpdateDraftBody = Type.Object(
+  {
+    to: clearable(composeSchemas.to),
+    cc: clearable(composeSchemas.cc),
+    bcc: clearable(composeSchemas.bcc),
+    reply_to: clearable(composeSchemas.reply_to),
+    subject: clearable(composeSchemas.subject),
+    text: clearable(composeSchemas.text),
+    html: clearable(composeSchemas.html),
+    attachments: clearable(composeSchemas.attachments),
+    labels: clearable(composeSchemas.labels),
+    headers: clearable(composeSchemas.headers),
+    in_reply_to: clearable(Type.String({ description: 'Message-ID of the message this draft answers.' })),
+    references: clearable(Type.Array(Type.String())),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Only the fields given change; null clears one. `attachments` replaces the whole list.',
+    examples: [{ subject: 'Revised offer', cc: null }],
+  },
+);
+export type UpdateDraftBody = Static<typeof UpdateDraftBody>;
 
 export const DraftParams = Type.Object({ ...InboxIdParam.properties, draft_id: Type.String() });

@@ -8,15 +8,16 @@ import { scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
-import { asList, decodeAttachments } from '../messages/input.ts';
+import { checkCustomHeaders } from '../messages/headers.ts';
+import { type AttachmentReader, asList } from '../messages/input.ts';
 import type { OutboundMail } from '../messages/outbound.ts';
 import type { MessageObject } from '../messages/present.ts';
 import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
 import type { DraftAttachment } from '../tables.ts';
 import { normalizeMessageId, parseMessageIdList } from '../threading/resolve.ts';
 import { toDraft } from './present.ts';
-import { type DraftRow, draftsRepository } from './repository.ts';
-import type { CreateDraftBody } from './schemas.ts';
+import { type DraftChange, type DraftRow, draftsRepository } from './repository.ts';
+import type { CreateDraftBody, UpdateDraftBody } from './schemas.ts';
 
 /** Drafts of an inbox: composed now, sent later as they are (the draft then goes). */
 export class DraftService {
@@ -28,29 +29,107 @@ export class DraftService {
       recorder: EventRecorder;
       outbound: Pick<OutboundMail, 'validate' | 'send'>;
       pageTokens: PageTokens;
+      attachments: AttachmentReader;
     },
   ) {}
 
   /** The draft, with `draft.created`; the same client_id answers the draft it created first. */
   async create(principal: MailboxPrincipal, inboxId: string, body: CreateDraftBody): Promise<DraftRow> {
-    const { db, storage } = this.deps;
+    const { db } = this.deps;
     const inbox = await loadInbox(db, principal, inboxId);
     if (body.client_id) {
       const existing = await draftsRepository.byClientId(db, inbox.id, body.client_id);
       if (existing) return existing;
     }
-    const to = asList(body.to);
-    const cc = asList(body.cc);
-    const bcc = asList(body.bcc);
-    const replyTo = asList(body.reply_to);
-    // Addresses are checked now so a draft that could never be sent is refused early.
-    if (to.length + cc.length + bcc.length > 0)
-      this.deps.outbound.validate({ to, cc, bcc, reply_to: replyTo });
     const id = newId('drf');
+    const recipients = this.recipients(body);
+    const headers = checkCustomHeaders(body.headers);
+    const attachments = await this.storeAttachments(id, body.attachments);
+    const now = this.deps.clock.now();
+    const inReplyTo = normalizeMessageId(body.in_reply_to);
+    return this.deps.recorder.transaction(async (trx, emit) => {
+      const inserted = await draftsRepository.insert(trx, {
+        id,
+        inbox_id: inbox.id,
+        client_id: body.client_id ?? null,
+        ...recipients,
+        subject: body.subject ?? '',
+        text: body.text ?? null,
+        html: body.html ?? null,
+        attachments,
+        in_reply_to: inReplyTo,
+        references: body.references ? parseMessageIdList(body.references) : inReplyTo ? [inReplyTo] : [],
+        labels: body.labels ?? [],
+        headers,
+        created_at: now,
+        updated_at: now,
+      });
+      await emit('draft.created', scopeOf(inbox), { draft: toDraft(inserted) });
+      return inserted;
+    });
+  }
+
+  /**
+   * Changes the fields given (null clears one), checked as on create, with `draft.updated`. New
+   * attachments replace the old ones, whose stored bytes go once the change is committed.
+   */
+  async update(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    draftId: string,
+    body: UpdateDraftBody,
+  ): Promise<DraftRow> {
+    const { inbox, draft } = await this.get(principal, inboxId, draftId);
+    const change: DraftChange = {};
+    for (const field of ['to', 'cc', 'bcc', 'reply_to'] as const)
+      if (body[field] !== undefined) change[field] = asList(body[field]);
+    // The recipients as they will be, so a draft that could never be sent is refused now.
+    this.recipients({ ...draft, ...change });
+    if (body.subject !== undefined) change.subject = body.subject ?? '';
+    if (body.text !== undefined) change.text = body.text;
+    if (body.html !== undefined) change.html = body.html;
+    if (body.labels !== undefined) change.labels = body.labels ?? [];
+    if (body.headers !== undefined) change.headers = checkCustomHeaders(body.headers);
+    if (body.in_reply_to !== undefined) {
+      change.in_reply_to = normalizeMessageId(body.in_reply_to ?? undefined);
+      // As on create: a new In-Reply-To without References threads through it alone.
+      if (body.references === undefined) change.references = change.in_reply_to ? [change.in_reply_to] : [];
+    }
+    if (body.references !== undefined) change.references = parseMessageIdList(body.references ?? []);
+    if (body.attachments !== undefined)
+      change.attachments = await this.storeAttachments(draft.id, body.attachments);
+    change.updated_at = this.deps.clock.now();
+    const updated = await this.deps.recorder.transaction(async (trx, emit) => {
+      const row = await draftsRepository.update(trx, draft.id, change);
+      if (row) await emit('draft.updated', scopeOf(inbox), { draft: toDraft(row) });
+      return row;
+    });
+    // Sent or deleted meanwhile: the new bytes are the leftovers then.
+    const leftovers = updated ? (change.attachments ? draft.attachments : []) : (change.attachments ?? []);
+    await Promise.allSettled(leftovers.map((a) => this.deps.storage.delete(a.storage_key)));
+    if (!updated) throw notFound('draft', 'draft_id');
+    return updated;
+  }
+
+  /** Addresses are checked now, so a draft that could never be sent is refused early. */
+  private recipients(body: Pick<CreateDraftBody, 'to' | 'cc' | 'bcc' | 'reply_to'>) {
+    const recipients = {
+      to: asList(body.to),
+      cc: asList(body.cc),
+      bcc: asList(body.bcc),
+      reply_to: asList(body.reply_to),
+    };
+    if (recipients.to.length + recipients.cc.length + recipients.bcc.length > 0)
+      this.deps.outbound.validate(recipients);
+    return recipients;
+  }
+
+  /** Reads (or fetches) the attachments and keeps their bytes under the draft until it is sent. */
+  private async storeAttachments(draftId: string, list: CreateDraftBody['attachments'] | null) {
     const attachments: DraftAttachment[] = [];
-    for (const attachment of decodeAttachments(body.attachments)) {
-      const key = `mailbox/drafts/${id}/${newId('att')}`;
-      await storage.put(key, attachment.content, attachment.content_type);
+    for (const attachment of await this.deps.attachments.read(list)) {
+      const key = `mailbox/drafts/${draftId}/${newId('att')}`;
+      await this.deps.storage.put(key, attachment.content, attachment.content_type);
       attachments.push({
         filename: attachment.filename,
         content_type: attachment.content_type,
@@ -60,30 +139,7 @@ export class DraftService {
         inline: attachment.inline,
       });
     }
-    const now = this.deps.clock.now();
-    const inReplyTo = normalizeMessageId(body.in_reply_to);
-    return this.deps.recorder.transaction(async (trx, emit) => {
-      const inserted = await draftsRepository.insert(trx, {
-        id,
-        inbox_id: inbox.id,
-        client_id: body.client_id ?? null,
-        to,
-        cc,
-        bcc,
-        reply_to: replyTo,
-        subject: body.subject ?? '',
-        text: body.text ?? null,
-        html: body.html ?? null,
-        attachments,
-        in_reply_to: inReplyTo,
-        references: body.references ? parseMessageIdList(body.references) : inReplyTo ? [inReplyTo] : [],
-        labels: body.labels ?? [],
-        created_at: now,
-        updated_at: now,
-      });
-      await emit('draft.created', scopeOf(inbox), { draft: toDraft(inserted) });
-      return inserted;
-    });
+    return attachments;
   }
 
   async list(principal: MailboxPrincipal, inboxId: string, query: ListQuery) {
@@ -131,6 +187,7 @@ export class DraftService {
       in_reply_to: draft.in_reply_to,
       references: draft.references,
       labels: draft.labels,
+      headers: draft.headers,
     });
     await this.discard(draft);
     return message;

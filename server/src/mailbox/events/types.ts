@@ -5,6 +5,7 @@ export const FIRING_EVENT_TYPES = [
   'message.sent',
   'message.rejected',
   'draft.created',
+  'draft.updated',
   'domain.verified',
 ] as const;
 

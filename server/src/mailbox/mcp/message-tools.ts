@@ -46,7 +46,7 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
       name: 'send_message',
       title: 'Send an email',
       route: 'POST /v0/inboxes/:inbox_id/messages/send',
-      description: `Send a new email from an inbox: \`to\` (one address or a list; "Name <addr>" accepted), optional \`cc\`, \`bcc\`, \`reply_to\`, \`subject\`, \`text\` and/or \`html\`, \`attachments\` as base64. Starts a new thread; to answer a message use reply_to_message instead so it stays in its thread. ${SENDS}`,
+      description: `Send a new email from an inbox: \`to\` (one address or a list; "Name <addr>" accepted), optional \`cc\`, \`bcc\`, \`reply_to\`, \`subject\`, \`text\` and/or \`html\`, \`attachments\` as base64 \`content\` or a \`url\` the service fetches, \`headers\` for custom headers such as X-* or List-Unsubscribe. Starts a new thread; to answer a message use reply_to_message instead so it stays in its thread. ${SENDS}`,
     }),
     OUTWARD,
   ),
@@ -59,6 +59,15 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
     }),
     OUTWARD,
   ),
+  annotate(
+    routeTool(routes, {
+      name: 'forward_message',
+      title: 'Forward a message',
+      route: 'POST /v0/inboxes/:inbox_id/messages/:message_id/forward',
+      description: `Forward a message of the inbox to new recipients (\`to\`, optional \`cc\`/\`bcc\`), with an optional note in \`text\` or \`html\` above the original ("Forwarded message" with its From, Date, Subject and To). The subject gets "Fwd:" and the original's attachments go along (\`include_attachments: false\` leaves them out). ${SENDS}`,
+    }),
+    OUTWARD,
+  ),
   routeTool(routes, {
     name: 'create_draft',
     title: 'Create a draft',
@@ -66,6 +75,16 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
     description:
       'Save an email as a draft without sending it, e.g. for a human to review first: the same fields as send_message, plus `in_reply_to` (a Message-ID) to make it a reply. Nothing leaves the inbox until send_draft. A `client_id` of your choosing makes the call safe to retry.',
   }),
+  annotate(
+    routeTool(routes, {
+      name: 'update_draft',
+      title: 'Change a draft',
+      route: 'PATCH /v0/inboxes/:inbox_id/drafts/:draft_id',
+      description:
+        'Change a draft before it is sent, e.g. after a human review: give only the fields to change (the same as create_draft); null clears a field; `attachments` replaces the whole list. Returns the draft as it now is.',
+    }),
+    { idempotentHint: true },
+  ),
   routeTool(routes, {
     name: 'list_drafts',
     title: 'List drafts',

@@ -1,35 +1,67 @@
 import { AppError, invalidParam } from '../../core/http/errors.ts';
+import type { AttachmentFetcher } from './attachment-url.ts';
 import type { OutgoingAttachment } from './compose.ts';
 
-export const asList = (value: string | string[] | undefined): string[] =>
-  value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => v.trim()).filter(Boolean);
+export const asList = (value: string | string[] | null | undefined): string[] =>
+  value === undefined || value === null
+    ? []
+    : (Array.isArray(value) ? value : [value]).map((v) => v.trim()).filter(Boolean);
 
 export interface AttachmentBody {
   filename?: string;
   content_type?: string;
-  content: string;
+  /** Base64 of the bytes; or `url`, exactly one of the two. */
+  content?: string;
+  url?: string;
   content_id?: string;
   inline?: boolean;
 }
 
-/** Decodes base64 attachments, refusing what is not base64 instead of sending garbage. */
-export function decodeAttachments(list: AttachmentBody[] | undefined): OutgoingAttachment[] {
-  return (list ?? []).map((attachment, index) => {
-    const compact = attachment.content.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) && !/^[A-Za-z0-9_-]*={0,2}$/.test(compact)) {
-      throw invalidParam(`attachments[${index}].content`, 'content must be base64.');
-    }
-    if (attachment.filename && /[\r\n]/.test(attachment.filename)) {
-      throw new AppError('parameter_invalid', 'filename must be one line.', {
-        param: `attachments[${index}].filename`,
+/** Reads attachments given as base64 `content` or fetched from `url`, within the message's size limit. */
+export class AttachmentReader {
+  constructor(
+    private readonly deps: { fetcher: Pick<AttachmentFetcher, 'fetch'>; maxMessageBytes: number },
+  ) {}
+
+  async read(list: AttachmentBody[] | null | undefined): Promise<OutgoingAttachment[]> {
+    const read: OutgoingAttachment[] = [];
+    let used = 0;
+    for (const [index, attachment] of (list ?? []).entries()) {
+      const param = `attachments[${index}]`;
+      if (attachment.filename && /[\r\n]/.test(attachment.filename))
+        throw new AppError('parameter_invalid', 'filename must be one line.', { param: `${param}.filename` });
+      if ((attachment.content === undefined) === (attachment.url === undefined))
+        throw invalidParam(param, 'Give either content (base64) or url, not both.');
+      const fetched =
+        attachment.url !== undefined
+          ? await this.deps.fetcher.fetch(attachment.url, this.deps.maxMessageBytes - used, `${param}.url`)
+          : {
+              content: decodeBase64(attachment.content!, `${param}.content`),
+              content_type: null,
+              filename: null,
+            };
+      used += fetched.content.length;
+      if (used > this.deps.maxMessageBytes)
+        throw invalidParam(
+          param,
+          `Attachments exceed the message limit of ${this.deps.maxMessageBytes} bytes.`,
+        );
+      read.push({
+        filename: attachment.filename ?? fetched.filename,
+        content_type: attachment.content_type ?? fetched.content_type ?? 'application/octet-stream',
+        content: fetched.content,
+        content_id: attachment.content_id ?? null,
+        inline: attachment.inline ?? false,
       });
     }
-    return {
-      filename: attachment.filename ?? null,
-      content_type: attachment.content_type ?? 'application/octet-stream',
-      content: Buffer.from(compact, 'base64'),
-      content_id: attachment.content_id ?? null,
-      inline: attachment.inline ?? false,
-    };
-  });
+    return read;
+  }
+}
+
+/** Refuses what is not base64 instead of sending garbage. */
+function decodeBase64(content: string, param: string): Buffer {
+  const compact = content.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) && !/^[A-Za-z0-9_-]*={0,2}$/.test(compact))
+    throw invalidParam(param, 'content must be base64.');
+  return Buffer.from(compact, 'base64');
 }

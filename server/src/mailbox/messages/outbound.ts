@@ -10,6 +10,7 @@ import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
 import { composeMime, type MailContent } from './compose.ts';
+import { lowerCaseNames } from './headers.ts';
 import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
 import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
 import { type StoredAttachment, storeMessage } from './store.ts';
@@ -139,7 +140,7 @@ export class OutboundMail {
         in_reply_to: input.in_reply_to,
         references: input.references,
         labels: unique([outcome.ok ? 'sent' : 'rejected', ...input.labels]),
-        headers: {},
+        headers: lowerCaseNames(input.headers ?? {}),
         auto_reply: false,
         rejection_reason: outcome.ok ? null : outcome.reason,
         raw_key: rawKeyOf(rowId),

@@ -3,7 +3,7 @@ import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import { listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
-import { Message, MessageIdParam, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
+import { ForwardBody, Message, MessageIdParam, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
 import type { MessageService } from './service.ts';
 
 const tags = ['Messages'];
@@ -151,5 +151,24 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
     },
     async (request) =>
       messages.reply(request.mailbox, request.params.inbox_id, request.params.message_id, request.body),
+  );
+
+  app.post(
+    '/inboxes/:inbox_id/messages/:message_id/forward',
+    {
+      config: { scope: 'messages.send' },
+      schema: {
+        tags,
+        operationId: 'forwardMessage',
+        summary: 'Forward a message, with its attachments',
+        description:
+          'Sends the original below your note ("Forwarded message" with its From, Date, Subject and To), under `Fwd:`, with its attachments; References keep it in the original\'s thread.',
+        params: MessageIdParam,
+        body: ForwardBody,
+        response: withErrors({ 200: Message }),
+      },
+    },
+    async (request) =>
+      messages.forward(request.mailbox, request.params.inbox_id, request.params.message_id, request.body),
   );
 };

@@ -37,7 +37,10 @@ export const Message = Type.Object(
     attachments: Type.Array(Attachment),
     in_reply_to: Nullable(Type.String()),
     references: Type.Array(Type.String()),
-    headers: Type.Record(Type.String(), Type.String()),
+    headers: Type.Record(Type.String(), Type.String(), {
+      description:
+        'Received mail: the first value of every header (lower-cased names). Sent mail: the custom headers it was sent with.',
+    }),
     size: Type.Integer(),
     status: Type.Union([
       Type.Literal('received'),
@@ -86,26 +89,52 @@ export const AttachmentInput = Type.Object(
   {
     filename: Type.Optional(Type.String({ maxLength: 255 })),
     content_type: Type.Optional(Type.String({ maxLength: 255 })),
-    content: Type.String({ description: 'Base64 of the bytes.', contentEncoding: 'base64' }),
+    content: Type.Optional(
+      Type.String({ description: 'Base64 of the bytes (or give `url`).', contentEncoding: 'base64' }),
+    ),
+    url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          "Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's.",
+      }),
+    ),
     content_id: Type.Optional(Type.String({ maxLength: 255 })),
     inline: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
-const Addresses = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), StringList(description, 50)]));
+const Addresses = (description: string) => Type.Union([Type.String(), StringList(description, 50)]);
 
-export const composeFields = {
+/** The fields a message is written with, each as it is when given (drafts also take null). */
+export const composeSchemas = {
   to: Addresses('Recipients: one address or a list; `Name <addr>` accepted.'),
   cc: Addresses('Carbon-copy recipients.'),
   bcc: Addresses('Blind-copy recipients (never shown in headers).'),
   reply_to: Addresses('Reply-To addresses.'),
-  subject: Type.Optional(Type.String({ maxLength: 998 })),
-  text: Type.Optional(Type.String()),
-  html: Type.Optional(Type.String()),
-  attachments: Type.Optional(Type.Array(AttachmentInput, { maxItems: 20 })),
-  labels: Type.Optional(StringList('Labels to put on the sent copy.', 20)),
+  subject: Type.String({ maxLength: 998 }),
+  text: Type.String(),
+  html: Type.String(),
+  attachments: Type.Array(AttachmentInput, { maxItems: 20 }),
+  labels: StringList('Labels to put on the sent copy.', 20),
+  headers: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused.',
+  }),
+};
+
+export const composeFields = {
+  to: Type.Optional(composeSchemas.to),
+  cc: Type.Optional(composeSchemas.cc),
+  bcc: Type.Optional(composeSchemas.bcc),
+  reply_to: Type.Optional(composeSchemas.reply_to),
+  subject: Type.Optional(composeSchemas.subject),
+  text: Type.Optional(composeSchemas.text),
+  html: Type.Optional(composeSchemas.html),
+  attachments: Type.Optional(composeSchemas.attachments),
+  labels: Type.Optional(composeSchemas.labels),
+  headers: Type.Optional(composeSchemas.headers),
 };
 
 export const SendBody = Type.Object(composeFields, {
@@ -121,6 +150,19 @@ export const ReplyBody = Type.Object(
     ),
   },
   { additionalProperties: false, examples: [{ text: 'Thanks, noted.' }] },
+);
+
+export const ForwardBody = Type.Object(
+  {
+    ...composeFields,
+    include_attachments: Type.Optional(
+      Type.Boolean({ description: "Carry the original's attachments along (default true)." }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ to: ['colleague@example.com'], text: 'FYI, see below.' }],
+  },
 );
 
 export const MessageIdParam = Type.Object({

@@ -1,18 +1,21 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
 import { invalidParam } from '../../core/http/errors.ts';
-import type { ObjectStorage } from '../../core/storage/types.ts';
+import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { byTimestamp, keyset, type PageTokens } from '../pagination.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
-import { bareAddress, unique } from './addresses.ts';
-import { asList, decodeAttachments } from './input.ts';
+import { unique } from './addresses.ts';
+import { forwardBodies, forwardSubject } from './forward.ts';
+import { checkCustomHeaders } from './headers.ts';
+import { type AttachmentReader, asList } from './input.ts';
 import type { OutboundMail } from './outbound.ts';
 import { toMessage } from './present.ts';
+import { replyRecipients } from './reply-recipients.ts';
 import { messagesRepository } from './repository.ts';
-import type { MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
+import type { ForwardBody, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
 
 /** Labels that record what happened to a message; only the service sets them. */
 const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked']);
@@ -26,6 +29,7 @@ export class MessageService {
       storage: ObjectStorage;
       outbound: Pick<OutboundMail, 'send'>;
       pageTokens: PageTokens;
+      attachments: AttachmentReader;
     },
   ) {}
 
@@ -106,21 +110,13 @@ export class MessageService {
   async send(principal: MailboxPrincipal, inboxId: string, body: Static<typeof SendBody>) {
     const inbox = await loadInbox(this.deps.db, principal, inboxId);
     return this.deps.outbound.send(inbox, {
-      to: asList(body.to),
-      cc: asList(body.cc),
-      bcc: asList(body.bcc),
-      reply_to: asList(body.reply_to),
-      subject: body.subject ?? '',
-      text: body.text ?? null,
-      html: body.html ?? null,
-      attachments: decodeAttachments(body.attachments),
+      ...(await this.content(body)),
       in_reply_to: null,
       references: [],
-      labels: body.labels ?? [],
     });
   }
 
-  /** Addressed to the Reply-To (else the sender) of the original unless `to` is given; threads with it. */
+  /** Addressed as a mail client would (see replyRecipients) unless `to` is given; threads with the original. */
   async reply(
     principal: MailboxPrincipal,
     inboxId: string,
@@ -128,29 +124,81 @@ export class MessageService {
     body: Static<typeof ReplyBody>,
   ) {
     const { inbox, row } = await this.find(principal, inboxId, messageId);
-    const original = row.direction === 'inbound' ? (row.reply_to.length ? row.reply_to : [row.from]) : row.to;
-    let to = body.to !== undefined ? asList(body.to) : original;
-    let cc = asList(body.cc);
-    if (body.reply_all) {
-      const self = inbox.id;
-      const others = [...row.to, ...row.cc].filter((a) => bareAddress(a) !== self);
-      const seen = new Set(to.map(bareAddress));
-      cc = unique([...cc, ...others.filter((a) => !seen.has(bareAddress(a)))]);
-    }
-    to = to.filter((a) => bareAddress(a) !== inbox.id || row.direction === 'outbound');
-    const subject = body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`);
+    const content = await this.content(body);
+    const { to, cc } = replyRecipients(row, inbox.id, {
+      ...(body.to !== undefined ? { to: content.to } : {}),
+      cc: content.cc,
+      replyAll: body.reply_all ?? false,
+    });
     return this.deps.outbound.send(inbox, {
+      ...content,
       to,
       cc,
-      bcc: asList(body.bcc),
-      reply_to: asList(body.reply_to),
-      subject,
-      text: body.text ?? null,
-      html: body.html ?? null,
-      attachments: decodeAttachments(body.attachments),
+      subject: body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`),
       in_reply_to: row.message_id,
       references: unique([...row.references, row.message_id]).slice(-50),
-      labels: body.labels ?? [],
     });
+  }
+
+  /**
+   * The original below the caller's note, with its attachments (read back from storage), under
+   * `Fwd:`. References (not In-Reply-To: a forward answers no one) keep it in the original's thread.
+   */
+  async forward(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    messageId: string,
+    body: Static<typeof ForwardBody>,
+  ) {
+    const { db, storage } = this.deps;
+    const { inbox, row } = await this.find(principal, inboxId, messageId);
+    const content = await this.content(body);
+    const carried = [];
+    if (body.include_attachments !== false) {
+      for (const attachment of (await messagesRepository.attachmentsFor(db, [row.id])).get(row.id) ?? []) {
+        const object = await storage.get(attachment.storage_key);
+        if (!object) throw notFound('attachment of the original', 'message_id');
+        carried.push({
+          filename: attachment.filename,
+          content_type: attachment.content_type,
+          content: await toBuffer(object.body),
+          content_id: attachment.content_id,
+          inline: attachment.content_disposition === 'inline',
+        });
+      }
+    }
+    const bodies = forwardBodies(content, {
+      from: row.from,
+      to: row.to,
+      cc: row.cc,
+      subject: row.subject,
+      date: row.headers.date ?? row.timestamp.toUTCString(),
+      text: row.text,
+      html: row.html,
+    });
+    return this.deps.outbound.send(inbox, {
+      ...content,
+      ...bodies,
+      subject: body.subject ?? forwardSubject(row.subject),
+      attachments: [...carried, ...content.attachments],
+      in_reply_to: null,
+      references: unique([...row.references, row.message_id]).slice(-50),
+    });
+  }
+
+  /** The compose fields of a send, reply or forward, checked: headers allowed, attachments read. */
+  private async content(body: Static<typeof SendBody>) {
+    return {
+      to: asList(body.to),
+      cc: asList(body.cc),
+      bcc: asList(body.bcc),
+      reply_to: asList(body.reply_to),
+      subject: body.subject ?? '',
+      text: body.text ?? null,
+      html: body.html ?? null,
+      headers: checkCustomHeaders(body.headers),
+      attachments: await this.deps.attachments.read(body.attachments),
+      labels: body.labels ?? [],
+    };
   }
 }
