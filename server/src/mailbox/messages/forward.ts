@@ -1,3 +1,5 @@
+import { convert } from 'html-to-text';
+
 /** What a forward quotes of the original message. */
 export interface Forwarded {
   from: string;
@@ -77,16 +79,5 @@ function bodyOf(html: string): string {
 
 /** Only for an original with HTML and no text part (received mail gets a text from the parser). */
 function textOfHtml(html: string): string {
-  return bodyOf(html)
-    .replace(/<(style|script)[^>]*>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>|<\/(p|div|li|tr|h[1-6])>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return convert(html, { wordwrap: false }).trim();
 }
