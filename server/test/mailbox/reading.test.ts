@@ -40,6 +40,38 @@ describe('reading mail over real SMTP', () => {
   });
   after(() => t.close());
 
+  test('a reply is stored with its new part: on GET, in lists and in the event', async () => {
+    await t.sendSmtp({
+      from: 'Alice <alice@example.com>',
+      to: inbox.inbox_id,
+      subject: 'Re: Meeting',
+      messageId: '<reply-1@example.com>',
+      text: [
+        'Thursday at 10 works for me.',
+        '',
+        `On Tue, Mar 5, 2024 at 9:14 AM Reader <${inbox.inbox_id}> wrote:`,
+        '',
+        '> Could we meet on Thursday?',
+      ].join('\n'),
+    });
+    const stored = await message('<reply-1@example.com>');
+    assert.equal(stored.extracted_text, 'Thursday at 10 works for me.');
+    assert.equal(stored.extracted_html, null, 'a text-only message has no HTML to extract');
+    assert.match(stored.text, /Could we meet/, 'text stays whole');
+
+    const list = await t.request('GET', `/v0/inboxes/${inbox.inbox_id}/messages`, t.adminKey);
+    const listed = list.body.messages.find((m: any) => m.message_id === '<reply-1@example.com>');
+    assert.equal(listed.extracted_text, 'Thursday at 10 works for me.');
+
+    const events = await t.request(
+      'GET',
+      `/v0/inboxes/${inbox.inbox_id}/events?event_types=message.received`,
+      t.adminKey,
+    );
+    const event = events.body.events.find((e: any) => e.message.message_id === '<reply-1@example.com>');
+    assert.equal(event.message.extracted_text, 'Thursday at 10 works for me.');
+  });
+
   test('an HTML reply from Gmail is stored without its gmail_quote', async () => {
     const transport = nodemailer.createTransport({
       host: '127.0.0.1',
@@ -60,6 +92,17 @@ describe('reading mail over real SMTP', () => {
     const stored = await message('<reply-html@example.com>');
     assert.equal(stored.extracted_html, '<div dir="ltr">Noon is fine.</div><br>');
     assert.ok(stored.html.includes('Lunch at noon?'));
+  });
+
+  test('sent mail is extracted too', async () => {
+    const peer = await t.createInbox(t.adminKey);
+    const response = await t.request('POST', `/v0/inboxes/${inbox.inbox_id}/messages/send`, t.adminKey, {
+      to: peer.inbox_id,
+      subject: 'Re: Plans',
+      text: 'Confirmed.\n\n-- \nReader, the agent',
+    });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(response.body.extracted_text, 'Confirmed.');
   });
 
   test('raw 8-bit Latin-1 and UTF-8 headers are decoded, not mangled', async () => {

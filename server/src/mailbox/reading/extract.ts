@@ -1,5 +1,6 @@
 import { findQuotedMessage, type QuotedMessage } from '../threading/quote.ts';
 import { extractReplyHtml } from './reply-html.ts';
+import { extractReplyText } from './reply-text.ts';
 
 /** What is read out of a message's bodies when it is stored, received or sent. */
 export interface ReadBodies {
@@ -11,7 +12,7 @@ export interface ReadBodies {
 
 export function readBodies(text: string | null | undefined, html: string | null | undefined): ReadBodies {
   return {
-    extracted_text: null, // plain-text extraction follows with its library
+    extracted_text: extractReplyText(text),
     extracted_html: extractReplyHtml(html),
     quoted: findQuotedMessage(text),
   };

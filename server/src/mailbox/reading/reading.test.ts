@@ -1,7 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HTML_FIXTURES } from './reply-fixtures.ts';
+import { HTML_FIXTURES, TEXT_FIXTURES } from './reply-fixtures.ts';
 import { extractReplyHtml } from './reply-html.ts';
+import { extractReplyText } from './reply-text.ts';
+
+describe('extractReplyText: the new part of a plain-text reply', () => {
+  for (const fixture of TEXT_FIXTURES) {
+    test(fixture.name, () => {
+      assert.equal(extractReplyText(fixture.text), fixture.expected);
+      assert.equal(extractReplyText(fixture.text.replace(/\n/g, '\r\n')), fixture.expected, 'with CRLF');
+    });
+  }
+
+  test('no text, no extraction', () => {
+    assert.equal(extractReplyText(null), null);
+    assert.equal(extractReplyText(undefined), null);
+    assert.equal(extractReplyText(''), '');
+  });
+
+  test('very long lines are kept whole, and a quote below them is still removed', () => {
+    const long = `${'word '.repeat(2000)}end`;
+    const text = `${long}\n\nOn Tue, Mar 5, 2024 at 9:14 AM Support <support@mail.example.com> wrote:\n\n> old`;
+    assert.equal(extractReplyText(text), long);
+  });
+});
 
 describe('extractReplyHtml: the new part of an HTML reply', () => {
   for (const fixture of HTML_FIXTURES) {

@@ -136,6 +136,55 @@ export const TEXT_FIXTURES: TextFixture[] = [
     expected: 'Perfecto, gracias.',
   },
   {
+    name: 'Gmail, Italian: Il … ha scritto',
+    text: [
+      'Va bene, grazie.',
+      '',
+      'Il giorno mar 5 mar 2024 alle ore 09:14 Support <support@mail.example.com> ha scritto:',
+      '',
+      '> Confermiamo l’ordine?',
+    ].join('\n'),
+    expected: 'Va bene, grazie.',
+  },
+  {
+    name: 'Gmail, Portuguese: Em … escreveu',
+    text: [
+      'Pode enviar, obrigado.',
+      '',
+      'Em ter., 5 de mar. de 2024 às 09:14, Support <support@mail.example.com> escreveu:',
+      '',
+      '> Podemos enviar o pedido?',
+    ].join('\n'),
+    expected: 'Pode enviar, obrigado.',
+  },
+  {
+    name: 'Dutch: Op … schreef',
+    text: [
+      'Prima, dank je.',
+      '',
+      'Op di 5 mrt 2024 om 09:14 schreef Support <support@mail.example.com>:',
+      '',
+      '> Zullen we vrijdag leveren?',
+    ].join('\n'),
+    expected: 'Prima, dank je.',
+  },
+  {
+    name: 'Outlook for Android: "Get Outlook for Android" and a From block',
+    text: [
+      'On my way.',
+      '',
+      'Get Outlook for Android<https://aka.ms/ghei36>',
+      '________________________________',
+      'From: Support <support@mail.example.com>',
+      'Sent: Tuesday, March 5, 2024 9:14:00 AM',
+      'To: Dana <dana@example.com>',
+      'Subject: Visit',
+      '',
+      'Are you coming today?',
+    ].join('\n'),
+    expected: 'On my way.',
+  },
+  {
     name: 'signature after "-- "',
     text: [
       'The fix is deployed.',
@@ -159,7 +208,8 @@ export const TEXT_FIXTURES: TextFixture[] = [
       '',
       'Blue.',
     ].join('\n'),
-    expected: 'Medium.\n\nBlue.',
+    // Each answered part is kept; the library joins them with one newline.
+    expected: 'Medium.\nBlue.',
   },
   {
     name: 'a message with no quote is left whole',

@@ -468,11 +468,12 @@ describe('the quote layer: a reply that only quotes joins the quoted message', (
     );
     assert.equal(payload.matched_by, 'quote');
     assert.equal(payload.thread.thread_id, original.thread.thread_id);
-    const [row] = await sql<{ matched_by: string }>`
-      select matched_by from mailbox_messages where message_id = '<q2@example.net>'`
+    const [row] = await sql<{ matched_by: string; extracted_text: string }>`
+      select matched_by, extracted_text from mailbox_messages where message_id = '<q2@example.net>'`
       .execute(kernel.database.db)
       .then((r) => r.rows);
     assert.equal(row!.matched_by, 'quote');
+    assert.equal(row!.extracted_text, 'Please deliver to Hamburg instead.');
   });
 
   test("Outlook's quoting (header block, unmarked original) joins by quote too", async () => {
