@@ -80,8 +80,14 @@ export interface MailboxTables {
     references: JsonDefault<string[]>;
     labels: JsonDefault<string[]>;
     headers: JsonDefault<Record<string, string>>;
-    matched_by: 'in_reply_to' | 'references' | 'subject' | 'new' | null;
+    /** True when `headers` left something out (see headerMap). */
+    headers_truncated: Generated<boolean>;
+    matched_by: 'in_reply_to' | 'references' | 'quote' | 'subject' | 'new' | null;
     auto_reply: boolean;
+    auto_reply_reason: string | null;
+    /** The new part of a reply, without quoted history and signature; null before migration 0054. */
+    extracted_text: string | null;
+    extracted_html: string | null;
     rejection_reason: string | null;
     raw_key: string | null;
     size: number;

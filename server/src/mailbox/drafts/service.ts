@@ -8,7 +8,7 @@ import { scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
-import { checkCustomHeaders } from '../messages/headers.ts';
+import { checkCustomHeaders } from '../messages/custom-headers.ts';
 import { type AttachmentReader, asList } from '../messages/input.ts';
 import type { OutboundMail } from '../messages/outbound.ts';
 import type { MessageObject } from '../messages/present.ts';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppError } from '../../core/http/errors.ts';
+import { checkCustomHeaders } from './custom-headers.ts';
 import { forwardBodies, forwardSubject } from './forward.ts';
-import { checkCustomHeaders } from './headers.ts';
 import { replyRecipients } from './reply-recipients.ts';
 
 const refusedParam = (fn: () => unknown): string | undefined => {

@@ -10,6 +10,8 @@ import { detectAutoReply, type HeaderMap } from '../threading/auto-reply.ts';
 import { normalizeMessageId, parseMessageIdList } from '../threading/resolve.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { addressList, bareAddress, formatAddress } from './addresses.ts';
+import { safeFilename } from './filename.ts';
+import { headerMap, utf8Headers } from './headers.ts';
 import { previewOf, toMessage, toThread } from './present.ts';
 import { type StoredAttachment, type StoreResult, storeMessage } from './store.ts';
 
@@ -26,21 +28,6 @@ export interface InboundOutcome {
   messageId: string;
   status: 'received' | 'blocked' | 'duplicate' | 'missing';
   event: MailboxEvent | null;
-}
-
-/** Raw header lines as a first-value map with lower-cased names, unfolded. */
-export function headerMap(parsed: Pick<ParsedMail, 'headerLines'>, limit = 200): Record<string, string> {
-  const map: Record<string, string> = {};
-  for (const { key, line } of parsed.headerLines.slice(0, limit)) {
-    if (key in map) continue;
-    const colon = line.indexOf(':');
-    map[key] = line
-      .slice(colon + 1)
-      .replace(/\r?\n[ \t]+/g, ' ')
-      .trim()
-      .slice(0, 4000);
-  }
-  return map;
 }
 
 /**
@@ -64,7 +51,7 @@ export class InboundMail {
     const rowIds = recipients.map(() => newId('msg'));
     // The raw bytes go to storage while the message is parsed: neither waits for the other.
     const [parsed] = await Promise.all([
-      simpleParser(raw, {
+      simpleParser(utf8Headers(raw), {
         skipImageLinks: true,
         skipTextToHtml: true,
         skipTextLinks: true,
@@ -89,7 +76,7 @@ export class InboundMail {
     const { storage } = this.deps;
     const messageId = normalizeMessageId(parsed.messageId) ?? `<${newId('gen')}@${this.deps.mailDomain}>`;
     const rawKey = rawKeyOf(rowId);
-    const headers = headerMap(parsed);
+    const { headers, truncated: headersTruncated } = headerMap(parsed);
     const fromList = parsed.from ? addressList(parsed.from) : [];
     const from = fromList[0] ?? formatAddress({ address: envelope.mailFrom ?? '' });
     const sender = bareAddress(from) || (envelope.mailFrom ?? '').toLowerCase();
@@ -105,7 +92,7 @@ export class InboundMail {
       await storage.put(key, attachment.content, attachment.contentType || 'application/octet-stream');
       attachments.push({
         id,
-        filename: attachment.filename ?? null,
+        filename: safeFilename(attachment.filename),
         content_type: attachment.contentType || 'application/octet-stream',
         content_disposition: attachment.contentDisposition ?? 'attachment',
         content_id: attachment.cid ?? null,
@@ -145,7 +132,9 @@ export class InboundMail {
           references: parseMessageIdList(parsed.references),
           labels: blockedBy ? ['received', 'blocked'] : ['received', 'unread'],
           headers,
+          headers_truncated: headersTruncated,
           auto_reply: verdict.auto_reply,
+          auto_reply_reason: verdict.reason,
           rejection_reason: null,
           raw_key: rawKey,
           size: raw.length,

@@ -10,7 +10,7 @@ import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
 import { composeMime, type MailContent } from './compose.ts';
-import { lowerCaseNames } from './headers.ts';
+import { lowerCaseNames } from './custom-headers.ts';
 import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
 import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
 import { type StoredAttachment, storeMessage } from './store.ts';

@@ -25,14 +25,18 @@ export interface MessageObject {
   preview: string;
   text: string | null;
   html: string | null;
+  extracted_text: string | null;
+  extracted_html: string | null;
   attachments: AttachmentObject[];
   in_reply_to: string | null;
   references: string[];
   headers: Record<string, string>;
+  headers_truncated: boolean;
   size: number;
   status: MessageRow['status'];
   matched_by: MessageRow['matched_by'];
   auto_reply: boolean;
+  auto_reply_reason: string | null;
   rejection_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -82,14 +86,18 @@ export function toMessage(row: MessageRow, attachments: AttachmentRow[] = []): M
     preview: row.preview,
     text: row.text,
     html: row.html,
+    extracted_text: row.extracted_text,
+    extracted_html: row.extracted_html,
     attachments: attachments.map(toAttachment),
     in_reply_to: row.in_reply_to,
     references: row.references,
     headers: row.headers,
+    headers_truncated: row.headers_truncated,
     size: row.size,
     status: row.status,
     matched_by: row.matched_by,
     auto_reply: row.auto_reply,
+    auto_reply_reason: row.auto_reply_reason,
     rejection_reason: row.rejection_reason,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -6,6 +6,7 @@ import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import { EVENT_DELIVERIES } from '../events/repository.ts';
 import type { MailboxTables } from '../tables.ts';
+import type { QuoteSearch } from '../threading/resolve.ts';
 import type { ThreadRow } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
 
@@ -194,6 +195,7 @@ export interface StoreContext {
   /** Message-ID → thread id ('' for a message in no thread) of the named messages already stored. */
   known: Map<string, string>;
   subjectThreadId: string | null;
+  quoteThreadId: string | null;
   /** The threads of `known` and the subject candidate, each with its row version (xmin). */
   threads: Map<string, { row: ThreadRow; version: string }>;
   blockedBy: BlockEntryRow | null;
@@ -207,16 +209,19 @@ async function storeContext(
     messageIds: string[];
     /** The subject layer's search (see subjectSearch), or null when it cannot match. */
     subject: { normalizedSubject: string; since: Date; others: string[] } | null;
+    /** The quote layer's search (see quoteSearch), or null when the message quotes nothing. */
+    quote?: QuoteSearch | null;
     blockListSender?: string;
   },
 ): Promise<StoreContext> {
-  const { subject } = query;
+  const { subject, quote } = query;
   const blockList = query.blockListSender
     ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
     : sql`null`;
   const { rows } = await sql<{
     known: Array<{ message_id: string; thread_id: string | null }>;
     subject_thread_id: string | null;
+    quote_thread_id: string | null;
     threads: Array<{ row: Record<string, unknown>; version: string }>;
     blocked_by: Record<string, unknown> | null;
   }>`
@@ -231,19 +236,22 @@ async function storeContext(
             order by timestamp desc
             limit 1`
         : sql`select null::text as id where false`
-    })
+    }), by_quote as (${quote ? quoteCandidates(query.inboxId, quote) : sql`select null::text as id where false`})
     select
       (select coalesce(json_agg(known), '[]') from known) as known,
       (select id from by_subject) as subject_thread_id,
+      (select id from by_quote) as quote_thread_id,
       (select coalesce(json_agg(json_build_object('row', to_json(t), 'version', t.xmin::text)), '[]')
         from mailbox_threads as t
-        where t.id in (select thread_id from known union all select id from by_subject)) as threads,
+        where t.id in (select thread_id from known union all select id from by_subject
+          union all select id from by_quote)) as threads,
       ${blockList} as blocked_by`.execute(db);
   const [row] = rows;
   if (!row) throw new Error('the store context query returned no row');
   return {
     known: new Map(row.known.map((known) => [known.message_id, known.thread_id ?? ''])),
     subjectThreadId: row.subject_thread_id,
+    quoteThreadId: row.quote_thread_id,
     threads: new Map(
       row.threads.map(({ row: thread, version }) => [
         thread.id as string,
@@ -254,6 +262,34 @@ async function storeContext(
       ? ({ ...row.blocked_by, created_at: new Date(row.blocked_by.created_at as string) } as BlockEntryRow)
       : null,
   };
+}
+
+/**
+ * The thread of the most recent message the quote names: sent by the quoted sender within the
+ * window, in a thread one of the other participants is in, whose opening (its new part, else its
+ * text, whitespace collapsed as normalizeQuoteText does) appears in the quoted text.
+ */
+function quoteCandidates(inboxId: string, quote: QuoteSearch): RawBuilder<unknown> {
+  const sender = quote.address
+    ? sql`m.from_address = ${quote.address}`
+    : sql`lower(m."from") like lower(${`%${escapeLike(quote.name ?? '')}%<%`}) escape '\\'`;
+  return sql`select m.thread_id as id
+    from mailbox_messages as m
+    join mailbox_threads as t on t.id = m.thread_id
+    cross join lateral (select left(btrim(regexp_replace(
+        coalesce(nullif(m.extracted_text, ''), m.text, ''), '[ \t\r\n\f\v]+', ' ', 'g')), ${QUOTE_OPENING}) as opening) as o
+    where m.inbox_id = ${inboxId} and ${sender} and m.timestamp >= ${quote.since}
+      and t.participants ?| ${quote.others}::text[]
+      and length(o.opening) >= ${quote.minMatch} and strpos(${quote.quotedText}, o.opening) > 0
+    order by m.timestamp desc
+    limit 1`;
+}
+
+/** How much of a stored message's opening must appear in a quote. */
+const QUOTE_OPENING = 80;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** A thread row read back as JSON: its timestamps arrive as strings. */

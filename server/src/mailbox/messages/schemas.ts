@@ -34,12 +34,29 @@ export const Message = Type.Object(
     preview: Type.String(),
     text: Nullable(Type.String()),
     html: Nullable(Type.String()),
+    extracted_text: Nullable(
+      Type.String({
+        description:
+          'The new part of `text`: without quoted history and signature ("" when it only quotes). ' +
+          'null without a text body, and for mail stored before extraction existed.',
+      }),
+    ),
+    extracted_html: Nullable(
+      Type.String({
+        description:
+          'The new part of `html`: quote and signature containers removed ("" when nothing is left). ' +
+          'null without an HTML body, and for mail stored before extraction existed.',
+      }),
+    ),
     attachments: Type.Array(Attachment),
     in_reply_to: Nullable(Type.String()),
     references: Type.Array(Type.String()),
     headers: Type.Record(Type.String(), Type.String(), {
       description:
-        'Received mail: the first value of every header (lower-cased names). Sent mail: the custom headers it was sent with.',
+        'Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with.',
+    }),
+    headers_truncated: Type.Boolean({
+      description: 'true when `headers` left a header out or cut a value (the raw message has them all).',
     }),
     size: Type.Integer(),
     status: Type.Union([
@@ -53,11 +70,17 @@ export const Message = Type.Object(
       Type.Union([
         Type.Literal('in_reply_to'),
         Type.Literal('references'),
+        Type.Literal('quote'),
         Type.Literal('subject'),
         Type.Literal('new'),
       ]),
     ),
     auto_reply: Type.Boolean(),
+    auto_reply_reason: Nullable(
+      Type.String({
+        description: 'The header that made it an auto-reply, e.g. `auto-submitted: auto-replied`.',
+      }),
+    ),
     rejection_reason: Nullable(Type.String()),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -6,7 +6,14 @@ import type { EventRecorder } from '../events/recorder.ts';
 import { type FiringEventType, type MailboxEvent, scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
-import { type MatchedBy, resolveThread, subjectSearch, type ThreadingInput } from '../threading/resolve.ts';
+import { type ReadBodies, readBodies } from '../reading/extract.ts';
+import {
+  type MatchedBy,
+  quoteSearch,
+  resolveThread,
+  subjectSearch,
+  type ThreadingInput,
+} from '../threading/resolve.ts';
 import { type ThreadRow, threadsRepository } from '../threads/repository.ts';
 import { bareAddress, unique } from './addresses.ts';
 import {
@@ -29,7 +36,14 @@ export interface StoredAttachment {
 
 export type MessageDraft = Omit<
   NewMessage,
-  'id' | 'inbox_id' | 'thread_id' | 'matched_by' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'inbox_id'
+  | 'thread_id'
+  | 'matched_by'
+  | 'created_at'
+  | 'updated_at'
+  | 'extracted_text'
+  | 'extracted_html'
 > & {
   id?: string;
 };
@@ -80,11 +94,14 @@ type Deps = { db: Executor; clock: Clock; recorder: EventRecorder };
  * service's CPU per statement (docs/performance.md).
  */
 export async function storeMessage(deps: Deps, request: StoreRequest): Promise<StoreResult> {
+  // Received and sent mail alike: the reply's new part and what it quotes, read once.
+  const { text, html } = request.draft(null);
+  const bodies = readBodies(text, html);
   for (let round = 1; ; round++) {
     const lock = round > 1;
     const outcome = await (lock
-      ? deps.db.transaction().execute((trx) => storeOnce({ ...deps, db: trx }, request, true))
-      : storeOnce(deps, request, false)
+      ? deps.db.transaction().execute((trx) => storeOnce({ ...deps, db: trx }, request, bodies, true))
+      : storeOnce(deps, request, bodies, false)
     ).catch((error: unknown) => {
       if (isUniqueViolation(error) && round < MAX_ROUNDS) return 'changed' as const;
       throw error;
@@ -102,6 +119,7 @@ export async function storeMessage(deps: Deps, request: StoreRequest): Promise<S
 async function storeOnce(
   { db, clock, recorder }: Deps,
   request: StoreRequest,
+  bodies: ReadBodies,
   lockThread: boolean,
 ): Promise<(StoreResult & { queued: Array<{ pending: boolean }> }) | 'changed'> {
   const { inbox } = request;
@@ -119,11 +137,13 @@ async function storeOnce(
     normalizedSubject: asReceived.normalized_subject ?? '',
     participants,
     timestamp,
+    quoted: bodies.quoted,
   };
   const context = await messagesRepository.storeContext(db, {
     inboxId: inbox.id,
     messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
     subject: subjectSearch(threading),
+    quote: quoteSearch(threading),
     blockListSender: request.blockListSender,
   });
   if (context.known.has(asReceived.message_id))
@@ -139,6 +159,7 @@ async function storeOnce(
     const resolved = resolveThread(threading, {
       threadByMessageId: context.known,
       subjectThreadId: context.subjectThreadId,
+      quoteThreadId: context.quoteThreadId,
     });
     const read = resolved.threadId ? context.threads.get(resolved.threadId) : undefined;
     const current = read && lockThread ? await threadsRepository.lockForUpdate(db, read.row.id) : read;
@@ -172,7 +193,12 @@ async function storeOnce(
     }
   }
 
-  const message = messageRow(draft, { inboxId: inbox.id, threadId: thread?.id ?? null, matchedBy, now });
+  const message = messageRow(draft, bodies, {
+    inboxId: inbox.id,
+    threadId: thread?.id ?? null,
+    matchedBy,
+    now,
+  });
   const attachments: AttachmentRow[] = request.attachments.map((a) => ({
     ...a,
     message_row_id: message.id,
@@ -196,6 +222,7 @@ async function storeOnce(
 /** The row as it will be stored, every column filled in as the table's defaults would. */
 function messageRow(
   draft: MessageDraft,
+  bodies: ReadBodies,
   extra: { inboxId: string; threadId: string | null; matchedBy: MatchedBy | null; now: Date },
 ): MessageRow {
   return {
@@ -216,12 +243,16 @@ function messageRow(
     preview: draft.preview ?? '',
     text: draft.text ?? null,
     html: draft.html ?? null,
+    extracted_text: bodies.extracted_text,
+    extracted_html: bodies.extracted_html,
     in_reply_to: draft.in_reply_to ?? null,
     references: draft.references,
     labels: draft.labels,
     headers: draft.headers,
+    headers_truncated: draft.headers_truncated ?? false,
     matched_by: extra.matchedBy,
     auto_reply: draft.auto_reply ?? false,
+    auto_reply_reason: draft.auto_reply_reason ?? null,
     rejection_reason: draft.rejection_reason ?? null,
     raw_key: draft.raw_key ?? null,
     size: draft.size ?? 0,

@@ -1,6 +1,8 @@
-export type MatchedBy = 'in_reply_to' | 'references' | 'subject' | 'new';
+import { QUOTE_MIN_MATCH, type QuotedMessage } from './quote.ts';
 
-/** Subject-only threading considers threads whose last message is at most this old. */
+export type MatchedBy = 'in_reply_to' | 'references' | 'quote' | 'subject' | 'new';
+
+/** Subject and quote threading consider threads (and quoted messages) at most this old. */
 export const SUBJECT_WINDOW_DAYS = 30;
 const SUBJECT_WINDOW_MS = SUBJECT_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
@@ -12,6 +14,8 @@ export interface ThreadingInput {
   /** Lower-cased addresses from From, To, Cc and Reply-To. */
   participants: string[];
   timestamp: Date;
+  /** The message the text quotes (see findQuotedMessage), if any. */
+  quoted?: QuotedMessage | null;
 }
 
 /** What is stored already that threading can join, read before resolving (see storeMessage). */
@@ -20,6 +24,8 @@ export interface StoredForThreading {
   threadByMessageId: Map<string, string>;
   /** The thread subjectSearch() found, if any. */
   subjectThreadId: string | null;
+  /** The thread of the message quoteSearch() found, if any. */
+  quoteThreadId?: string | null;
 }
 
 /**
@@ -37,6 +43,39 @@ export function subjectSearch(
   return { normalizedSubject: input.normalizedSubject, since, others };
 }
 
+/** What the quote layer looks for (see messagesRepository.storeContext). */
+export interface QuoteSearch {
+  address: string | null;
+  name: string | null;
+  quotedText: string;
+  minMatch: number;
+  since: Date;
+  others: string[];
+}
+
+/**
+ * What the quote layer looks for: the most recent message of the inbox, sent within the window
+ * by the quoted sender, whose opening (its new part, whitespace collapsed) appears in the quoted
+ * text, in a thread with one of `others` in it. Null when the text quotes nothing or nobody but
+ * the inbox takes part.
+ */
+export function quoteSearch(input: ThreadingInput): QuoteSearch | null {
+  const quoted = input.quoted;
+  const inbox = input.inboxAddress.toLowerCase();
+  const others = [...new Set(input.participants.map((p) => p.toLowerCase()))].filter((p) => p !== inbox);
+  if (!quoted || (!quoted.address && !quoted.name) || quoted.text.length < QUOTE_MIN_MATCH) return null;
+  if (others.length === 0) return null;
+  const since = new Date(input.timestamp.getTime() - SUBJECT_WINDOW_MS);
+  return {
+    address: quoted.address,
+    name: quoted.name,
+    quotedText: quoted.text,
+    minMatch: QUOTE_MIN_MATCH,
+    since,
+    others,
+  };
+}
+
 export interface ThreadingResult {
   threadId: string | null;
   matchedBy: MatchedBy;
@@ -46,9 +85,11 @@ export interface ThreadingResult {
  * Finds the thread an incoming or outgoing message belongs to, layer by layer:
  * 1. `in_reply_to`: the In-Reply-To header names a message stored in this inbox;
  * 2. `references`: the nearest (last) References entry stored in this inbox;
- * 3. `subject`: same normalised subject, a participant in common other than the inbox
+ * 3. `quote`: the text quotes a recent message of this inbox by its sender (see quoteSearch),
+ *    before `subject` because a quote names one message where a subject names a topic;
+ * 4. `subject`: same normalised subject, a participant in common other than the inbox
  *    itself, and the thread active within SUBJECT_WINDOW_DAYS;
- * 4. `new`.
+ * 5. `new`.
  */
 export function resolveThread(input: ThreadingInput, stored: StoredForThreading): ThreadingResult {
   const threadOf = (messageId: string) => stored.threadByMessageId.get(messageId) || undefined;
@@ -58,6 +99,7 @@ export function resolveThread(input: ThreadingInput, stored: StoredForThreading)
     const threadId = threadOf(reference);
     if (threadId) return { threadId, matchedBy: 'references' };
   }
+  if (stored.quoteThreadId) return { threadId: stored.quoteThreadId, matchedBy: 'quote' };
   if (stored.subjectThreadId) return { threadId: stored.subjectThreadId, matchedBy: 'subject' };
   return { threadId: null, matchedBy: 'new' };
 }

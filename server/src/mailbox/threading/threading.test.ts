@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { messagesRepository } from '../messages/repository.ts';
 import { mime, openTestKernel, type TestKernel } from '../testing/kernel.ts';
 import { detectAutoReply } from './auto-reply.ts';
+import { findQuotedMessage } from './quote.ts';
 import { normalizeMessageId, parseMessageIdList, SUBJECT_WINDOW_DAYS } from './resolve.ts';
 import { normalizeSubject } from './subject.ts';
 
@@ -21,12 +22,20 @@ describe('normalizeSubject', () => {
       'Re(3): Project kickoff',
       'Re : Project kickoff',
       '[team] Re: Project  kickoff',
+      'AW: Re[2]: [shop] Project kickoff',
+      'Re: [shop] [urgent] Fwd: Project kickoff',
+      '[shop] Project kickoff',
+      'SV:[shop]Re: Project kickoff',
       'Project kickoff (fwd)',
       '回复: Project kickoff',
       '  project KICKOFF ',
     ]) {
       assert.equal(normalizeSubject(subject), 'project kickoff', subject);
     }
+  });
+
+  test('a tag inside the subject (not in the chain of prefixes) is kept', () => {
+    assert.equal(normalizeSubject('Re: Order [#1234] shipped'), 'order [#1234] shipped');
   });
 
   test('leaves words that merely start like a prefix', () => {
@@ -372,5 +381,178 @@ describe('threading of hand-made conversations', () => {
       .where('thread_id', '=', threadId)
       .execute();
     assert.equal(messages.length, 2, 'the reply was stored once');
+  });
+});
+
+describe('findQuotedMessage', () => {
+  test('Gmail attribution with an address, and > lines', () => {
+    const quoted = findQuotedMessage(
+      'Yes.\n\nOn Sun, Nov 1, 2026 at 12:00 PM Agent <agent@mail.test> wrote:\n\n> Shall we\n> ship it?\n',
+    );
+    assert.deepEqual(quoted, { address: 'agent@mail.test', name: null, text: 'Shall we ship it?' });
+  });
+
+  test('an attribution split over two lines, and a name without address', () => {
+    assert.equal(
+      findQuotedMessage('ok\nOn Sun, Nov 1, 2026 at 12:00 PM A Long Name <a@x.example>\nwrote:\n> hi there')
+        ?.address,
+      'a@x.example',
+    );
+    assert.deepEqual(findQuotedMessage('ok\n\nOn Sun, 1 Nov 2026, Alice Smith wrote:\n> hello'), {
+      address: null,
+      name: 'Alice Smith',
+      text: 'hello',
+    });
+  });
+
+  test("Outlook's header block with the original below it, unmarked", () => {
+    const quoted = findQuotedMessage(
+      'Done.\n\n-----Original Message-----\nFrom: Agent <agent@mail.test>\nSent: Sunday\nTo: Bob\nSubject: x\n\nPlease sign\nthe form.',
+    );
+    assert.deepEqual(quoted, { address: 'agent@mail.test', name: null, text: 'Please sign the form.' });
+  });
+
+  test('text that quotes nothing', () => {
+    assert.equal(findQuotedMessage('Just a note. I wrote:\nnothing'), null);
+    assert.equal(findQuotedMessage(null), null);
+  });
+});
+
+describe('the quote layer: a reply that only quotes joins the quoted message', () => {
+  let kernel: TestKernel;
+  const inbox = 'quotes@mail.test';
+  const opening = 'Your order of two blue chairs ships on Monday from our Berlin warehouse.';
+
+  const receive = async (raw: Buffer) => {
+    const [outcome] = await kernel.inbound.deliver(raw, { mailFrom: null, recipients: [inbox] });
+    assert.equal(outcome!.status, 'received');
+    return outcome!.event!.payload as { matched_by: string; thread: { thread_id: string } };
+  };
+  let original: { thread: { thread_id: string } };
+
+  before(async () => {
+    kernel = await openTestKernel();
+    await kernel.addInbox(inbox);
+    // The agent's own message to Bob, as stored in its inbox.
+    original = await receive(
+      mime({
+        from: `Agent <${inbox}>`,
+        to: 'Bob <bob@example.net>',
+        subject: 'Your order',
+        messageId: '<q1@mail.test>',
+        body: `Hello Bob,\r\n${opening}\r\n\r\nBest,\r\nAgent`,
+      }),
+    );
+  });
+  after(() => kernel.close());
+
+  test('a new subject, no In-Reply-To, but the quote: joins by quote', async () => {
+    // The quote is wrapped differently from the original: whitespace does not matter.
+    const wrapped = `Hello Bob,\n${opening}`
+      .replace('ships on', 'ships\non')
+      .split('\n')
+      .map((l) => `> ${l}`);
+    const payload = await receive(
+      mime({
+        from: 'Bob <bob@example.net>',
+        to: inbox,
+        subject: 'Delivery address change',
+        messageId: '<q2@example.net>',
+        body: [
+          'Please deliver to Hamburg instead.',
+          '',
+          `On Sun, Nov 1, 2026 at 12:00 PM Agent <${inbox}> wrote:`,
+          ...wrapped,
+        ].join('\r\n'),
+      }),
+    );
+    assert.equal(payload.matched_by, 'quote');
+    assert.equal(payload.thread.thread_id, original.thread.thread_id);
+    const [row] = await sql<{ matched_by: string; extracted_text: string }>`
+      select matched_by, extracted_text from mailbox_messages where message_id = '<q2@example.net>'`
+      .execute(kernel.database.db)
+      .then((r) => r.rows);
+    assert.equal(row!.matched_by, 'quote');
+    assert.equal(row!.extracted_text, 'Please deliver to Hamburg instead.');
+  });
+
+  test("Outlook's quoting (header block, unmarked original) joins by quote too", async () => {
+    const payload = await receive(
+      mime({
+        from: 'bob@example.net',
+        to: inbox,
+        subject: 'Invoice please',
+        messageId: '<q3@example.net>',
+        body: [
+          'Can I get an invoice?',
+          '',
+          '-----Original Message-----',
+          `From: Agent <${inbox}>`,
+          'Sent: Sunday, November 1, 2026 12:00 PM',
+          'To: Bob <bob@example.net>',
+          'Subject: Your order',
+          '',
+          'Hello Bob,',
+          opening,
+        ].join('\r\n'),
+      }),
+    );
+    assert.equal(payload.matched_by, 'quote');
+    assert.equal(payload.thread.thread_id, original.thread.thread_id);
+  });
+
+  test('a stranger quoting the same text does not join', async () => {
+    const payload = await receive(
+      mime({
+        from: 'mallory@stranger.example',
+        to: inbox,
+        subject: 'Chairs',
+        messageId: '<q4@stranger.example>',
+        body: [
+          'Me too.',
+          '',
+          `On Sun, Nov 1, 2026 at 12:00 PM Agent <${inbox}> wrote:`,
+          `> Hello Bob, ${opening}`,
+        ].join('\r\n'),
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
+  });
+
+  test('a quote of text the quoted sender never wrote does not join', async () => {
+    const payload = await receive(
+      mime({
+        from: 'bob@example.net',
+        to: inbox,
+        subject: 'Something else',
+        messageId: '<q5@example.net>',
+        body: [
+          'Right.',
+          '',
+          `On Sun, Nov 1, 2026 at 12:00 PM Agent <${inbox}> wrote:`,
+          '> We never wrote this sentence to anyone.',
+        ].join('\r\n'),
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
+  });
+
+  test('a quote of a message older than the window does not join', async () => {
+    kernel.clock.advance((SUBJECT_WINDOW_DAYS + 1) * 24 * 60 * 60 * 1000);
+    const payload = await receive(
+      mime({
+        from: 'bob@example.net',
+        to: inbox,
+        subject: 'Late question',
+        messageId: '<q6@example.net>',
+        body: [
+          'Still there?',
+          '',
+          `On Sun, Nov 1, 2026 at 12:00 PM Agent <${inbox}> wrote:`,
+          `> Hello Bob, ${opening}`,
+        ].join('\r\n'),
+      }),
+    );
+    assert.equal(payload.matched_by, 'new');
   });
 });
