@@ -10,6 +10,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** WebSocket routes also accept the key as `?api_key=` (browsers cannot set headers there). */
     allowQueryKey?: boolean;
+    /**
+     * The API-key scope the route needs (`lists.read`…). Declared here until scope enforcement
+     * lands with its closed set of names; then that declaration replaces this one.
+     */
+    scope?: string;
   }
 }
 
