@@ -62,6 +62,11 @@ describe('allow and block lists: the verdict on an address', () => {
     assert.equal(verdict('intern@partner.example', lists), 'block@pod:intern@partner.example');
   });
 
+  test('mail without a sender is on no allow list, and matches no block entry', () => {
+    assert.equal(verdict('', [entry('inbox', 'allow', 'partner.example')]), 'allow@inbox');
+    assert.equal(verdict('', [entry('inbox', 'block', 'partner.example')]), 'admitted');
+  });
+
   test('the narrower level decides: inbox over pod over namespace', () => {
     const namespaceBlocks = [entry('namespace', 'block', 'partner.example')];
     assert.equal(verdict('ceo@partner.example', namespaceBlocks), 'block@namespace:partner.example');

@@ -125,7 +125,8 @@ export class InboundMail {
     try {
       stored = await storeMessage(this.deps, {
         inbox,
-        blockListSender: sender || undefined,
+        // Also without a sender (''): it is on no allow list.
+        blockListSender: sender,
         draft: (blockedBy) => ({
           id: rowId,
           message_id: messageId,

@@ -54,7 +54,7 @@ export interface StoreRequest {
   /** The message to store; `blockedBy` is set when the receive lists refuse the sender. */
   draft: (blockedBy: ListRefusal | null) => MessageDraft;
   attachments: StoredAttachment[];
-  /** Inbound mail: the sender to check against the receive lists of the inbox, its pod and namespace. */
+  /** Inbound mail: the sender ('' if none) to check against the receive lists of the inbox, its pod and namespace. */
   blockListSender?: string;
   /** The event the stored message causes, built from the rows exactly as they are written. */
   event: (stored: StoredMessage) => { type: FiringEventType; body: Record<string, unknown> };
@@ -124,18 +124,19 @@ async function storeOnce(
     inboxId: inbox.id,
     messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
     subject: subjectSearch(threading),
-    receiveLists: request.blockListSender
-      ? {
-          place: { namespaceId: inbox.namespace_id, podId: inbox.pod_id, inboxId: inbox.id },
-          sender: request.blockListSender,
-        }
-      : undefined,
+    receiveLists:
+      request.blockListSender !== undefined
+        ? {
+            place: { namespaceId: inbox.namespace_id, podId: inbox.pod_id, inboxId: inbox.id },
+            sender: request.blockListSender,
+          }
+        : undefined,
   });
   if (context.known.has(asReceived.message_id))
     return { ...(await duplicateOf(db, inbox.id, asReceived.message_id)), queued: [] };
 
   const blockedBy =
-    request.blockListSender && context.receiveLists
+    request.blockListSender !== undefined && context.receiveLists
       ? verdictFor(request.blockListSender, context.receiveLists)
       : null;
   const draft = blockedBy ? request.draft(blockedBy) : asReceived;
