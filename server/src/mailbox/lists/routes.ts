@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import { listEnvelope } from '../pagination.ts';
+import { InboxIdParam } from '../schemas.ts';
 import type { ListKind } from './policy.ts';
 import { toEntry } from './present.ts';
 import { CreateEntryBody, EntryListQuery, ListEntry } from './schemas.ts';
@@ -26,12 +27,7 @@ const LEVELS = [
   {
     name: 'Inbox',
     prefix: '/inboxes/:inbox_id',
-    params: {
-      inbox_id: Type.String({
-        description: 'The inbox address, e.g. `agent@mail.example.com`.',
-        maxLength: 320,
-      }),
-    },
+    params: InboxIdParam.properties,
     owner: (params: Record<string, string>): ListOwner => ({ level: 'inbox', inboxId: params.inbox_id! }),
   },
 ] as const;
