@@ -1,8 +1,6 @@
 import type { BoundRoutes } from '../core/module.ts';
 import { apiKeyRoutes } from './api-keys/routes.ts';
 import type { ApiKeyService } from './api-keys/service.ts';
-import { blockListRoutes } from './block-list/routes.ts';
-import type { BlockListService } from './block-list/service.ts';
 import { domainRoutes } from './domains/routes.ts';
 import type { DomainService } from './domains/service.ts';
 import { draftRoutes } from './drafts/routes.ts';
@@ -11,6 +9,8 @@ import { eventRoutes } from './events/routes.ts';
 import type { EventService } from './events/service.ts';
 import { inboxRoutes } from './inboxes/routes.ts';
 import type { InboxService } from './inboxes/service.ts';
+import { listRoutes } from './lists/routes.ts';
+import type { ListService } from './lists/service.ts';
 import { messageRoutes } from './messages/routes.ts';
 import type { MessageService } from './messages/service.ts';
 import { podRoutes } from './pods/routes.ts';
@@ -30,7 +30,8 @@ export interface MailboxServices {
   drafts: DraftService;
   pods: PodService;
   domains: DomainService;
-  blockList: BlockListService;
+  /** Allow and block lists. */
+  lists: ListService;
   /** The mailbox's own scoped `aik_` keys (not the platform's key verifier, `MailboxAdapters.apiKeys`). */
   scopedKeys: ApiKeyService;
   webhooks: WebhookService;
@@ -50,7 +51,7 @@ export function mailboxRoutes(s: MailboxServices): BoundRoutes[] {
     (app) => draftRoutes(app, { drafts: s.drafts }),
     (app) => podRoutes(app, { pods: s.pods }),
     (app) => domainRoutes(app, { domains: s.domains }),
-    (app) => blockListRoutes(app, { blockList: s.blockList }),
+    (app) => listRoutes(app, { lists: s.lists }),
     (app) => apiKeyRoutes(app, { scopedKeys: s.scopedKeys }),
     (app) => webhookRoutes(app, { webhooks: s.webhooks }),
     (app) => eventRoutes(app, { events: s.events }),

@@ -125,10 +125,14 @@ export interface MailboxTables {
     created_at: Timestamp;
     updated_at: Timestamp;
   };
-  mailbox_block_entries: {
+  /** Allow and block list entries; the level is the inbox (inbox_id), else the pod (pod_id), else the namespace. */
+  mailbox_list_entries: {
     id: string;
     namespace_id: string;
+    pod_id: string | null;
     inbox_id: string | null;
+    list: 'allow' | 'block';
+    direction: 'receive' | 'send';
     kind: 'address' | 'domain';
     value: string;
     reason: string | null;

@@ -7,7 +7,6 @@ import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
 import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
-import { BlockListService } from './block-list/service.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
 import { DraftService } from './drafts/service.ts';
@@ -15,6 +14,7 @@ import { type EventBus, PostgresEventBus, RedisEventBus } from './events/bus.ts'
 import { EventRecorder } from './events/recorder.ts';
 import { EventService } from './events/service.ts';
 import { InboxService } from './inboxes/service.ts';
+import { ListService } from './lists/service.ts';
 import { AttachmentFetcher } from './messages/attachment-url.ts';
 import { InboundMail } from './messages/ingest.ts';
 import { AttachmentReader } from './messages/input.ts';
@@ -135,7 +135,7 @@ export async function createMailboxDeps(
       pageTokens,
       mailDomain,
     }),
-    blockList: new BlockListService({ db, clock, pageTokens }),
+    lists: new ListService({ db, clock, pageTokens }),
     scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
     webhooks: new WebhookService({
       db,

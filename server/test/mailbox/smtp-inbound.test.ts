@@ -227,6 +227,7 @@ describe('inbound mail over real SMTP', () => {
         ],
       );
       assert.deepEqual(events.body.events[0].blocked_by, {
+        list: 'block',
         entry_id: entry.body.entry_id,
         kind: 'address',
         value: pest,

@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   parameter_not_allowed: { status: 400, type: 'invalid_request_error' },
   invalid_pagination: { status: 400, type: 'invalid_request_error' },
   invalid_idempotency_key: { status: 400, type: 'invalid_request_error' },
+  /** The mailbox's send lists refuse a recipient (docs/mailbox.md, "Allow and block lists"). */
+  recipient_not_allowed: { status: 400, type: 'invalid_request_error' },
   unauthorized: { status: 401, type: 'authentication_error' },
   invalid_api_key: { status: 401, type: 'authentication_error' },
   invalid_token: { status: 401, type: 'authentication_error' },

@@ -3,6 +3,7 @@ import { registerMcpEndpoint } from '../../core/mcp/endpoint.ts';
 import type { RouteCatalog } from '../../core/mcp/route-tool.ts';
 import type { MailboxCredentialResolver } from '../auth/resolver.ts';
 import { inboxTools } from './inbox-tools.ts';
+import { listTools } from './list-tools.ts';
 import { messageTools } from './message-tools.ts';
 import { mailboxResources } from './resources.ts';
 
@@ -27,7 +28,7 @@ export function registerMailboxMcp(
     realm: 'understudy-mailbox',
     // The same verifier as /v0: the admin key, `aik_` scoped keys, platform `svc_` keys.
     authenticate: (token) => resolver.resolve(token),
-    tools: [...inboxTools(routes), ...messageTools(routes)],
+    tools: [...inboxTools(routes), ...messageTools(routes), ...listTools(routes)],
     resources: mailboxResources,
     prompts: [],
   });

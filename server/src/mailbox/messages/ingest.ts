@@ -6,6 +6,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import type { MailboxEvent } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
+import { presentRefusal } from '../lists/policy.ts';
 import { detectAutoReply, type HeaderMap } from '../threading/auto-reply.ts';
 import { normalizeMessageId, parseMessageIdList } from '../threading/resolve.ts';
 import { normalizeSubject } from '../threading/subject.ts';
@@ -32,7 +33,7 @@ export interface InboundOutcome {
 
 /**
  * Inbound mail, from the SMTP listener or internal delivery: parse, keep the raw MIME and the
- * attachments in storage, check the block lists, thread, and store the message together with its
+ * attachments in storage, check the receive lists, thread, and store the message together with its
  * event in one transaction.
  */
 export class InboundMail {
@@ -111,7 +112,8 @@ export class InboundMail {
     try {
       stored = await storeMessage(this.deps, {
         inbox,
-        blockListSender: sender || undefined,
+        // Also without a sender (''): it is on no allow list.
+        blockListSender: sender,
         draft: (blockedBy) => ({
           id: rowId,
           message_id: messageId,
@@ -148,12 +150,7 @@ export class InboundMail {
                 body: {
                   message: toMessage(message, rows),
                   thread: null,
-                  blocked_by: {
-                    entry_id: blockedBy.id,
-                    kind: blockedBy.kind,
-                    value: blockedBy.value,
-                    scope: blockedBy.inbox_id ? 'inbox' : 'namespace',
-                  },
+                  blocked_by: presentRefusal(blockedBy),
                 },
               }
             : {

@@ -7,6 +7,7 @@ import { domainsRepository } from '../domains/repository.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { newId } from '../ids.ts';
 import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
+import { checkRecipientLists } from '../lists/recipients.ts';
 import { normalizeSubject } from '../threading/subject.ts';
 import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
 import { composeMime, type MailContent } from './compose.ts';
@@ -60,6 +61,7 @@ export class OutboundMail {
   async send(inbox: InboxRow, input: SendInput): Promise<MessageObject> {
     const { clock } = this.deps;
     this.validate(input);
+    await checkRecipientLists(this.deps.db, inbox, input);
     const now = clock.now();
     const messageId = `<${newId('m').slice(2)}@${inbox.domain}>`;
     const from = formatAddress({ name: inbox.display_name, address: inbox.id });

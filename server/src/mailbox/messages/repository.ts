@@ -1,10 +1,11 @@
 import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
-import { type BlockEntryRow, blockListRepository } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import { EVENT_DELIVERIES } from '../events/repository.ts';
+import type { ListEvidence, ListPlace } from '../lists/policy.ts';
+import { evidenceFromJson, listsRepository } from '../lists/repository.ts';
 import type { MailboxTables } from '../tables.ts';
 import type { QuoteSearch } from '../threading/resolve.ts';
 import type { ThreadRow } from '../threads/repository.ts';
@@ -198,10 +199,11 @@ export interface StoreContext {
   quoteThreadId: string | null;
   /** The threads of `known` and the subject candidate, each with its row version (xmin). */
   threads: Map<string, { row: ThreadRow; version: string }>;
-  blockedBy: BlockEntryRow | null;
+  /** What the inbox's receive lists say about the sender (when asked to check). */
+  receiveLists: ListEvidence | null;
 }
 
-/** Everything threading and block lists need to know, read in one statement (one snapshot). */
+/** Everything threading and the receive lists need to know, read in one statement (one snapshot). */
 async function storeContext(
   db: Executor,
   query: {
@@ -211,19 +213,20 @@ async function storeContext(
     subject: { normalizedSubject: string; since: Date; others: string[] } | null;
     /** The quote layer's search (see quoteSearch), or null when the message quotes nothing. */
     quote?: QuoteSearch | null;
-    blockListSender?: string;
+    /** Inbound mail: the sender, and the inbox whose receive lists (with its pod's and namespace's) apply. */
+    receiveLists?: { place: ListPlace; sender: string };
   },
 ): Promise<StoreContext> {
-  const { subject, quote } = query;
-  const blockList = query.blockListSender
-    ? sql`(select to_json(b) from (${blockListRepository.matchQuery(db, query.inboxId, query.blockListSender)}) as b)`
+  const { subject, quote, receiveLists } = query;
+  const lists = receiveLists
+    ? listsRepository.evidenceQuery(db, receiveLists.place, 'receive', [receiveLists.sender])
     : sql`null`;
   const { rows } = await sql<{
     known: Array<{ message_id: string; thread_id: string | null }>;
     subject_thread_id: string | null;
     quote_thread_id: string | null;
     threads: Array<{ row: Record<string, unknown>; version: string }>;
-    blocked_by: Record<string, unknown> | null;
+    receive_lists: Record<string, unknown> | null;
   }>`
     with known as (
       select message_id, thread_id from mailbox_messages
@@ -245,7 +248,7 @@ async function storeContext(
         from mailbox_threads as t
         where t.id in (select thread_id from known union all select id from by_subject
           union all select id from by_quote)) as threads,
-      ${blockList} as blocked_by`.execute(db);
+      ${lists} as receive_lists`.execute(db);
   const [row] = rows;
   if (!row) throw new Error('the store context query returned no row');
   return {
@@ -258,9 +261,7 @@ async function storeContext(
         { row: threadFromJson(thread), version },
       ]),
     ),
-    blockedBy: row.blocked_by
-      ? ({ ...row.blocked_by, created_at: new Date(row.blocked_by.created_at as string) } as BlockEntryRow)
-      : null,
+    receiveLists: row.receive_lists ? evidenceFromJson(row.receive_lists) : null,
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Clock } from '../../core/clock.ts';
 import { isUniqueViolation } from '../../core/db/errors.ts';
-import type { BlockEntryRow } from '../block-list/repository.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type FiringEventType, type MailboxEvent, scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
+import { type ListRefusal, verdictFor } from '../lists/policy.ts';
 import { type ReadBodies, readBodies } from '../reading/extract.ts';
 import {
   type MatchedBy,
@@ -53,8 +53,8 @@ export interface StoredMessage {
   attachments: AttachmentRow[];
   thread: ThreadRow | null;
   matchedBy: MatchedBy | null;
-  /** The block-list entry the sender matched (when asked to check): such mail is in no thread. */
-  blockedBy: BlockEntryRow | null;
+  /** Why the receive lists refused the sender (when asked to check): such mail is in no thread. */
+  blockedBy: ListRefusal | null;
 }
 
 export interface StoreResult extends StoredMessage {
@@ -65,10 +65,10 @@ export interface StoreResult extends StoredMessage {
 
 export interface StoreRequest {
   inbox: InboxRow;
-  /** The message to store; `blockedBy` is set when the sender is on a block list. */
-  draft: (blockedBy: BlockEntryRow | null) => MessageDraft;
+  /** The message to store; `blockedBy` is set when the receive lists refuse the sender. */
+  draft: (blockedBy: ListRefusal | null) => MessageDraft;
   attachments: StoredAttachment[];
-  /** Inbound mail: the sender to check against the inbox's and its namespace's block lists. */
+  /** Inbound mail: the sender ('' if none) to check against the receive lists of the inbox, its pod and namespace. */
   blockListSender?: string;
   /** The event the stored message causes, built from the rows exactly as they are written. */
   event: (stored: StoredMessage) => { type: FiringEventType; body: Record<string, unknown> };
@@ -81,7 +81,7 @@ type Deps = { db: Executor; clock: Clock; recorder: EventRecorder };
 
 /**
  * Threads and stores one message with the event it causes. Usually two statements and no
- * transaction: one read (block list, the messages its Message-ID, In-Reply-To and References
+ * transaction: one read (receive lists, the messages its Message-ID, In-Reply-To and References
  * name, the subject candidate and their threads), then one write of the thread, the message, its
  * attachments, the event and its webhook deliveries, which commits them together. The thread's
  * new aggregates are computed here, so the event can carry them; the write updates the thread
@@ -144,12 +144,21 @@ async function storeOnce(
     messageIds: [asReceived.message_id, asReceived.in_reply_to ?? '', ...asReceived.references],
     subject: subjectSearch(threading),
     quote: quoteSearch(threading),
-    blockListSender: request.blockListSender,
+    receiveLists:
+      request.blockListSender !== undefined
+        ? {
+            place: { namespaceId: inbox.namespace_id, podId: inbox.pod_id, inboxId: inbox.id },
+            sender: request.blockListSender,
+          }
+        : undefined,
   });
   if (context.known.has(asReceived.message_id))
     return { ...(await duplicateOf(db, inbox.id, asReceived.message_id)), queued: [] };
 
-  const { blockedBy } = context;
+  const blockedBy =
+    request.blockListSender !== undefined && context.receiveLists
+      ? verdictFor(request.blockListSender, context.receiveLists)
+      : null;
   const draft = blockedBy ? request.draft(blockedBy) : asReceived;
   const now = clock.now();
   let thread: ThreadRow | null = null;

@@ -50,15 +50,22 @@ export class PodService {
     return pageTokens.envelope('pods', page, rows, byCreation, toPod);
   }
 
-  /** The pod if the principal sees it (keys restricted to inboxes see none); otherwise 404. */
   async get(principal: MailboxPrincipal, podId: string): Promise<PodRow> {
-    const pod = await podsRepository.byId(this.deps.db, podId);
-    const visible =
-      pod &&
-      (principal.reach.namespaceId === null || pod.namespace_id === principal.reach.namespaceId) &&
-      (principal.reach.podId === null || pod.id === principal.reach.podId) &&
-      principal.reach.inboxIds === null;
-    if (!visible) throw notFound('pod', 'pod_id');
-    return pod;
+    return loadPod(this.deps.db, principal, podId);
   }
+}
+
+/**
+ * The pod if the principal reaches all of it (keys restricted to inboxes reach none); otherwise
+ * 404, exactly as for an absent one.
+ */
+export async function loadPod(db: Executor, principal: MailboxPrincipal, podId: string): Promise<PodRow> {
+  const pod = await podsRepository.byId(db, podId);
+  const visible =
+    pod &&
+    (principal.reach.namespaceId === null || pod.namespace_id === principal.reach.namespaceId) &&
+    (principal.reach.podId === null || pod.id === principal.reach.podId) &&
+    principal.reach.inboxIds === null;
+  if (!visible) throw notFound('pod', 'pod_id');
+  return pod;
 }
