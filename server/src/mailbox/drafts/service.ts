@@ -8,7 +8,7 @@ import { scopeOf } from '../events/types.ts';
 import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
-import { asList, decodeAttachments } from '../messages/input.ts';
+import { asList, decodeAttachments, parseSendAt } from '../messages/input.ts';
 import type { OutboundMail } from '../messages/outbound.ts';
 import type { MessageObject } from '../messages/present.ts';
 import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
@@ -111,8 +111,14 @@ export class DraftService {
   }
 
   /** Sends the draft as it is; once sent, it is gone and the sent message is answered. */
-  async send(principal: MailboxPrincipal, inboxId: string, draftId: string): Promise<MessageObject> {
+  async send(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    draftId: string,
+    options: { send_at?: string },
+  ): Promise<MessageObject> {
     const { inbox, draft } = await this.get(principal, inboxId, draftId);
+    const sendAt = parseSendAt(options.send_at, this.deps.clock.now());
     const attachments = [];
     for (const attachment of draft.attachments) {
       const object = await this.deps.storage.get(attachment.storage_key);
@@ -131,6 +137,7 @@ export class DraftService {
       in_reply_to: draft.in_reply_to,
       references: draft.references,
       labels: draft.labels,
+      send_at: sendAt,
     });
     await this.discard(draft);
     return message;

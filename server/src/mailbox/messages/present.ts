@@ -1,3 +1,4 @@
+import type { OutboundRecipient } from '../tables.ts';
 import type { ThreadRow } from '../threads/repository.ts';
 import type { AttachmentRow, MessageRow } from './repository.ts';
 
@@ -34,6 +35,8 @@ export interface MessageObject {
   matched_by: MessageRow['matched_by'];
   auto_reply: boolean;
   rejection_reason: string | null;
+  recipients: OutboundRecipient[];
+  send_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -91,6 +94,8 @@ export function toMessage(row: MessageRow, attachments: AttachmentRow[] = []): M
     matched_by: row.matched_by,
     auto_reply: row.auto_reply,
     rejection_reason: row.rejection_reason,
+    recipients: row.recipients,
+    send_at: row.send_at ? row.send_at.toISOString() : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

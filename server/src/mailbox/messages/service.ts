@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
-import { invalidParam } from '../../core/http/errors.ts';
+import { AppError, invalidParam } from '../../core/http/errors.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
@@ -8,14 +8,15 @@ import { loadInbox } from '../inboxes/service.ts';
 import { byTimestamp, keyset, type PageTokens } from '../pagination.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
 import { bareAddress, unique } from './addresses.ts';
-import { asList, decodeAttachments } from './input.ts';
+import { asList, decodeAttachments, parseSendAt } from './input.ts';
 import type { OutboundMail } from './outbound.ts';
+import { outboundRepository } from './outbound-repository.ts';
 import { toMessage } from './present.ts';
 import { messagesRepository } from './repository.ts';
 import type { MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
 
 /** Labels that record what happened to a message; only the service sets them. */
-const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked']);
+const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked', 'scheduled', 'cancelled']);
 
 /** The messages of an inbox: read, labelled, downloaded, sent and replied to. */
 export class MessageService {
@@ -117,7 +118,34 @@ export class MessageService {
       in_reply_to: null,
       references: [],
       labels: body.labels ?? [],
+      send_at: parseSendAt(body.send_at, this.deps.clock.now()),
     });
+  }
+
+  /**
+   * Cancels a scheduled message that has not gone yet: 200 with status `cancelled`; 409 once it
+   * went (or was cancelled before). The queued job finds it cancelled and does nothing.
+   */
+  async cancel(principal: MailboxPrincipal, inboxId: string, messageId: string) {
+    const { db, clock } = this.deps;
+    const { row: found } = await this.find(principal, inboxId, messageId);
+    const cancelled = await db.transaction().execute(async (trx) => {
+      const row = await outboundRepository.lock(trx, found.id);
+      if (row?.status !== 'scheduled') return null;
+      const labels = unique([...row.labels.filter((label) => label !== 'scheduled'), 'cancelled']);
+      return outboundRepository.update(trx, row, { status: 'cancelled', labels, now: clock.now() });
+    });
+    if (!cancelled) {
+      throw new AppError(
+        'resource_conflict',
+        'Only a scheduled message that has not gone yet can be cancelled.',
+        {
+          param: 'message_id',
+        },
+      );
+    }
+    const attachments = await messagesRepository.attachmentsFor(db, [cancelled.id]);
+    return toMessage(cancelled, attachments.get(cancelled.id));
   }
 
   /** Addressed to the Reply-To (else the sender) of the original unless `to` is given; threads with it. */
@@ -151,6 +179,7 @@ export class MessageService {
       in_reply_to: row.message_id,
       references: unique([...row.references, row.message_id]).slice(-50),
       labels: body.labels ?? [],
+      send_at: parseSendAt(body.send_at, this.deps.clock.now()),
     });
   }
 }

@@ -7,16 +7,30 @@ export interface RelayedMessage {
   raw: string;
 }
 
-/** A local SMTP relay for tests: accepts (recording what it got) or refuses every message. */
+/** An SMTP reply refusing one recipient: 4xx defers it, 5xx rejects it. */
+export interface RelayRefusal {
+  code: number;
+  message: string;
+}
+
+/**
+ * A local SMTP relay for tests: accepts (recording what it got) or refuses every message, or
+ * answers each recipient as `mode` says (null accepts it).
+ */
 export async function startTestRelay(
-  mode: 'accept' | 'refuse',
+  mode: 'accept' | 'refuse' | ((address: string) => RelayRefusal | null),
 ): Promise<{ url: string; received: RelayedMessage[]; close(): Promise<void> }> {
   const received: RelayedMessage[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    onRcptTo(_address, _session, callback) {
+    onRcptTo(address, _session, callback) {
+      if (typeof mode === 'function') {
+        const refusal = mode(address.address);
+        if (!refusal) return callback();
+        return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      }
       if (mode === 'refuse') {
         return callback(
           Object.assign(new Error('5.7.1 Relay access denied for test'), { responseCode: 550 }),
