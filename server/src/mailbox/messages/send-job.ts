@@ -57,7 +57,7 @@ export class OutboundDelivery {
     let row = await outboundRepository.byRowId(db, rowId);
     if (row?.status === 'scheduled') row = await this.start(rowId);
     // Gone with its inbox, cancelled, or final already (a run that died after recording it).
-    if (!row || row.status !== 'sending' || !row.raw_key) return 0;
+    if (row?.status !== 'sending' || !row.raw_key) return 0;
     const inbox = await inboxesRepository.byId(db, row.inbox_id);
     const object = inbox ? await this.deps.storage.get(row.raw_key) : null;
     if (!inbox || !object) throw new Error(`outbound message ${rowId}: inbox or raw bytes missing`);

@@ -21,7 +21,7 @@ export async function startTestRelay(
   mode: 'accept' | 'refuse' | ((address: string) => RelayRefusal | null),
   hooks: {
     /** Before the 250 to DATA, e.g. to hold the sender there (crash tests); false drops the message unanswered. */
-    beforeAnswer?: (message: RelayedMessage) => Promise<boolean | void> | boolean | void;
+    beforeAnswer?: (message: RelayedMessage) => Promise<boolean | undefined> | boolean | undefined;
     /** Right after the 250 was written. */
     afterAnswer?: (message: RelayedMessage) => void;
   } = {},
