@@ -55,6 +55,8 @@ export interface Config {
   smtpTls: { keyPath: string; certPath: string } | null;
   /** Largest inbound or outbound message accepted, in bytes (MAIL_MAX_MESSAGE_BYTES). */
   mailMaxMessageBytes: number;
+  /** How long a send call waits for its first relay attempt before answering `sending` (MAIL_SEND_WAIT_MS; 0: never waits). */
+  mailSendWaitMs: number;
   /** DNS servers for custom-domain verification (MAILBOX_DNS_SERVERS, `host` or `host:port`, comma-separated); empty = system. */
   mailboxDnsServers: string[];
   /** S3-compatible object storage when S3_ENDPOINT, S3_BUCKET and both keys are set; else local disk. */
@@ -269,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mailRelayUrl: url(env, 'MAIL_RELAY_URL', ['smtp:', 'smtps:']),
     smtpTls: smtpTls(env),
     mailMaxMessageBytes: integer(env, 'MAIL_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+    mailSendWaitMs: integer(env, 'MAIL_SEND_WAIT_MS', 10_000, 0, 60_000),
     mailboxDnsServers: dnsServers(env),
     s3: s3(env),
     mediaPublicUrl: url(env, 'MEDIA_PUBLIC_URL', ['http:', 'https:']),

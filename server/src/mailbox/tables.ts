@@ -3,6 +3,26 @@ import type { Json, Timestamp } from '../core/db/schema.ts';
 
 /** A nullable timestamp column written by the service. */
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type MessageStatus =
+  | 'received'
+  | 'blocked'
+  | 'scheduled'
+  | 'sending'
+  | 'sent'
+  | 'rejected'
+  | 'cancelled';
+
+/** One recipient of an outbound message and what became of it (`mailbox_messages.recipients`). */
+export interface OutboundRecipient {
+  address: string;
+  type: 'to' | 'cc' | 'bcc';
+  /** `delivered`: to an inbox of this service; `sent`: accepted by the relay; `deferred`: will be retried. */
+  status: 'pending' | 'sent' | 'delivered' | 'deferred' | 'rejected';
+  attempts: number;
+  last_response: string | null;
+  updated_at: string;
+}
+
 type JsonDefault<T> = ColumnType<T, string | undefined, string>;
 
 export interface MailboxTables {
@@ -64,7 +84,7 @@ export interface MailboxTables {
     message_id: string;
     thread_id: string | null;
     direction: 'inbound' | 'outbound';
-    status: 'received' | 'blocked' | 'sending' | 'sent' | 'rejected';
+    status: MessageStatus;
     from_address: string;
     from: string;
     reply_to: JsonDefault<string[]>;
@@ -94,6 +114,8 @@ export interface MailboxTables {
     timestamp: Timestamp;
     created_at: Timestamp;
     updated_at: Timestamp;
+    recipients: JsonDefault<OutboundRecipient[]>;
+    send_at: NullableTimestamp;
   };
   mailbox_attachments: {
     id: string;

@@ -1,6 +1,7 @@
 import { DeliveryQueue } from '../core/delivery/queue.ts';
 import { DeliveryWorker } from '../core/delivery/worker.ts';
 import type { CoreDeps } from '../core/deps.ts';
+import { JobCatalog, JobQueue, JobRunner } from '../core/jobs/index.ts';
 import type { BoundRoutes } from '../core/module.ts';
 import type { OutboundClient } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
@@ -19,6 +20,7 @@ import { AttachmentFetcher } from './messages/attachment-url.ts';
 import { InboundMail } from './messages/ingest.ts';
 import { AttachmentReader } from './messages/input.ts';
 import { OutboundMail } from './messages/outbound.ts';
+import { mailboxSendJob, OutboundDelivery } from './messages/send-job.ts';
 import { MessageService } from './messages/service.ts';
 import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
 import { PageTokens } from './pagination.ts';
@@ -40,7 +42,9 @@ export interface MailboxDeps extends CoreDeps {
   deliveryClient: { request: OutboundClient['request'] };
   /** Registered inside the authenticated, rate-limited /v0 scope, in this order. */
   routes: BoundRoutes[];
-  /** The webhook delivery worker (its own channel of the shared delivery engine). */
+  /** The mailbox's queued jobs (outbound sends); tests call runOnce()/drain() on it. */
+  jobs: JobRunner;
+  /** The webhook delivery worker (its own channel of the shared delivery engine) and the job runner. */
   workers: BackgroundWorker[];
 }
 
@@ -52,6 +56,8 @@ export interface MailboxOverrides {
   /** Channel of the event bus; tests sharing one PostgreSQL or Redis use their own. */
   eventChannel?: string;
   deliveryClient?: { request: OutboundClient['request'] };
+  /** Instead of MAIL_SEND_WAIT_MS. */
+  sendWaitMs?: number;
 }
 
 /** What the mailbox takes from the composition root besides the core. */
@@ -83,7 +89,7 @@ export async function createMailboxDeps(
   const mailDomain = config.mailDomain.toLowerCase();
   const inbound = new InboundMail({ db, clock, storage, recorder, mailDomain });
   const relay = overrides.relay ?? (config.mailRelayUrl ? new SmtpRelay(config.mailRelayUrl) : new NoRelay());
-  const outbound = new OutboundMail({
+  const delivery = new OutboundDelivery({
     db,
     clock,
     storage,
@@ -92,6 +98,21 @@ export async function createMailboxDeps(
     inbound,
     secretBox,
     mailDomain,
+  });
+  const jobs = new JobRunner({
+    database,
+    clock,
+    catalog: new JobCatalog([mailboxSendJob(delivery)]),
+    logger: core.logger.child({ worker: 'mailbox-jobs' }),
+  });
+  const outbound = new OutboundMail({
+    db,
+    clock,
+    storage,
+    recorder,
+    queue: new JobQueue(clock),
+    runNow: (jobId) => jobs.runNow(jobId),
+    sendWaitMs: overrides.sendWaitMs ?? config.mailSendWaitMs,
     maxMessageBytes: config.mailMaxMessageBytes,
   });
 
@@ -157,7 +178,11 @@ export async function createMailboxDeps(
     smtp,
     deliveryClient,
     routes: mailboxRoutes(services),
-    workers: [deliveryWorker({ ...core, client: deliveryClient })],
+    jobs,
+    workers: [
+      deliveryWorker({ ...core, client: deliveryClient }),
+      { name: 'mailbox-jobs', start: () => jobs.start(), stop: () => jobs.stop() },
+    ],
   };
 }
 

@@ -65,6 +65,7 @@ describe('mailbox MCP server at /mcp', () => {
       'create_draft',
       'list_drafts',
       'send_draft',
+      'cancel_scheduled_message',
     ]) {
       const tool = byName.get(name);
       assert.ok(tool, `${name} is listed`);
@@ -241,6 +242,27 @@ describe('mailbox MCP server at /mcp', () => {
     );
     const delivered = inbox.messages.find((m: { message_id: string }) => m.message_id === sent.message_id);
     assert.equal(delivered?.subject, 'Reviewed later', 'the draft reached the other inbox');
+  });
+
+  test('a scheduled send is cancelled with cancel_scheduled_message, once', async () => {
+    const scheduled = success(
+      await owner.callTool({
+        name: 'send_message',
+        arguments: {
+          inbox_id: sender.inbox_id,
+          to: [receiver.inbox_id],
+          subject: 'Tomorrow',
+          text: 'Later.',
+          send_at: new Date(t.clock.now().getTime() + 24 * 3_600_000).toISOString(),
+        },
+      }),
+    );
+    assert.equal(scheduled.status, 'scheduled');
+    const args = { inbox_id: sender.inbox_id, message_id: scheduled.message_id };
+    const cancelled = success(await owner.callTool({ name: 'cancel_scheduled_message', arguments: args }));
+    assert.equal(cancelled.status, 'cancelled');
+    const again = await owner.callTool({ name: 'cancel_scheduled_message', arguments: args });
+    assert.equal(errorOf(again).code, 'resource_conflict');
   });
 
   test('bad input is a tool error with the API’s code, never a crash', async () => {

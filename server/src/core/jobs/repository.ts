@@ -69,6 +69,22 @@ export const jobRepository = {
     return rows;
   },
 
+  /**
+   * Claims one pending job by id whatever its run_at (a caller that just enqueued it runs it at
+   * once, e.g. to answer with its outcome); undefined when it is not pending (already claimed).
+   */
+  async claimById(
+    db: Kysely<DB>,
+    claim: { id: string; names: readonly string[]; now: Date; leaseUntil: Date; token: string },
+  ): Promise<JobRow | undefined> {
+    const { id, names, now, leaseUntil, token } = claim;
+    const { rows } = await sql<JobRow>`
+      update jobs set state = 'running', attempts = attempts + 1, locked_until = ${leaseUntil},
+        claim_token = ${token}, updated_at = ${now}
+      where id = ${id} and state = 'pending' and name in (${sql.join(names)})
+      returning *`.execute(db);
+    return rows[0];
+  },
   /** Writes a run's outcome only if this claim still holds the row; false when the lease was lost. */
   async recordOutcome(db: Kysely<DB>, row: JobRow, changes: JobOutcomeChanges): Promise<boolean> {
     const result = await db

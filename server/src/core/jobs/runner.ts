@@ -84,6 +84,27 @@ export class JobRunner {
     );
   }
 
+  /**
+   * Claims this pending job now (even if not yet due) and runs it to its outcome, like a claim
+   * of the loop would (same lease, fencing, retry and stop()); undefined when it was not pending,
+   * i.e. another runner has it.
+   */
+  async runNow(id: string): Promise<JobOutcome | undefined> {
+    const now = this.#clock.now();
+    const row = await jobRepository.claimById(this.#db, {
+      id,
+      names: this.#catalog.names,
+      now,
+      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      token: randomUUID(),
+    });
+    if (!row) return undefined;
+    const run = this.#runSafely(row);
+    this.#inFlight.add(run);
+    void run.finally(() => this.#inFlight.delete(run));
+    return run;
+  }
+
   /** Runs runOnce() until nothing is due (bounded), e.g. to drain a chain of jobs in a test. */
   async drain(maxRounds = 20): Promise<Array<{ id: string; name: string; outcome: JobOutcome }>> {
     const all: Array<{ id: string; name: string; outcome: JobOutcome }> = [];

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { Message } from '../messages/schemas.ts';
+import { DraftSendBody, Message } from '../messages/schemas.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import { toDraft } from './present.ts';
@@ -105,10 +105,18 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
         tags,
         operationId: 'sendDraft',
         summary: 'Send a draft; the draft is removed and the sent message returned',
+        description:
+          'Queued and answered like `messages/send` (`sent`, `rejected`, or `sending` when the relay is slow); optional body `{ send_at }` schedules it.',
         params: DraftParams,
+        body: DraftSendBody,
         response: withErrors({ 200: Message }),
       },
+      // The body is optional: a bare POST sends at once.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
-    async (request) => drafts.send(request.mailbox, request.params.inbox_id, request.params.draft_id),
+    async (request) =>
+      drafts.send(request.mailbox, request.params.inbox_id, request.params.draft_id, request.body),
   );
 };

@@ -9,7 +9,7 @@ import { newId } from '../ids.ts';
 import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { checkCustomHeaders } from '../messages/custom-headers.ts';
-import { type AttachmentReader, asList } from '../messages/input.ts';
+import { type AttachmentReader, asList, parseSendAt } from '../messages/input.ts';
 import type { OutboundMail } from '../messages/outbound.ts';
 import type { MessageObject } from '../messages/present.ts';
 import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
@@ -167,8 +167,14 @@ export class DraftService {
   }
 
   /** Sends the draft as it is; once sent, it is gone and the sent message is answered. */
-  async send(principal: MailboxPrincipal, inboxId: string, draftId: string): Promise<MessageObject> {
+  async send(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    draftId: string,
+    options: { send_at?: string },
+  ): Promise<MessageObject> {
     const { inbox, draft } = await this.get(principal, inboxId, draftId);
+    const sendAt = parseSendAt(options.send_at, this.deps.clock.now());
     const attachments = [];
     for (const attachment of draft.attachments) {
       const object = await this.deps.storage.get(attachment.storage_key);
@@ -188,6 +194,7 @@ export class DraftService {
       references: draft.references,
       labels: draft.labels,
       headers: draft.headers,
+      send_at: sendAt,
     });
     await this.discard(draft);
     return message;

@@ -12,7 +12,7 @@ const annotate = (tool: McpTool, annotations: Partial<McpToolAnnotations>): McpT
 const OUTWARD = { openWorldHint: true };
 
 const SENDS =
-  'This sends real email: the recipients receive it and it cannot be recalled. Answers once the relay accepted or refused it: `status` is `sent` or `rejected` (with `rejection_reason`).';
+  "This sends real email: the recipients receive it and it cannot be recalled (only a scheduled one can be cancelled before it goes). Usually answers once the relay accepted or refused it: `status` is `sent` or `rejected` (with `rejection_reason`); `sending` means the relay is slow or down and the service keeps retrying (read the message later: `recipients` shows each one's status). `send_at` (RFC 3339, up to 30 days ahead) schedules it: `status` is then `scheduled`.";
 
 /** Messages (read, label, send, reply) and drafts (write now, send after a review). */
 export const messageTools = (routes: RouteCatalog): McpTool[] => [
@@ -68,6 +68,13 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
     }),
     OUTWARD,
   ),
+  routeTool(routes, {
+    name: 'cancel_scheduled_message',
+    title: 'Cancel a scheduled email',
+    route: 'POST /v0/inboxes/:inbox_id/messages/:message_id/cancel',
+    description:
+      'Cancel a message sent with `send_at` before it goes: answers it with `status` "cancelled". Once it went (or for a message that was never scheduled) the call fails with `resource_conflict`. List what is still scheduled with list_messages and labels ["scheduled"].',
+  }),
   routeTool(routes, {
     name: 'create_draft',
     title: 'Create a draft',

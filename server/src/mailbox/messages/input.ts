@@ -65,3 +65,20 @@ function decodeBase64(content: string, param: string): Buffer {
     throw invalidParam(param, 'content must be base64.');
   return Buffer.from(compact, 'base64');
 }
+
+/** How far ahead a send can be scheduled. */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600_000;
+
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** `send_at`: an RFC 3339 instant in the future, at most 30 days ahead; null when absent (send now). */
+export function parseSendAt(value: string | undefined, now: Date): Date | null {
+  if (value === undefined) return null;
+  const at = RFC_3339.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw invalidParam('send_at', 'send_at must be an RFC 3339 date-time, e.g. 2026-12-01T09:00:00Z.');
+  if (at.getTime() <= now.getTime()) throw invalidParam('send_at', 'send_at must be in the future.');
+  if (at.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
+    throw invalidParam('send_at', 'send_at can be at most 30 days ahead.');
+  return at;
+}

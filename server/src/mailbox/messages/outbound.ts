@@ -1,34 +1,46 @@
 import type { Clock } from '../../core/clock.ts';
-import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import { invalidParam } from '../../core/http/errors.ts';
+import type { JobQueue } from '../../core/jobs/index.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import type { Executor } from '../db.ts';
-import { domainsRepository } from '../domains/repository.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { newId } from '../ids.ts';
-import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
+import type { InboxRow } from '../inboxes/repository.ts';
 import { checkRecipientLists } from '../lists/recipients.ts';
 import { normalizeSubject } from '../threading/subject.ts';
-import { bareAddress, formatAddress, isValidAddress, unique } from './addresses.ts';
+import { formatAddress, isValidAddress, unique } from './addresses.ts';
 import { composeMime, type MailContent } from './compose.ts';
 import { lowerCaseNames } from './custom-headers.ts';
-import { attachmentKeyOf, type InboundMail, rawKeyOf } from './ingest.ts';
-import { type MessageObject, previewOf, toMessage, toThread } from './present.ts';
+import { attachmentKeyOf, rawKeyOf } from './ingest.ts';
+import { outboundRepository } from './outbound-repository.ts';
+import { type MessageObject, previewOf, toMessage } from './present.ts';
+import { initialRecipients } from './recipients.ts';
+import { messagesRepository } from './repository.ts';
+import { MAILBOX_SEND_JOB } from './send-job.ts';
 import { type StoredAttachment, storeMessage } from './store.ts';
-import type { DkimKey, MailRelay } from './transport.ts';
 
 export interface SendInput extends MailContent {
   in_reply_to: string | null;
   references: string[];
   labels: string[];
+  /** Scheduled send: goes then (status `scheduled` until it does); null sends now. */
+  send_at?: Date | null;
 }
 
 const MAX_RECIPIENTS = 50;
 
 /**
- * Outbound mail: compose once, relay what leaves the service (DKIM-signed for verified custom
- * domains), deliver internally what stays, then store the sent copy, threaded, with its
- * `message.sent` or `message.rejected` event in one transaction.
+ * Without a process to run it at once, the queued send is due this long after it was accepted:
+ * the accepting process claims it immediately (see `send`), so workers must not race it for it.
+ */
+const FIRST_ATTEMPT_GRACE_MS = 60_000;
+
+/**
+ * Outbound mail is accepted here and delivered by the `mailbox.send` job (send-job.ts). The
+ * message is composed once (Message-ID and bytes fixed from then on), stored as `sending` (or
+ * `scheduled`) in its thread, with its queued job, in one transaction: once the call returned,
+ * a crash loses nothing. The call then runs the first attempt itself and waits for it up to
+ * MAIL_SEND_WAIT_MS, so with a healthy relay the answer is already `sent` or `rejected`.
  */
 export class OutboundMail {
   constructor(
@@ -37,10 +49,11 @@ export class OutboundMail {
       clock: Clock;
       storage: ObjectStorage;
       recorder: EventRecorder;
-      relay: MailRelay;
-      inbound: InboundMail;
-      secretBox: SecretBox;
-      mailDomain: string;
+      queue: JobQueue;
+      /** Claims a queued send and runs it (JobRunner.runNow); resolves when that attempt ended. */
+      runNow: (jobId: string) => Promise<unknown>;
+      /** How long `send` waits for the first attempt; 0 leaves it to the workers. */
+      sendWaitMs: number;
       maxMessageBytes: number;
     },
   ) {}
@@ -63,6 +76,7 @@ export class OutboundMail {
     this.validate(input);
     await checkRecipientLists(this.deps.db, inbox, input);
     const now = clock.now();
+    const sendAt = input.send_at ?? null;
     const messageId = `<${newId('m').slice(2)}@${inbox.domain}>`;
     const from = formatAddress({ name: inbox.display_name, address: inbox.id });
     const raw = await composeMime({
@@ -77,7 +91,7 @@ export class OutboundMail {
       messageId,
       inReplyTo: input.in_reply_to,
       references: input.references,
-      date: now,
+      date: sendAt ?? now,
       attachments: input.attachments,
       headers: input.headers,
     });
@@ -88,22 +102,7 @@ export class OutboundMail {
       );
     }
 
-    const recipients = unique([...input.to, ...input.cc, ...input.bcc].map(bareAddress));
-    const internal = await this.internalRecipients(recipients);
-    const external = recipients.filter((address) => !internal.includes(address));
-    let outcome: { ok: true; rejected: string[] } | { ok: false; reason: string } = {
-      ok: true,
-      rejected: [],
-    };
-    if (external.length > 0) {
-      const result = await this.deps.relay.send(
-        raw,
-        { from: inbox.id, to: external },
-        await this.dkimFor(inbox.domain),
-      );
-      outcome = result.ok ? { ok: true, rejected: result.rejected } : { ok: false, reason: result.reason };
-    }
-
+    // Bytes first: a crash before the commit below leaves unreachable objects, never a message without them.
     const rowId = newId('msg');
     await this.deps.storage.put(rawKeyOf(rowId), raw, 'message/rfc822');
     const stored: StoredAttachment[] = [];
@@ -121,13 +120,15 @@ export class OutboundMail {
       });
     }
 
+    const runNow = !sendAt && this.deps.sendWaitMs > 0;
+    let jobId: string | null = null;
     const result = await storeMessage(this.deps, {
       inbox,
       draft: () => ({
         id: rowId,
         message_id: messageId,
         direction: 'outbound',
-        status: outcome.ok ? 'sent' : 'rejected',
+        status: sendAt ? 'scheduled' : 'sending',
         from_address: inbox.id,
         from,
         reply_to: input.reply_to,
@@ -141,46 +142,45 @@ export class OutboundMail {
         html: input.html,
         in_reply_to: input.in_reply_to,
         references: input.references,
-        labels: unique([outcome.ok ? 'sent' : 'rejected', ...input.labels]),
+        labels: unique([...(sendAt ? ['scheduled'] : []), ...input.labels]),
         headers: lowerCaseNames(input.headers ?? {}),
         auto_reply: false,
-        rejection_reason: outcome.ok ? null : outcome.reason,
+        rejection_reason: null,
         raw_key: rawKeyOf(rowId),
         size: raw.length,
-        timestamp: now,
+        timestamp: sendAt ?? now,
+        recipients: initialRecipients(input, now),
+        send_at: sendAt,
       }),
       attachments: stored,
-      event: ({ message: row, attachments, thread }) => {
-        const sent = { message: toMessage(row, attachments), thread: thread ? toThread(thread) : null };
-        return outcome.ok
-          ? {
-              type: 'message.sent',
-              body: { ...sent, recipients: { internal, external, rejected: outcome.rejected } },
-            }
-          : { type: 'message.rejected', body: { ...sent, reason: outcome.reason } };
+      inTransaction: async (trx) => {
+        const runAt = sendAt ?? new Date(now.getTime() + (runNow ? FIRST_ATTEMPT_GRACE_MS : 0));
+        const queued = await this.deps.queue.enqueue(
+          trx,
+          MAILBOX_SEND_JOB,
+          { message_row_id: rowId },
+          { runAt, dedupeKey: `${MAILBOX_SEND_JOB}:${rowId}` },
+        );
+        jobId = queued.id;
       },
     });
-
-    // Inboxes of this service get the same bytes as if they came over SMTP.
-    if (outcome.ok && internal.length > 0)
-      await this.deps.inbound.deliver(raw, { mailFrom: inbox.id, recipients: internal });
-    return toMessage(result.message, result.attachments);
+    if (runNow && jobId) await this.firstAttempt(jobId);
+    const row = (await outboundRepository.byRowId(this.deps.db, rowId)) ?? result.message;
+    const attachments = await messagesRepository.attachmentsFor(this.deps.db, [rowId]);
+    return toMessage(row, attachments.get(rowId));
   }
 
-  /** Recipients that are inboxes of this service (on its domain or a verified custom domain). */
-  private async internalRecipients(addresses: string[]): Promise<string[]> {
-    const inboxes = await inboxesRepository.placesOf(this.deps.db, addresses);
-    return inboxes.map((inbox) => inbox.id);
-  }
-
-  private async dkimFor(domain: string): Promise<DkimKey | null> {
-    if (domain === this.deps.mailDomain.toLowerCase()) return null;
-    const row = await domainsRepository.signingKey(this.deps.db, domain);
-    if (!row) return null;
-    return {
-      domainName: row.id,
-      keySelector: row.dkim_selector,
-      privateKey: this.deps.secretBox.open(row.dkim_private_key_sealed),
-    };
+  /**
+   * Runs the first attempt here and waits for it, at most sendWaitMs: past that the caller gets
+   * `sending` while the attempt carries on. If it cannot even be claimed (the database away for
+   * a moment), the queued job still runs once its grace period passed.
+   */
+  private async firstAttempt(jobId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.deps.sendWaitMs);
+    });
+    await Promise.race([this.deps.runNow(jobId).catch(() => undefined), waited]);
+    clearTimeout(timer);
   }
 }

@@ -1,3 +1,4 @@
+import type { OutboundRecipient } from '../tables.ts';
 import type { ThreadRow } from '../threads/repository.ts';
 import type { AttachmentRow, MessageRow } from './repository.ts';
 
@@ -38,6 +39,8 @@ export interface MessageObject {
   auto_reply: boolean;
   auto_reply_reason: string | null;
   rejection_reason: string | null;
+  recipients: OutboundRecipient[];
+  send_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -99,6 +102,8 @@ export function toMessage(row: MessageRow, attachments: AttachmentRow[] = []): M
     auto_reply: row.auto_reply,
     auto_reply_reason: row.auto_reply_reason,
     rejection_reason: row.rejection_reason,
+    recipients: row.recipients,
+    send_at: row.send_at ? row.send_at.toISOString() : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

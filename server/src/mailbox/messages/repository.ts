@@ -6,7 +6,7 @@ import { json } from '../db.ts';
 import { EVENT_DELIVERIES } from '../events/repository.ts';
 import type { ListEvidence, ListPlace } from '../lists/policy.ts';
 import { evidenceFromJson, listsRepository } from '../lists/repository.ts';
-import type { MailboxTables } from '../tables.ts';
+import type { MailboxTables, OutboundRecipient } from '../tables.ts';
 import type { QuoteSearch } from '../threading/resolve.ts';
 import type { ThreadRow } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
@@ -17,8 +17,9 @@ export type AttachmentRow = Selectable<MailboxTables['mailbox_attachments']>;
 /** A message to insert, with arrays and objects as values (serialised here). */
 export type NewMessage = Omit<
   Insertable<MailboxTables['mailbox_messages']>,
-  'reply_to' | 'to' | 'cc' | 'bcc' | 'references' | 'labels' | 'headers'
+  'reply_to' | 'to' | 'cc' | 'bcc' | 'references' | 'labels' | 'headers' | 'recipients'
 > & {
+  recipients?: OutboundRecipient[];
   reply_to: string[];
   to: string[];
   cc: string[];
@@ -60,7 +61,8 @@ export const messagesRepository = {
       thread: { row: ThreadRow; version: string | undefined } | null;
       message: MessageRow;
       attachments: AttachmentRow[];
-      event: RawBuilder<unknown>;
+      /** The event's CTEs; null for a message stored without an event (an outbound one, queued). */
+      event: RawBuilder<unknown> | null;
     },
   ): Promise<{ stored: boolean; pending: boolean }> {
     const { thread } = write;
@@ -83,9 +85,9 @@ export const messagesRepository = {
       ${sql.table(MESSAGE_ROW)} as (
         ${insertFromJson('mailbox_messages', [write.message], threadWrite ? 'thread_row' : undefined)}
         returning id
-      )${attachments}, ${write.event}
+      )${attachments}${write.event ? sql`, ${write.event}` : sql``}
       select exists (select 1 from ${sql.table(MESSAGE_ROW)}) as stored,
-        coalesce((select bool_or(pending) from ${sql.table(EVENT_DELIVERIES)}), false) as pending`.execute(
+        ${write.event ? sql`coalesce((select bool_or(pending) from ${sql.table(EVENT_DELIVERIES)}), false)` : sql`false`} as pending`.execute(
       db,
     );
     return rows[0] ?? { stored: false, pending: false };
@@ -148,16 +150,19 @@ export const messagesRepository = {
         .where('id', '=', row.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (row.thread_id) {
-        await sql`update mailbox_threads set labels = (
-            select coalesce(jsonb_agg(distinct l), '[]'::jsonb)
-            from mailbox_messages m, jsonb_array_elements_text(m.labels) as l
-            where m.thread_id = ${row.thread_id}
-          ), updated_at = ${now}
-          where id = ${row.thread_id}`.execute(trx);
-      }
+      if (row.thread_id) await messagesRepository.refreshThreadLabels(trx, row.thread_id, now);
       return updated;
     });
+  },
+
+  /** A thread's labels are the union of its messages' labels: recomputed after one changed. */
+  async refreshThreadLabels(db: Executor, threadId: string, now: Date): Promise<void> {
+    await sql`update mailbox_threads set labels = (
+        select coalesce(jsonb_agg(distinct l), '[]'::jsonb)
+        from mailbox_messages m, jsonb_array_elements_text(m.labels) as l
+        where m.thread_id = ${threadId}
+      ), updated_at = ${now}
+      where id = ${threadId}`.execute(db);
   },
 
   async attachmentsFor(db: Executor, messageRowIds: string[]): Promise<Map<string, AttachmentRow[]>> {

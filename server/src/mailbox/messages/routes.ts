@@ -126,7 +126,8 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
         tags,
         operationId: 'sendMessage',
         summary: 'Send a message',
-        description: 'Answers once the relay accepted or refused it; `status` is `sent` or `rejected`.',
+        description:
+          'Stores the message and queues it; waits (up to MAIL_SEND_WAIT_MS, default 10 s) for the first attempt, so a healthy relay answers `sent` or `rejected`; a slow or unreachable relay answers `sending` (retried with backoff; `message.sent` / `message.rejected` follow). With `send_at` the answer is `scheduled`.',
         params: InboxIdParam,
         body: SendBody,
         response: withErrors({ 200: Message }),
@@ -170,5 +171,22 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
     },
     async (request) =>
       messages.forward(request.mailbox, request.params.inbox_id, request.params.message_id, request.body),
+  );
+
+  app.post(
+    '/inboxes/:inbox_id/messages/:message_id/cancel',
+    {
+      config: { scope: 'messages.send' },
+      schema: {
+        tags,
+        operationId: 'cancelScheduledMessage',
+        summary: 'Cancel a scheduled message',
+        description:
+          'Only while it is `scheduled` (before its `send_at`): answers the message with status `cancelled`; 409 `resource_conflict` once it went.',
+        params: MessageIdParam,
+        response: withErrors({ 200: Message }),
+      },
+    },
+    async (request) => messages.cancel(request.mailbox, request.params.inbox_id, request.params.message_id),
   );
 };

@@ -13,6 +13,30 @@ export const Attachment = Type.Object(
   { title: 'Attachment' },
 );
 
+export const Recipient = Type.Object(
+  {
+    address: Type.String(),
+    type: Type.Union([Type.Literal('to'), Type.Literal('cc'), Type.Literal('bcc')]),
+    status: Type.Union(
+      [
+        Type.Literal('pending'),
+        Type.Literal('sent'),
+        Type.Literal('delivered'),
+        Type.Literal('deferred'),
+        Type.Literal('rejected'),
+      ],
+      {
+        description:
+          '`delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted).',
+      },
+    ),
+    attempts: Type.Integer(),
+    last_response: Nullable(Type.String({ description: "The relay's last answer for this recipient." })),
+    updated_at: Timestamp,
+  },
+  { title: 'Recipient' },
+);
+
 export const Message = Type.Object(
   {
     inbox_id: Type.String(),
@@ -59,13 +83,21 @@ export const Message = Type.Object(
       description: 'true when `headers` left a header out or cut a value (the raw message has them all).',
     }),
     size: Type.Integer(),
-    status: Type.Union([
-      Type.Literal('received'),
-      Type.Literal('blocked'),
-      Type.Literal('sending'),
-      Type.Literal('sent'),
-      Type.Literal('rejected'),
-    ]),
+    status: Type.Union(
+      [
+        Type.Literal('received'),
+        Type.Literal('blocked'),
+        Type.Literal('scheduled'),
+        Type.Literal('sending'),
+        Type.Literal('sent'),
+        Type.Literal('rejected'),
+        Type.Literal('cancelled'),
+      ],
+      {
+        description:
+          'Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled.',
+      },
+    ),
     matched_by: Nullable(
       Type.Union([
         Type.Literal('in_reply_to'),
@@ -82,6 +114,15 @@ export const Message = Type.Object(
       }),
     ),
     rejection_reason: Nullable(Type.String()),
+    recipients: Type.Array(Recipient, {
+      description: 'Outbound: what became of each recipient (empty for inbound mail).',
+    }),
+    send_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When a scheduled message goes (null: sent at once).',
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -160,14 +201,26 @@ export const composeFields = {
   headers: Type.Optional(composeSchemas.headers),
 };
 
-export const SendBody = Type.Object(composeFields, {
-  additionalProperties: false,
-  examples: [{ to: ['customer@example.com'], subject: 'Your order', text: 'It shipped today.' }],
-});
+const SendAt = Type.Optional(
+  Type.String({
+    description:
+      'Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.',
+    examples: ['2026-12-01T09:00:00Z'],
+  }),
+);
+
+export const SendBody = Type.Object(
+  { ...composeFields, send_at: SendAt },
+  {
+    additionalProperties: false,
+    examples: [{ to: ['customer@example.com'], subject: 'Your order', text: 'It shipped today.' }],
+  },
+);
 
 export const ReplyBody = Type.Object(
   {
     ...composeFields,
+    send_at: SendAt,
     reply_all: Type.Optional(
       Type.Boolean({ description: 'Also address the original To and Cc (except this inbox).' }),
     ),
@@ -178,6 +231,7 @@ export const ReplyBody = Type.Object(
 export const ForwardBody = Type.Object(
   {
     ...composeFields,
+    send_at: SendAt,
     include_attachments: Type.Optional(
       Type.Boolean({ description: "Carry the original's attachments along (default true)." }),
     ),
@@ -187,6 +241,8 @@ export const ForwardBody = Type.Object(
     examples: [{ to: ['colleague@example.com'], text: 'FYI, see below.' }],
   },
 );
+
+export const DraftSendBody = Type.Object({ send_at: SendAt }, { additionalProperties: false });
 
 export const MessageIdParam = Type.Object({
   inbox_id: Type.String({ maxLength: 320 }),

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
-import { invalidParam } from '../../core/http/errors.ts';
+import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
@@ -10,15 +10,16 @@ import { normalizeMessageId } from '../threading/resolve.ts';
 import { unique } from './addresses.ts';
 import { checkCustomHeaders } from './custom-headers.ts';
 import { forwardBodies, forwardSubject } from './forward.ts';
-import { type AttachmentReader, asList } from './input.ts';
+import { type AttachmentReader, asList, parseSendAt } from './input.ts';
 import type { OutboundMail } from './outbound.ts';
+import { outboundRepository } from './outbound-repository.ts';
 import { toMessage } from './present.ts';
 import { replyRecipients } from './reply-recipients.ts';
 import { messagesRepository } from './repository.ts';
 import type { ForwardBody, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
 
 /** Labels that record what happened to a message; only the service sets them. */
-const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked']);
+const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked', 'scheduled', 'cancelled']);
 
 /** The messages of an inbox: read, labelled, downloaded, sent and replied to. */
 export class MessageService {
@@ -113,7 +114,34 @@ export class MessageService {
       ...(await this.content(body)),
       in_reply_to: null,
       references: [],
+      send_at: parseSendAt(body.send_at, this.deps.clock.now()),
     });
+  }
+
+  /**
+   * Cancels a scheduled message that has not gone yet: 200 with status `cancelled`; 409 once it
+   * went (or was cancelled before). The queued job finds it cancelled and does nothing.
+   */
+  async cancel(principal: MailboxPrincipal, inboxId: string, messageId: string) {
+    const { db, clock } = this.deps;
+    const { row: found } = await this.find(principal, inboxId, messageId);
+    const cancelled = await db.transaction().execute(async (trx) => {
+      const row = await outboundRepository.lock(trx, found.id);
+      if (row?.status !== 'scheduled') return null;
+      const labels = unique([...row.labels.filter((label) => label !== 'scheduled'), 'cancelled']);
+      return outboundRepository.update(trx, row, { status: 'cancelled', labels, now: clock.now() });
+    });
+    if (!cancelled) {
+      throw new AppError(
+        'resource_conflict',
+        'Only a scheduled message that has not gone yet can be cancelled.',
+        {
+          param: 'message_id',
+        },
+      );
+    }
+    const attachments = await messagesRepository.attachmentsFor(db, [cancelled.id]);
+    return toMessage(cancelled, attachments.get(cancelled.id));
   }
 
   /** Addressed as a mail client would (see replyRecipients) unless `to` is given; threads with the original. */
@@ -137,6 +165,7 @@ export class MessageService {
       subject: body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`),
       in_reply_to: row.message_id,
       references: unique([...row.references, row.message_id]).slice(-50),
+      send_at: parseSendAt(body.send_at, this.deps.clock.now()),
     });
   }
 
@@ -183,6 +212,7 @@ export class MessageService {
       attachments: [...carried, ...content.attachments],
       in_reply_to: null,
       references: unique([...row.references, row.message_id]).slice(-50),
+      send_at: parseSendAt(body.send_at, this.deps.clock.now()),
     });
   }
 

@@ -70,8 +70,13 @@ export interface StoreRequest {
   attachments: StoredAttachment[];
   /** Inbound mail: the sender ('' if none) to check against the receive lists of the inbox, its pod and namespace. */
   blockListSender?: string;
-  /** The event the stored message causes, built from the rows exactly as they are written. */
-  event: (stored: StoredMessage) => { type: FiringEventType; body: Record<string, unknown> };
+  /** The event the stored message causes, built from the rows exactly as they are written; none if absent. */
+  event?: (stored: StoredMessage) => { type: FiringEventType; body: Record<string, unknown> };
+  /**
+   * Written in the same transaction as the message (an outbound message's queued send job):
+   * with it, storing always runs in a transaction.
+   */
+  inTransaction?: (db: Executor, stored: StoredMessage) => Promise<void>;
 }
 
 /** Rounds before giving up (a round repeats only after a lost race). */
@@ -99,7 +104,7 @@ export async function storeMessage(deps: Deps, request: StoreRequest): Promise<S
   const bodies = readBodies(text, html);
   for (let round = 1; ; round++) {
     const lock = round > 1;
-    const outcome = await (lock
+    const outcome = await (lock || request.inTransaction
       ? deps.db.transaction().execute((trx) => storeOnce({ ...deps, db: trx }, request, bodies, true))
       : storeOnce(deps, request, bodies, false)
     ).catch((error: unknown) => {
@@ -214,17 +219,18 @@ async function storeOnce(
     created_at: now,
   }));
   const stored: StoredMessage = { message, attachments, thread, matchedBy, blockedBy };
-  const { type, body } = request.event(stored);
-  const event = recorder.prepare(type, scopeOf(inbox), body);
+  const caused = request.event?.(stored);
+  const event = caused ? recorder.prepare(caused.type, scopeOf(inbox), caused.body) : null;
 
   const written = await messagesRepository.writeStored(db, {
     thread: thread && { row: thread, version },
     message,
     attachments,
-    event: recorder.writeParts(event, MESSAGE_ROW),
+    event: event && recorder.writeParts(event, MESSAGE_ROW),
   });
   // The thread changed (or went) since it was read: nothing was written.
   if (!written.stored) return 'changed';
+  await request.inTransaction?.(db, stored);
   return { ...stored, duplicate: false, event, queued: [{ pending: written.pending }] };
 }
 
@@ -266,6 +272,8 @@ function messageRow(
     raw_key: draft.raw_key ?? null,
     size: draft.size ?? 0,
     timestamp: new Date(draft.timestamp as Date),
+    recipients: draft.recipients ?? [],
+    send_at: draft.send_at ? new Date(draft.send_at) : null,
     created_at: extra.now,
     updated_at: extra.now,
   };
