@@ -157,6 +157,18 @@ describe('deleting messages and threads', () => {
     assert.equal(mine[2].thread, null, 'the thread went with its last message');
   });
 
+  test('recomputed thread labels: trash only while every message left is in the trash', async () => {
+    const { ids, threadId } = await thread(3, 'Mixed');
+    await call('DELETE', messagePath(ids[2]!));
+    await call('DELETE', `${messagePath(ids[1]!)}?permanent=true`);
+    let th = await call('GET', `/v0/inboxes/${inbox}/threads/${threadId}`);
+    assert.ok(!th.labels.includes('trash'), JSON.stringify(th.labels));
+    await call('DELETE', `${messagePath(ids[0]!)}?permanent=true`);
+    th = await call('GET', `/v0/inboxes/${inbox}/threads/${threadId}`);
+    assert.ok(th.labels.includes('trash'), 'its one message left is in the trash');
+    assert.equal(th.message_count, 1);
+  });
+
   test('permanent=true deletes a thread with every message, once', async () => {
     const { ids, threadId } = await thread(2, 'Shred');
     const deleted = await call('DELETE', `/v0/inboxes/${inbox}/threads/${threadId}?permanent=true`);

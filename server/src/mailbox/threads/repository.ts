@@ -44,10 +44,9 @@ export const threadsRepository = {
       recipients: unique([...thread.recipients, ...add.recipients]),
       participants: unique([...thread.participants, ...add.participants]),
       // The thread is in the trash only while every message is: one more outside it takes it out.
-      labels: unique([
-        ...thread.labels.filter((l) => l !== TRASH || add.labels.includes(TRASH)),
-        ...add.labels,
-      ]),
+      labels: unique([...thread.labels, ...add.labels]).filter(
+        (label) => label !== TRASH || (thread.labels.includes(TRASH) && add.labels.includes(TRASH)),
+      ),
       preview: add.preview,
       message_count: thread.message_count + 1,
       size: thread.size + add.size,
