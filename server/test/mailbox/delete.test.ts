@@ -206,6 +206,19 @@ describe('deleting messages and threads', () => {
     assert.ok(!th.senders.includes('sender0@example.com'));
   });
 
+  test('label changes racing a move to the trash are all kept', async () => {
+    const { ids } = await thread(1, 'Race labels');
+    const id = ids[0]!;
+    await Promise.all([
+      call('PATCH', messagePath(id), { remove_labels: ['unread'] }),
+      call('PATCH', messagePath(id), { add_labels: ['billing'] }),
+      call('DELETE', messagePath(id)),
+      call('PATCH', messagePath(id), { add_labels: ['later'] }),
+    ]);
+    const message = await call('GET', messagePath(id));
+    assert.deepEqual([...message.labels].sort(), ['billing', 'later', 'received', 'trash']);
+  });
+
   test('bad input and reach', async () => {
     const { ids, threadId } = await thread(1, 'Edge');
     const bad = await t.request('DELETE', `${messagePath(ids[0]!)}?permanent=perhaps`, key);

@@ -166,13 +166,29 @@ export const messagesRepository = {
   },
 
   /**
-   * New labels for a message; its thread's labels are recomputed from its messages. The thread is
-   * locked first: two label changes in one thread, or a message being stored into it (whose write
-   * checks the thread's version), are serialised instead of overwriting each other's aggregate.
+   * Adds and removes labels of a message; its thread's labels are recomputed from its messages.
+   * The thread is locked first and the labels are changed as they are then, not as the caller
+   * read them: two label changes in one thread, or a message being stored into it (whose write
+   * checks the thread's version), are serialised instead of overwriting each other.
    */
-  async setLabels(db: Executor, row: MessageRow, labels: string[], now: Date): Promise<MessageRow> {
+  async changeLabels(
+    db: Executor,
+    row: MessageRow,
+    change: { add: string[]; remove: string[] },
+    now: Date,
+  ): Promise<MessageRow> {
     return db.transaction().execute(async (trx) => {
       if (row.thread_id) await threadsRepository.lockForUpdate(trx, row.thread_id);
+      const current = await trx
+        .selectFrom('mailbox_messages')
+        .select('labels')
+        .where('id', '=', row.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const labels = unique([
+        ...current.labels.filter((label) => !change.remove.includes(label)),
+        ...change.add,
+      ]);
       const updated = await trx
         .updateTable('mailbox_messages')
         .set({ labels: json(labels), updated_at: now })

@@ -81,8 +81,7 @@ export class MessageService {
           );
       });
     }
-    const labels = unique([...row.labels.filter((label) => !remove.includes(label)), ...add]);
-    const updated = await messagesRepository.setLabels(db, row, labels, clock.now());
+    const updated = await messagesRepository.changeLabels(db, row, { add, remove }, clock.now());
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
   }
@@ -103,7 +102,12 @@ export class MessageService {
     const deleted = { inbox_id: inbox.id, message_id: row.message_id, thread_id: row.thread_id, permanent };
     if (!permanent) {
       if (!row.labels.includes(TRASH))
-        await messagesRepository.setLabels(this.deps.db, row, [...row.labels, TRASH], this.deps.clock.now());
+        await messagesRepository.changeLabels(
+          this.deps.db,
+          row,
+          { add: [TRASH], remove: [] },
+          this.deps.clock.now(),
+        );
       return deleted;
     }
     const { recorder, clock, storage } = this.deps;
@@ -135,12 +139,7 @@ export class MessageService {
     const { db, clock } = this.deps;
     const { row } = await this.find(principal, inboxId, messageId);
     const updated = row.labels.includes(TRASH)
-      ? await messagesRepository.setLabels(
-          db,
-          row,
-          row.labels.filter((label) => label !== TRASH),
-          clock.now(),
-        )
+      ? await messagesRepository.changeLabels(db, row, { add: [], remove: [TRASH] }, clock.now())
       : row;
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
