@@ -219,6 +219,17 @@ describe('deleting messages and threads', () => {
     assert.deepEqual([...message.labels].sort(), ['billing', 'later', 'received', 'trash']);
   });
 
+  test('two permanent deletions of one message at once: one succeeds, one 404, one event', async () => {
+    const { ids } = await thread(2, 'Twice');
+    const id = ids[1]!;
+    const answers = await Promise.all(
+      [1, 2].map(() => t.request('DELETE', `${messagePath(id)}?permanent=true`, key)),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404]);
+    const events = await call('GET', `/v0/inboxes/${inbox}/events?event_types=message.deleted&limit=100`);
+    assert.equal(events.events.filter((e: any) => e.message_id === id).length, 1);
+  });
+
   test('bad input and reach', async () => {
     const { ids, threadId } = await thread(1, 'Edge');
     const bad = await t.request('DELETE', `${messagePath(ids[0]!)}?permanent=perhaps`, key);

@@ -134,6 +134,17 @@ export const messagesRepository = {
       .executeTakeFirst();
   },
 
+  /** Locks a message's row for the caller's transaction; false when it is gone. */
+  async lockRow(db: Executor, id: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('mailbox_messages')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** Every message of an inbox: its row id and where its raw bytes are stored. */
   async rawKeysIn(db: Executor, inboxId: string): Promise<Array<Pick<MessageRow, 'id' | 'raw_key'>>> {
     return db

@@ -114,6 +114,8 @@ export class MessageService {
     const keys = await recorder.transaction(async (trx, emit) => {
       const now = clock.now();
       const lock = row.thread_id ? await threadsRepository.lockForUpdate(trx, row.thread_id) : undefined;
+      // Deleted by a concurrent call meanwhile: that one reported it (and fired the event).
+      if (!(await messagesRepository.lockRow(trx, row.id))) throw notFound('message', 'message_id');
       const keys = await messagesRepository.deleteRows(trx, [row.id]);
       let thread: ThreadRow | null = null;
       if (lock) {
