@@ -15,6 +15,8 @@ import { messageRoutes } from './messages/routes.ts';
 import type { MessageService } from './messages/service.ts';
 import { podRoutes } from './pods/routes.ts';
 import type { PodService } from './pods/service.ts';
+import { searchRoutes } from './search/routes.ts';
+import type { SearchService } from './search/service.ts';
 import { threadRoutes } from './threads/routes.ts';
 import type { ThreadService } from './threads/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
@@ -27,6 +29,7 @@ export interface MailboxServices {
   inboxes: InboxService;
   messages: MessageService;
   threads: ThreadService;
+  search: SearchService;
   drafts: DraftService;
   pods: PodService;
   domains: DomainService;
@@ -46,6 +49,7 @@ export interface MailboxServices {
 export function mailboxRoutes(s: MailboxServices): BoundRoutes[] {
   return [
     (app) => inboxRoutes(app, { inboxes: s.inboxes }),
+    (app) => searchRoutes(app, { search: s.search }),
     (app) => messageRoutes(app, { messages: s.messages }),
     (app) => threadRoutes(app, { threads: s.threads }),
     (app) => draftRoutes(app, { drafts: s.drafts }),

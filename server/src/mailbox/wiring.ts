@@ -26,6 +26,7 @@ import { type MailRelay, NoRelay, SmtpRelay } from './messages/transport.ts';
 import { PageTokens } from './pagination.ts';
 import { PodService } from './pods/service.ts';
 import { type MailboxServices, mailboxRoutes } from './routes.ts';
+import { SearchService } from './search/service.ts';
 import { loadTls, SmtpListener } from './smtp/listener.ts';
 import { ThreadService } from './threads/service.ts';
 import { mailboxDeliveryProfile } from './webhooks/profile.ts';
@@ -143,8 +144,9 @@ export async function createMailboxDeps(
 
   const services: MailboxServices = {
     inboxes: new InboxService({ db, clock, storage, pageTokens, mailDomain }),
-    messages: new MessageService({ db, clock, storage, outbound, pageTokens, attachments }),
-    threads: new ThreadService({ db, pageTokens }),
+    messages: new MessageService({ db, clock, storage, recorder, outbound, attachments }),
+    threads: new ThreadService({ db, clock, storage, recorder }),
+    search: new SearchService({ db, pageTokens }),
     drafts: new DraftService({ db, clock, storage, recorder, outbound, pageTokens, attachments }),
     pods: new PodService({ db, clock, pageTokens }),
     domains: new DomainService({

@@ -4,6 +4,8 @@ export const FIRING_EVENT_TYPES = [
   'message.received.blocked',
   'message.sent',
   'message.rejected',
+  'message.deleted',
+  'thread.deleted',
   'draft.created',
   'draft.updated',
   'domain.verified',

@@ -4,7 +4,7 @@ import type { McpTool } from '../../core/mcp/tool.ts';
 /** One page by default, so a list never floods a model's context; `limit` goes up to 100. */
 export const PAGE = { limit: 25 };
 
-const PAGING =
+export const PAGING =
   'One page at a time (default 25, `limit` up to 100): when `next_page_token` is not null, call again with `page_token` set to it.';
 
 /** Inboxes and threads: where an agent looks first. */
@@ -34,7 +34,7 @@ export const inboxTools = (routes: RouteCatalog): McpTool[] => [
     title: 'List threads',
     route: 'GET /v0/inboxes/:inbox_id/threads',
     queryDefaults: PAGE,
-    description: `List the conversations (threads) of an inbox, most recently active first. Each has its subject, senders, recipients, a preview of the last message, \`message_count\` and labels (\`unread\` while a received message is unread). \`labels\` keeps only threads carrying every label given. ${PAGING} Read a whole conversation with get_thread.`,
+    description: `List the conversations (threads) of an inbox, most recently active first. Each has its subject, senders, recipients, a preview of the last message, \`message_count\` and labels (\`unread\` while a received message is unread). \`labels\` keeps only threads carrying every label given; \`q\`, \`from\`, \`to\`, \`after\`, \`before\` and \`has_attachments\` search them (see search_threads). ${PAGING} Read a whole conversation with get_thread.`,
   }),
   routeTool(routes, {
     name: 'get_thread',

@@ -22,7 +22,7 @@ export const messageTools = (routes: RouteCatalog): McpTool[] => [
     route: 'GET /v0/inboxes/:inbox_id/messages',
     queryDefaults: PAGE,
     description:
-      'List the messages of an inbox, received and sent, newest first, with sender, recipients, subject, a preview, labels and `thread_id`. `labels` keeps only messages carrying every label given (e.g. ["unread"] for the unread ones, ["blocked"] for blocked mail). One page at a time (default 25, `limit` up to 100): when `next_page_token` is not null, call again with `page_token` set to it.',
+      'List the messages of an inbox, received and sent, newest first, with sender, recipients, subject, a preview, labels and `thread_id`. `labels` keeps only messages carrying every label given (e.g. ["unread"] for the unread ones, ["blocked"] for blocked mail, ["trash"] for the trash). `q`, `from`, `to`, `after`, `before` and `has_attachments` search them (see search_messages). One page at a time (default 25, `limit` up to 100): when `next_page_token` is not null, call again with `page_token` set to it.',
   }),
   routeTool(routes, {
     name: 'get_message',

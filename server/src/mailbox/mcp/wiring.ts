@@ -6,9 +6,10 @@ import { inboxTools } from './inbox-tools.ts';
 import { listTools } from './list-tools.ts';
 import { messageTools } from './message-tools.ts';
 import { mailboxResources } from './resources.ts';
+import { searchTools } from './search-tools.ts';
 
 const INSTRUCTIONS =
-  'Understudy Mailbox gives agents real email inboxes. An inbox is identified by its address (`inbox_id`); mail is grouped in threads; messages are identified by their Message-ID. Read with list_threads / get_thread (or list_messages / get_message), answer with reply_to_message, start a conversation with send_message, or prepare mail for review with create_draft and send it later with send_draft. Lists are paginated: pass `page_token` = the previous `next_page_token`. Errors carry the REST API’s `error.code` (e.g. `not_found` for an inbox this key cannot reach).';
+  'Understudy Mailbox gives agents real email inboxes. An inbox is identified by its address (`inbox_id`); mail is grouped in threads; messages are identified by their Message-ID. Read with list_threads / get_thread (or list_messages / get_message), find mail with search_messages / search_threads (or the same filters on the lists), tidy up with delete_message / delete_thread (to the trash; `permanent` deletes for good), answer with reply_to_message, start a conversation with send_message, or prepare mail for review with create_draft and send it later with send_draft. Lists are paginated: pass `page_token` = the previous `next_page_token`. Errors carry the REST API’s `error.code` (e.g. `not_found` for an inbox this key cannot reach).';
 
 /**
  * The mailbox's MCP server at `/mcp`: its tools are the /v0 routes, called with the caller's own
@@ -28,7 +29,7 @@ export function registerMailboxMcp(
     realm: 'understudy-mailbox',
     // The same verifier as /v0: the admin key, `aik_` scoped keys, platform `svc_` keys.
     authenticate: (token) => resolver.resolve(token),
-    tools: [...inboxTools(routes), ...messageTools(routes), ...listTools(routes)],
+    tools: [...inboxTools(routes), ...messageTools(routes), ...searchTools(routes), ...listTools(routes)],
     resources: mailboxResources,
     prompts: [],
   });

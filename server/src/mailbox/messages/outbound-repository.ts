@@ -1,17 +1,23 @@
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import type { MessageStatus, OutboundRecipient } from '../tables.ts';
-import { type MessageRow, messagesRepository } from './repository.ts';
+import { threadsRepository } from '../threads/repository.ts';
+import { MESSAGE_COLUMNS, type MessageRow } from './repository.ts';
 
 /** The state changes of an outbound message on its way out (see send-job.ts). */
 export const outboundRepository = {
   async byRowId(db: Executor, id: string): Promise<MessageRow | undefined> {
-    return db.selectFrom('mailbox_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return db.selectFrom('mailbox_messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
   },
 
   /** The row locked for this transaction, so the status checks below and the write cannot interleave. */
   async lock(db: Executor, id: string): Promise<MessageRow | undefined> {
-    return db.selectFrom('mailbox_messages').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return db
+      .selectFrom('mailbox_messages')
+      .select(MESSAGE_COLUMNS)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
   },
 
   /** Status, labels and recipients of a locked row; the thread's labels follow its messages'. */
@@ -36,10 +42,10 @@ export const outboundRepository = {
         updated_at: change.now,
       })
       .where('id', '=', row.id)
-      .returningAll()
+      .returning(MESSAGE_COLUMNS)
       .executeTakeFirstOrThrow();
     if (row.thread_id && json(row.labels) !== json(change.labels))
-      await messagesRepository.refreshThreadLabels(db, row.thread_id, change.now);
+      await threadsRepository.refreshLabels(db, row.thread_id, change.now);
     return updated;
   },
 

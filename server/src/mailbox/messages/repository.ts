@@ -1,6 +1,4 @@
 import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
-import { newestFirst } from '../../core/db/keyset.ts';
-import type { PageRequest } from '../../core/http/pagination.ts';
 import type { Executor } from '../db.ts';
 import { json } from '../db.ts';
 import { EVENT_DELIVERIES } from '../events/repository.ts';
@@ -8,11 +6,55 @@ import type { ListEvidence, ListPlace } from '../lists/policy.ts';
 import { evidenceFromJson, listsRepository } from '../lists/repository.ts';
 import type { MailboxTables, OutboundRecipient } from '../tables.ts';
 import type { QuoteSearch } from '../threading/resolve.ts';
-import type { ThreadRow } from '../threads/repository.ts';
+import { type ThreadRow, TRASH, threadsRepository } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
 
 export type MessageRow = Selectable<MailboxTables['mailbox_messages']>;
 export type AttachmentRow = Selectable<MailboxTables['mailbox_attachments']>;
+
+/**
+ * Every column a message is read with: all but `search_vector` (migration 0053, about as large as
+ * the body, only ever used inside SQL), which `select *` would fetch with every row. Typed as a
+ * record of the row's keys, so a column added to the table type must be added here too.
+ */
+const messageColumnSet: Record<keyof MessageRow, true> = {
+  id: true,
+  inbox_id: true,
+  message_id: true,
+  thread_id: true,
+  direction: true,
+  status: true,
+  from_address: true,
+  from: true,
+  reply_to: true,
+  to: true,
+  cc: true,
+  bcc: true,
+  subject: true,
+  normalized_subject: true,
+  preview: true,
+  text: true,
+  html: true,
+  in_reply_to: true,
+  references: true,
+  labels: true,
+  headers: true,
+  headers_truncated: true,
+  matched_by: true,
+  auto_reply: true,
+  auto_reply_reason: true,
+  extracted_text: true,
+  extracted_html: true,
+  rejection_reason: true,
+  recipients: true,
+  send_at: true,
+  raw_key: true,
+  size: true,
+  timestamp: true,
+  created_at: true,
+  updated_at: true,
+};
+export const MESSAGE_COLUMNS = Object.keys(messageColumnSet) as Array<keyof MessageRow>;
 
 /** A message to insert, with arrays and objects as values (serialised here). */
 export type NewMessage = Omit<
@@ -96,18 +138,21 @@ export const messagesRepository = {
   async byMessageId(db: Executor, inboxId: string, messageId: string): Promise<MessageRow | undefined> {
     return db
       .selectFrom('mailbox_messages')
-      .selectAll()
+      .select(MESSAGE_COLUMNS)
       .where('inbox_id', '=', inboxId)
       .where('message_id', '=', messageId)
       .executeTakeFirst();
   },
 
-  /** Most recent first, carrying every one of `labels`; blocked mail is left out unless asked for by label. */
-  async list(db: Executor, inboxId: string, page: PageRequest, labels: string[] = []): Promise<MessageRow[]> {
-    let query = db.selectFrom('mailbox_messages').selectAll().where('inbox_id', '=', inboxId);
-    for (const label of labels) query = query.where(sql<boolean>`labels ? ${label}`);
-    if (!labels.includes('blocked')) query = query.where('status', '!=', 'blocked');
-    return newestFirst(query, page, 'mailbox_messages', 'timestamp').execute();
+  /** Locks a message's row for the caller's transaction; false when it is gone. */
+  async lockRow(db: Executor, id: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('mailbox_messages')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    return row !== undefined;
   },
 
   /** Every message of an inbox: its row id and where its raw bytes are stored. */
@@ -134,35 +179,79 @@ export const messagesRepository = {
   async inThread(db: Executor, threadId: string): Promise<MessageRow[]> {
     return db
       .selectFrom('mailbox_messages')
-      .selectAll()
+      .select(MESSAGE_COLUMNS)
       .where('thread_id', '=', threadId)
       .orderBy('timestamp')
       .orderBy('id')
       .execute();
   },
 
-  /** New labels for a message; its thread's labels are recomputed from its messages. */
-  async setLabels(db: Executor, row: MessageRow, labels: string[], now: Date): Promise<MessageRow> {
+  /**
+   * Adds and removes labels of a message; its thread's labels are recomputed from its messages.
+   * The thread is locked first and the labels are changed as they are then, not as the caller
+   * read them: two label changes in one thread, or a message being stored into it (whose write
+   * checks the thread's version), are serialised instead of overwriting each other.
+   */
+  async changeLabels(
+    db: Executor,
+    row: MessageRow,
+    change: { add: string[]; remove: string[] },
+    now: Date,
+  ): Promise<MessageRow> {
     return db.transaction().execute(async (trx) => {
+      if (row.thread_id) await threadsRepository.lockForUpdate(trx, row.thread_id);
+      const current = await trx
+        .selectFrom('mailbox_messages')
+        .select('labels')
+        .where('id', '=', row.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const labels = unique([
+        ...current.labels.filter((label) => !change.remove.includes(label)),
+        ...change.add,
+      ]);
       const updated = await trx
         .updateTable('mailbox_messages')
         .set({ labels: json(labels), updated_at: now })
         .where('id', '=', row.id)
-        .returningAll()
+        .returning(MESSAGE_COLUMNS)
         .executeTakeFirstOrThrow();
-      if (row.thread_id) await messagesRepository.refreshThreadLabels(trx, row.thread_id, now);
+      if (row.thread_id) await threadsRepository.refreshLabels(trx, row.thread_id, now);
       return updated;
     });
   },
 
-  /** A thread's labels are the union of its messages' labels: recomputed after one changed. */
-  async refreshThreadLabels(db: Executor, threadId: string, now: Date): Promise<void> {
-    await sql`update mailbox_threads set labels = (
-        select coalesce(jsonb_agg(distinct l), '[]'::jsonb)
-        from mailbox_messages m, jsonb_array_elements_text(m.labels) as l
-        where m.thread_id = ${threadId}
-      ), updated_at = ${now}
-      where id = ${threadId}`.execute(db);
+  /** Puts every message of a thread in the trash (`into`) or takes them out; the caller locks the thread. */
+  async trashThread(db: Executor, threadId: string, into: boolean, now: Date): Promise<void> {
+    const labels = into ? sql`labels || ${json([TRASH])}::jsonb` : sql`labels - ${TRASH}::text`;
+    await db
+      .updateTable('mailbox_messages')
+      .set({ labels: labels as never, updated_at: now })
+      .where('thread_id', '=', threadId)
+      .where(into ? sql<boolean>`not (labels ? ${TRASH})` : sql<boolean>`labels ? ${TRASH}`)
+      .execute();
+  },
+
+  /**
+   * Deletes messages (by row id) with their attachment rows; returns the storage keys of their
+   * raw bytes and attachments, for the caller to remove once the deletion committed.
+   */
+  async deleteRows(db: Executor, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const attachments = await db
+      .selectFrom('mailbox_attachments')
+      .select('storage_key')
+      .where('message_row_id', 'in', ids)
+      .execute();
+    const messages = await db
+      .deleteFrom('mailbox_messages')
+      .where('id', 'in', ids)
+      .returning('raw_key')
+      .execute();
+    return [
+      ...messages.map((m) => m.raw_key).filter((key): key is string => key !== null),
+      ...attachments.map((a) => a.storage_key),
+    ];
   },
 
   async attachmentsFor(db: Executor, messageRowIds: string[]): Promise<Map<string, AttachmentRow[]>> {

@@ -1,29 +1,21 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
-import { ForwardBody, Message, MessageIdParam, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
+import {
+  DeletedMessage,
+  DeleteQuery,
+  ForwardBody,
+  Message,
+  MessageIdParam,
+  ReplyBody,
+  SendBody,
+} from './schemas.ts';
 import type { MessageService } from './service.ts';
 
 const tags = ['Messages'];
 
 export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { messages }) => {
-  app.get(
-    '/inboxes/:inbox_id/messages',
-    {
-      schema: {
-        tags,
-        operationId: 'listMessages',
-        summary: 'List messages, newest first',
-        params: InboxIdParam,
-        querystring: MessageListQuery,
-        response: withErrors({ 200: listEnvelope('messages', Message) }),
-      },
-    },
-    async (request) => messages.list(request.mailbox, request.params.inbox_id, request.query),
-  );
-
   app.get(
     '/inboxes/:inbox_id/messages/:message_id',
     {
@@ -67,6 +59,45 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
         request.params.message_id,
         request.body,
       ),
+  );
+
+  app.delete(
+    '/inboxes/:inbox_id/messages/:message_id',
+    {
+      config: { scope: 'messages.write' },
+      schema: {
+        tags,
+        operationId: 'deleteMessage',
+        summary: 'Move a message to the trash, or delete it for good with `permanent=true`',
+        description:
+          'Without `permanent` the message gets the label `trash` (hidden from lists and searches unless `labels=trash`; POST …/restore brings it back); deleting it again changes nothing. With `permanent=true` it is deleted with its raw bytes and attachments, its thread recomputed (or removed when empty), and `message.deleted` fires.',
+        params: MessageIdParam,
+        querystring: DeleteQuery,
+        response: withErrors({ 200: DeletedMessage }),
+      },
+    },
+    async (request) =>
+      messages.delete(
+        request.mailbox,
+        request.params.inbox_id,
+        request.params.message_id,
+        request.query.permanent ?? false,
+      ),
+  );
+
+  app.post(
+    '/inboxes/:inbox_id/messages/:message_id/restore',
+    {
+      config: { scope: 'messages.write' },
+      schema: {
+        tags,
+        operationId: 'restoreMessage',
+        summary: 'Take a message out of the trash',
+        params: MessageIdParam,
+        response: withErrors({ 200: Message }),
+      },
+    },
+    async (request) => messages.restore(request.mailbox, request.params.inbox_id, request.params.message_id),
   );
 
   app.get(

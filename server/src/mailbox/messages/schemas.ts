@@ -252,12 +252,33 @@ export const MessageIdParam = Type.Object({
   }),
 });
 
-export const MessageListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  page_token: Type.Optional(Type.String()),
-  labels: Type.Optional(
-    Type.Array(Type.String(), {
-      description: 'Only messages with every one of these labels; `blocked` shows blocked mail.',
-    }),
-  ),
-});
+export const DeleteQuery = Type.Object(
+  {
+    permanent: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: delete for good (with the raw message and attachments), whether in the trash or not. Otherwise the item moves to the trash, and moving it again changes nothing.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const DeletedMessage = Type.Object(
+  {
+    inbox_id: Type.String(),
+    message_id: Type.String(),
+    thread_id: Nullable(Type.String()),
+    permanent: Type.Boolean({ description: 'true: gone for good; false: in the trash (label `trash`).' }),
+  },
+  { title: 'DeletedMessage' },
+);
+
+export const DeletedThread = Type.Object(
+  {
+    inbox_id: Type.String(),
+    thread_id: Type.String(),
+    permanent: Type.Boolean({ description: 'true: gone for good; false: every message in the trash.' }),
+  },
+  { title: 'DeletedThread' },
+);

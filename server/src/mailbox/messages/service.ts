@@ -4,22 +4,32 @@ import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import { scopeOf } from '../events/types.ts';
 import { loadInbox } from '../inboxes/service.ts';
-import { byTimestamp, keyset, type PageTokens } from '../pagination.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
+import { type ThreadRow, TRASH, threadsRepository } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
 import { checkCustomHeaders } from './custom-headers.ts';
 import { forwardBodies, forwardSubject } from './forward.ts';
 import { type AttachmentReader, asList, parseSendAt } from './input.ts';
 import type { OutboundMail } from './outbound.ts';
 import { outboundRepository } from './outbound-repository.ts';
-import { toMessage } from './present.ts';
+import { toMessage, toThread } from './present.ts';
 import { replyRecipients } from './reply-recipients.ts';
 import { messagesRepository } from './repository.ts';
-import type { ForwardBody, MessageListQuery, ReplyBody, SendBody } from './schemas.ts';
+import type { ForwardBody, ReplyBody, SendBody } from './schemas.ts';
 
 /** Labels that record what happened to a message; only the service sets them. */
 const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked', 'scheduled', 'cancelled']);
+
+/** What a deletion answers: the message and whether it is gone for good or in the trash. */
+export interface DeletedMessage {
+  inbox_id: string;
+  message_id: string;
+  thread_id: string | null;
+  permanent: boolean;
+}
 
 /** The messages of an inbox: read, labelled, downloaded, sent and replied to. */
 export class MessageService {
@@ -28,8 +38,8 @@ export class MessageService {
       db: Executor;
       clock: Clock;
       storage: ObjectStorage;
+      recorder: EventRecorder;
       outbound: Pick<OutboundMail, 'send'>;
-      pageTokens: PageTokens;
       attachments: AttachmentReader;
     },
   ) {}
@@ -42,21 +52,6 @@ export class MessageService {
     const row = messageId ? await messagesRepository.byMessageId(db, inbox.id, messageId) : undefined;
     if (!row) throw notFound('message', 'message_id');
     return { inbox, row };
-  }
-
-  /** Newest first; blocked mail only when the `blocked` label is asked for. */
-  async list(principal: MailboxPrincipal, inboxId: string, query: Static<typeof MessageListQuery>) {
-    const { db, pageTokens } = this.deps;
-    const inbox = await loadInbox(db, principal, inboxId);
-    const page = pageTokens.parse(query, `messages:${inbox.id}`, principal.subject);
-    const rows = await messagesRepository.list(db, inbox.id, keyset(page), query.labels);
-    const attachments = await messagesRepository.attachmentsFor(
-      db,
-      rows.map((r) => r.id),
-    );
-    return pageTokens.envelope('messages', page, rows, byTimestamp, (r) =>
-      toMessage(r, attachments.get(r.id)),
-    );
   }
 
   async get(principal: MailboxPrincipal, inboxId: string, messageId: string) {
@@ -83,10 +78,76 @@ export class MessageService {
       labels.forEach((label, index) => {
         if (SYSTEM_LABELS.has(label))
           throw invalidParam(`${param}[${index}]`, `${label} is set by the service and cannot be changed.`);
+        // One way in and out of the trash, which also moves whole threads: DELETE and restore.
+        if (label === TRASH)
+          throw invalidParam(
+            `${param}[${index}]`,
+            'trash is set by DELETE …/messages/{message_id} and removed by POST …/restore.',
+          );
       });
     }
-    const labels = unique([...row.labels.filter((label) => !remove.includes(label)), ...add]);
-    const updated = await messagesRepository.setLabels(db, row, labels, clock.now());
+    const updated = await messagesRepository.changeLabels(db, row, { add, remove }, clock.now());
+    const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
+    return toMessage(updated, attachments.get(row.id));
+  }
+
+  /**
+   * Moves the message to the trash (label `trash`: hidden from lists and searches unless asked
+   * for), or with `permanent` deletes it for good: its row, attachments, stored bytes, and its
+   * place in the thread (aggregates recomputed; a thread left empty goes too), with the event
+   * `message.deleted`. Moving to the trash again changes nothing (a retried DELETE never destroys).
+   */
+  async delete(
+    principal: MailboxPrincipal,
+    inboxId: string,
+    messageId: string,
+    permanent: boolean,
+  ): Promise<DeletedMessage> {
+    const { inbox, row } = await this.find(principal, inboxId, messageId);
+    const deleted = { inbox_id: inbox.id, message_id: row.message_id, thread_id: row.thread_id, permanent };
+    if (!permanent) {
+      if (!row.labels.includes(TRASH))
+        await messagesRepository.changeLabels(
+          this.deps.db,
+          row,
+          { add: [TRASH], remove: [] },
+          this.deps.clock.now(),
+        );
+      return deleted;
+    }
+    const { recorder, clock, storage } = this.deps;
+    const keys = await recorder.transaction(async (trx, emit) => {
+      const now = clock.now();
+      const lock = row.thread_id ? await threadsRepository.lockForUpdate(trx, row.thread_id) : undefined;
+      // Deleted by a concurrent call meanwhile: that one reported it (and fired the event).
+      if (!(await messagesRepository.lockRow(trx, row.id))) throw notFound('message', 'message_id');
+      const keys = await messagesRepository.deleteRows(trx, [row.id]);
+      let thread: ThreadRow | null = null;
+      if (lock) {
+        const remaining = await messagesRepository.inThread(trx, lock.row.id);
+        thread = threadsRepository.recomputed(lock.row, remaining, now);
+        if (thread) await threadsRepository.writeAggregates(trx, thread);
+        else await threadsRepository.delete(trx, lock.row.id);
+      }
+      await emit('message.deleted', scopeOf(inbox), {
+        message_id: row.message_id,
+        thread_id: row.thread_id,
+        thread: thread && toThread(thread),
+      });
+      return keys;
+    });
+    // The rows are gone; the bytes follow, best effort (a leftover object is unreachable).
+    await Promise.allSettled(keys.map((key) => storage.delete(key)));
+    return deleted;
+  }
+
+  /** Takes the message out of the trash (its thread with it, if the whole thread was there). */
+  async restore(principal: MailboxPrincipal, inboxId: string, messageId: string) {
+    const { db, clock } = this.deps;
+    const { row } = await this.find(principal, inboxId, messageId);
+    const updated = row.labels.includes(TRASH)
+      ? await messagesRepository.changeLabels(db, row, { add: [], remove: [TRASH] }, clock.now())
+      : row;
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
   }
