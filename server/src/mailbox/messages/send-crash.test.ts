@@ -135,8 +135,9 @@ test('a sending process killed with SIGKILL loses no accepted send and delivers 
     }
     assert.equal(atRelay.size, sent.length, 'the relay got nothing that was not stored');
     // Only a message the relay had answered 250 when the process died can go twice: at most one
-    // per send in flight (4) at the kill after a 250; none at the kill while DATA was held.
-    assert.ok(duplicates <= 4, `duplicates ${duplicates}`);
+    // per send in flight (4) at each kill. The held DATA itself never goes twice, but on a loaded
+    // machine the other sends in flight may have had their 250 before the kill landed.
+    assert.ok(duplicates <= 4 * kills, `duplicates ${duplicates}`);
     console.log(
       `send crash test (${onPostgres ? 'PostgreSQL' : 'PGlite'}): ${kills} SIGKILLs, ${sent.length} sends stored ` +
         `(${accepted.length} calls had returned), inbox copies ${received.length} (exactly one each), ` +
