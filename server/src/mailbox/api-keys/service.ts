@@ -3,6 +3,7 @@ import { prefixedSecret, sha256Hex } from '../../core/crypto/hashing.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { DEFAULT_NAMESPACE, type MailboxPrincipal, notFound, requireAdmin } from '../auth/principal.ts';
 import { SCOPED_KEY_PREFIX } from '../auth/resolver.ts';
+import { isGrantableName, SCOPE_NAMES } from '../auth/scopes.ts';
 import type { Executor } from '../db.ts';
 import { newId } from '../ids.ts';
 import { inboxesRepository } from '../inboxes/repository.ts';
@@ -17,8 +18,6 @@ export interface CreateApiKeyInput {
   scopes?: string[];
   permissions?: string[];
 }
-
-const SCOPE = /^[a-z][a-z0-9_.:*-]{0,63}$/;
 
 export const toApiKey = (row: NewApiKey | ApiKeyRow) => ({
   key_id: row.id,
@@ -47,10 +46,16 @@ export class ApiKeyService {
     const { db } = this.deps;
     if (input.scopes && input.permissions)
       throw invalidParam('permissions', 'Send scopes or permissions, not both.');
-    const scopes = [...new Set(input.scopes ?? input.permissions ?? [])];
-    scopes.forEach((scope, i) => {
-      if (!SCOPE.test(scope)) throw invalidParam(`scopes[${i}]`, `Not a valid scope name: ${scope}`);
+    const field = input.permissions ? 'permissions' : 'scopes';
+    const names = input.scopes ?? input.permissions ?? [];
+    names.forEach((name, i) => {
+      if (!isGrantableName(name))
+        throw invalidParam(
+          `${field}[${i}]`,
+          `Unknown scope ${JSON.stringify(name)}: use one of ${SCOPE_NAMES.join(', ')}, \`*\` or \`<resource>.*\`.`,
+        );
     });
+    const scopes = [...new Set(names)];
     const inboxIds = [...new Set((input.inbox_ids ?? []).map((id) => id.toLowerCase()))];
     // The key lives in the namespace of what it is restricted to (the default namespace otherwise).
     const namespaces = new Set<string>();

@@ -48,6 +48,7 @@ export const blockListRoutes: RouteModule<{ blockList: BlockListService }> = (ap
     app.post(
       base,
       {
+        config: { scope: 'lists.write' },
         schema: {
           tags,
           operationId: `create${suffix}BlockEntry`,
@@ -66,6 +67,7 @@ export const blockListRoutes: RouteModule<{ blockList: BlockListService }> = (ap
     app.get(
       base,
       {
+        config: { scope: 'lists.read' },
         schema: {
           tags,
           operationId: `list${suffix}BlockEntries`,
@@ -81,6 +83,7 @@ export const blockListRoutes: RouteModule<{ blockList: BlockListService }> = (ap
     app.delete(
       `${base}/:entry_id`,
       {
+        config: { scope: 'lists.write' },
         schema: {
           tags,
           operationId: `delete${suffix}BlockEntry`,

@@ -12,6 +12,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'listMessages',
@@ -27,6 +28,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getMessage',
@@ -41,6 +43,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.patch(
     '/inboxes/:inbox_id/messages/:message_id',
     {
+      config: { scope: 'messages.write' },
       schema: {
         tags,
         operationId: 'updateMessage',
@@ -72,6 +75,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id/raw',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getRawMessage',
@@ -91,6 +95,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getAttachment',
@@ -122,6 +127,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/send',
     {
+      config: { scope: 'messages.send' },
       schema: {
         tags,
         operationId: 'sendMessage',
@@ -138,6 +144,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/:message_id/reply',
     {
+      config: { scope: 'messages.send' },
       schema: {
         tags,
         operationId: 'replyToMessage',

@@ -131,12 +131,15 @@ export const MessageIdParam = Type.Object({
   }),
 });
 
-export const MessageListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  page_token: Type.Optional(Type.String()),
-  labels: Type.Optional(
-    Type.Array(Type.String(), {
-      description: 'Only messages with every one of these labels; `blocked` shows blocked mail.',
-    }),
-  ),
-});
+export const MessageListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    page_token: Type.Optional(Type.String()),
+    labels: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Only messages with every one of these labels; `blocked` shows blocked mail.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -12,16 +12,20 @@ export const threadRoutes: RouteModule<{ threads: ThreadService }> = (app, { thr
   app.get(
     '/inboxes/:inbox_id/threads',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'listThreads',
         summary: 'List threads, most recently active first',
         params: InboxIdParam,
-        querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-          page_token: Type.Optional(Type.String()),
-          labels: Type.Optional(Type.Array(Type.String())),
-        }),
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+            page_token: Type.Optional(Type.String()),
+            labels: Type.Optional(Type.Array(Type.String())),
+          },
+          { additionalProperties: false },
+        ),
         response: withErrors({ 200: listEnvelope('threads', Thread) }),
       },
     },
@@ -31,6 +35,7 @@ export const threadRoutes: RouteModule<{ threads: ThreadService }> = (app, { thr
   app.get(
     '/inboxes/:inbox_id/threads/:thread_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getThread',
