@@ -2,7 +2,7 @@ import { DeliveryQueue } from '../core/delivery/queue.ts';
 import { DeliveryWorker } from '../core/delivery/worker.ts';
 import type { CoreDeps } from '../core/deps.ts';
 import type { BoundRoutes } from '../core/module.ts';
-import type { OutboundClient } from '../core/outbound/index.ts';
+import { type LookupFn, type OutboundClient, outboundPolicyFor } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
@@ -50,6 +50,8 @@ export interface MailboxOverrides {
   /** Channel of the event bus; tests sharing one PostgreSQL or Redis use their own. */
   eventChannel?: string;
   deliveryClient?: { request: OutboundClient['request'] };
+  /** DNS for vetting webhook URLs when they are stored (tests resolve names to chosen addresses). */
+  lookup?: LookupFn;
 }
 
 /** What the mailbox takes from the composition root besides the core. */
@@ -135,7 +137,8 @@ export async function createMailboxDeps(
       secretBox,
       queue,
       pageTokens,
-      requireHttps: config.appEnv === 'production',
+      outboundPolicy: outboundPolicyFor(config),
+      ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
     }),
     events: new EventService({ db, pageTokens }),
     hub,

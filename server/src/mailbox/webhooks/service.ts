@@ -3,6 +3,7 @@ import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DeliveryQueue } from '../../core/delivery/queue.ts';
 import { invalidParam } from '../../core/http/errors.ts';
+import { type LookupFn, OutboundError, type OutboundPolicy, vetUrl } from '../../core/outbound/index.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
 import { notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
@@ -38,21 +39,27 @@ export class WebhookService {
       secretBox: SecretBox;
       queue: DeliveryQueue;
       pageTokens: PageTokens;
-      requireHttps: boolean;
+      /** The delivery client's own policy, so what is stored is what delivery would call. */
+      outboundPolicy: OutboundPolicy;
+      /** DNS for the check (tests inject one); the system resolver otherwise. */
+      lookup?: LookupFn;
     },
   ) {}
 
-  private checkUrl(url: string): void {
-    let parsed: URL;
+  /**
+   * The URL is vetted as delivery vets it: scheme, no credentials, and every address its host
+   * resolves to outside the blocked ranges (private, loopback, link-local, metadata) unless
+   * OUTBOUND_ALLOW_CIDRS allows them. A name that does not resolve yet is accepted (DNS may be
+   * set up after the webhook); delivery resolves and checks again on every connection.
+   */
+  private async checkUrl(url: string): Promise<void> {
     try {
-      parsed = new URL(url);
-    } catch {
-      throw invalidParam('url', 'url must be an absolute URL.');
+      await vetUrl(url, this.deps.outboundPolicy, this.deps.lookup);
+    } catch (error) {
+      if (!(error instanceof OutboundError)) throw error;
+      if (error.code === 'dns_failure') return;
+      throw invalidParam('url', `url refused: ${error.message}.`);
     }
-    const allowed = this.deps.requireHttps ? ['https:'] : ['https:', 'http:'];
-    if (!allowed.includes(parsed.protocol))
-      throw invalidParam('url', `url must use ${allowed.join(' or ')}.`);
-    if (parsed.username || parsed.password) throw invalidParam('url', 'url must not carry credentials.');
   }
 
   /** A webhook never reaches further than the key that creates it: inbox_ids are narrowed to the key's. */
@@ -60,7 +67,7 @@ export class WebhookService {
     principal: MailboxPrincipal,
     body: { url: string; event_types: string[]; inbox_ids?: string[]; client_id?: string },
   ) {
-    this.checkUrl(body.url);
+    await this.checkUrl(body.url);
     const { db, clock } = this.deps;
     let inboxIds: string[] | null = null;
     if (body.inbox_ids && body.inbox_ids.length > 0) {
@@ -118,7 +125,7 @@ export class WebhookService {
     body: { url?: string; event_types?: string[]; enabled?: boolean },
   ) {
     const current = await this.get(principal, id);
-    if (body.url !== undefined) this.checkUrl(body.url);
+    if (body.url !== undefined) await this.checkUrl(body.url);
     return this.deps.db.transaction().execute(async (trx) => {
       const updated = await webhooksRepository.update(trx, current.id, {
         url: body.url,
