@@ -6,7 +6,7 @@ import { type LookupFn, type OutboundClient, outboundPolicyFor } from '../core/o
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
-import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
+import { MailboxCredentialResolver, type PlatformKeyVerifier, platformKeySubject } from './auth/resolver.ts';
 import { BlockListService } from './block-list/service.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
@@ -60,7 +60,11 @@ export interface MailboxAdapters {
   /** The shared SSRF-safe client webhooks are delivered with. */
   outbound: { request: OutboundClient['request'] };
   /** The platform's `svc_` key verifier, whose cache both services share. */
-  apiKeys: { verify(secret: string, maxAgeMs: number): ReturnType<PlatformKeyVerifier['verify']> };
+  apiKeys: {
+    verify(secret: string, maxAgeMs: number): ReturnType<PlatformKeyVerifier['verify']>;
+    /** Subjects of revoked platform keys, on every instance (NOTIFY api_secret_changed). */
+    onRevoked(listener: (subject: string) => void): void;
+  };
 }
 
 /** Revocations reach the verifier by NOTIFY; otherwise this bounds the lag (spec: at most 60 s). */
@@ -104,6 +108,7 @@ export async function createMailboxDeps(
   const hub = new MailboxEventHub(bus);
   await hub.start();
   core.disposers.push(() => hub.stop());
+  deps.apiKeys.onRevoked((subject) => hub.closeRevoked(platformKeySubject(subject)));
   const smtp = new SmtpListener({
     db,
     inbound,
@@ -130,7 +135,12 @@ export async function createMailboxDeps(
       mailDomain,
     }),
     blockList: new BlockListService({ db, clock, pageTokens }),
-    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
+    scopedKeys: new ApiKeyService({
+      db,
+      clock,
+      pageTokens,
+      announceRevocation: (subject) => bus.publishRevocation(subject),
+    }),
     webhooks: new WebhookService({
       db,
       clock,

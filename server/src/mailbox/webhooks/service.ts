@@ -20,6 +20,7 @@ export const toWebhook = (row: WebhookRow) => ({
   inbox_ids: row.inbox_ids,
   pod_id: row.pod_id,
   enabled: row.enabled,
+  disabled_reason: row.disabled_reason,
   client_id: row.client_id,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
@@ -100,6 +101,8 @@ export class WebhookService {
       secret_sealed: this.deps.secretBox.seal(secret),
       enabled: true,
       client_id: body.client_id ?? null,
+      created_by_key_id: principal.keyId,
+      disabled_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -127,10 +130,13 @@ export class WebhookService {
     const current = await this.get(principal, id);
     if (body.url !== undefined) await this.checkUrl(body.url);
     return this.deps.db.transaction().execute(async (trx) => {
+      // Whoever enables it authorises it from now on (a revoked creator's webhook can be taken over).
+      const enabling = body.enabled === true && !current.enabled;
       const updated = await webhooksRepository.update(trx, current.id, {
         url: body.url,
         event_types: body.event_types ? [...new Set(body.event_types)] : undefined,
         enabled: body.enabled,
+        ...(enabling ? { created_by_key_id: principal.keyId, disabled_reason: null } : {}),
         updated_at: this.deps.clock.now(),
       });
       if (!current.enabled && updated.enabled)
