@@ -16,8 +16,19 @@ const NAMES: Record<string, string[]> = {
 
 describe('webhook URLs vetted when stored; refused addresses fail at once at delivery', () => {
   let t: TestMailbox;
-  const create = (url: string) =>
-    t.request('POST', '/v0/webhooks', t.adminKey, { url, event_types: ['message.received'] });
+  let inbox: { inbox_id: string };
+  const created: string[] = [];
+  // Narrowed to this test's inbox: a service-wide admin webhook would receive every other test's
+  // events on a shared database.
+  const create = async (url: string) => {
+    const response = await t.request('POST', '/v0/webhooks', t.adminKey, {
+      url,
+      event_types: ['message.received'],
+      inbox_ids: [inbox.inbox_id],
+    });
+    if (response.status === 201) created.push(response.body.webhook_id);
+    return response;
+  };
 
   before(async () => {
     t = await startMailbox({
@@ -29,8 +40,12 @@ describe('webhook URLs vetted when stored; refused addresses fail at once at del
         },
       },
     });
+    inbox = await t.createInbox(t.adminKey);
   });
-  after(() => t.close());
+  after(async () => {
+    for (const id of created) await t.request('DELETE', `/v0/webhooks/${id}`, t.adminKey);
+    await t.close();
+  });
 
   test('private, link-local, metadata and names resolving to them: 400 naming url', async () => {
     for (const url of [
@@ -80,12 +95,7 @@ describe('webhook URLs vetted when stored; refused addresses fail at once at del
 
   test('a delivery to a refused address fails permanently after one attempt, not retried for hours', async () => {
     await t.listen();
-    const inbox = await t.createInbox(t.adminKey);
-    const created = await t.request('POST', '/v0/webhooks', t.adminKey, {
-      url: 'http://127.0.0.1:9/hook',
-      event_types: ['message.received'],
-      inbox_ids: [inbox.inbox_id],
-    });
+    const created = await create('http://127.0.0.1:9/hook');
     // As a row stored before URLs were vetted.
     await t.deps.db
       .updateTable('mailbox_webhooks')
