@@ -18,6 +18,7 @@ test('defaults: port 8080, embedded database, development, sign-up on', () => {
   assert.equal(config.publicUrl, 'http://localhost:8080');
   assert.equal(config.rateLimit.perMinute, 600);
   assert.equal(config.rateLimit.writesPerMinute, 120);
+  assert.deepEqual(config.mailboxRateLimit, { points: 300, durationSeconds: 60 });
   assert.ok(Object.isFrozen(config));
 });
 
@@ -68,6 +69,12 @@ test('invalid values fail with a message naming the variable', () => {
     [{ STT_INTERIM_INTERVAL_MS: '100' }, /STT_INTERIM_INTERVAL_MS must be 0 \(off\) or from 500 to 60000/],
     [{ STT_INTERIM_INTERVAL_MS: '-1' }, /STT_INTERIM_INTERVAL_MS must be an integer from 0 to 60000/],
     [{ STT_INTERIM_INTERVAL_MS: 'often' }, /STT_INTERIM_INTERVAL_MS must be an integer/],
+    [{ MAILBOX_RATE_LIMIT: '0' }, /MAILBOX_RATE_LIMIT must be an integer from 1/],
+    [{ MAILBOX_RATE_WINDOW_SECONDS: 'a minute' }, /MAILBOX_RATE_WINDOW_SECONDS must be an integer/],
+    [
+      { MAILBOX_RATE_WINDOW_SECONDS: '90000' },
+      /MAILBOX_RATE_WINDOW_SECONDS must be an integer from 1 to 86400/,
+    ],
   ];
   for (const [env, message] of cases) {
     assert.throws(

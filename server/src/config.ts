@@ -59,6 +59,8 @@ export interface Config {
   mailSendWaitMs: number;
   /** DNS servers for custom-domain verification (MAILBOX_DNS_SERVERS, `host` or `host:port`, comma-separated); empty = system. */
   mailboxDnsServers: string[];
+  /** Requests per key and window on /v0 (MAILBOX_RATE_LIMIT, MAILBOX_RATE_WINDOW_SECONDS; spec: 300 per 60 s). */
+  mailboxRateLimit: { points: number; durationSeconds: number };
   /** S3-compatible object storage when S3_ENDPOINT, S3_BUCKET and both keys are set; else local disk. */
   s3: {
     endpoint: string;
@@ -273,6 +275,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mailMaxMessageBytes: integer(env, 'MAIL_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     mailSendWaitMs: integer(env, 'MAIL_SEND_WAIT_MS', 10_000, 0, 60_000),
     mailboxDnsServers: dnsServers(env),
+    mailboxRateLimit: {
+      points: integer(env, 'MAILBOX_RATE_LIMIT', 300, 1, 10_000_000),
+      durationSeconds: integer(env, 'MAILBOX_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
     s3: s3(env),
     mediaPublicUrl: url(env, 'MEDIA_PUBLIC_URL', ['http:', 'https:']),
     searchUrl: url(env, 'SEARCH_URL', ['http:', 'https:']),

@@ -5,12 +5,13 @@ import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
 import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
+import { enforceRouteRules } from '../mailbox/route-rules.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 
 export const MAILBOX_API_VERSION = '0.1.0';
-/** Spec limit: 300 requests per 60 s per key, 429 with Retry-After: 60. */
-export const MAILBOX_RATE_LIMIT = { points: 300, durationSeconds: 60 };
+/** WebSocket close code of a shutdown: 1001 "going away", so clients know to reconnect. */
+export const WS_GOING_AWAY = { code: 1001, reason: 'server shutting down' } as const;
 
 /** The /v0 mailbox API (not yet listening). The SMTP listener is started beside it by `serve`. */
 export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
@@ -28,19 +29,32 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     bodyLimitBytes: Math.ceil(deps.config.mailMaxMessageBytes * 1.4) + 64 * 1024,
   });
   installOperations(app, { database: deps.database, service: 'mailbox' });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // The plugin's own preClose closes sockets without a code (clients see 1005).
+    preClose(done) {
+      for (const client of this.websocketServer.clients)
+        client.close(WS_GOING_AWAY.code, WS_GOING_AWAY.reason);
+      // No new upgrades while closing (what the plugin's own preClose does too).
+      this.server.removeAllListeners('upgrade');
+      this.websocketServer.close();
+      done();
+    },
+  });
   // Before the routes register: the MCP tools take their schemas from them.
   const routes = RouteCatalog.collect(app);
 
   await app.register(
     async (v0) => {
+      enforceRouteRules(v0);
       installMailboxAuth(v0, deps.resolver);
       installRateLimits(v0, {
-        rules: [{ name: 'all', ...MAILBOX_RATE_LIMIT }],
+        // Spec default: 300 requests per 60 s per key (MAILBOX_RATE_LIMIT, MAILBOX_RATE_WINDOW_SECONDS).
+        rules: [{ name: 'all', ...deps.config.mailboxRateLimit }],
         redis: deps.redis,
         keyPrefix: 'rl:mailbox',
         keyOf: (request) => request.mailbox.subject,
-        fixedRetryAfterSeconds: 60,
+        fixedRetryAfterSeconds: deps.config.mailboxRateLimit.durationSeconds,
       });
       v0.setNotFoundHandler(notFound);
       for (const routes of deps.routes) await routes(v0 as AppInstance);

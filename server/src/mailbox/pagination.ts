@@ -4,12 +4,15 @@ import { safeEqual } from '../core/crypto/hashing.ts';
 import { AppError } from '../core/http/errors.ts';
 import type { PageRequest } from '../core/http/pagination.ts';
 
-export const ListQuery = Type.Object({
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 50).' }),
-  ),
-  page_token: Type.Optional(Type.String({ description: 'The `next_page_token` of the previous page.' })),
-});
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 50).' }),
+    ),
+    page_token: Type.Optional(Type.String({ description: 'The `next_page_token` of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
 export type ListQuery = Static<typeof ListQuery>;
 
 export interface Position {

@@ -183,6 +183,10 @@ export interface MailboxTables {
     secret_sealed: string;
     enabled: boolean;
     client_id: string | null;
+    /** The scoped key that created (or last re-enabled) it; null for the admin and platform keys. */
+    created_by_key_id: string | null;
+    /** Why the service disabled it (`api key revoked`); null when enabled or paused by a caller. */
+    disabled_reason: string | null;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

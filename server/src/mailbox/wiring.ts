@@ -3,11 +3,11 @@ import { DeliveryWorker } from '../core/delivery/worker.ts';
 import type { CoreDeps } from '../core/deps.ts';
 import { JobCatalog, JobQueue, JobRunner } from '../core/jobs/index.ts';
 import type { BoundRoutes } from '../core/module.ts';
-import type { OutboundClient } from '../core/outbound/index.ts';
+import { type LookupFn, type OutboundClient, outboundPolicyFor } from '../core/outbound/index.ts';
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
-import { MailboxCredentialResolver, type PlatformKeyVerifier } from './auth/resolver.ts';
+import { MailboxCredentialResolver, type PlatformKeyVerifier, platformKeySubject } from './auth/resolver.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
 import { DraftService } from './drafts/service.ts';
@@ -59,6 +59,8 @@ export interface MailboxOverrides {
   deliveryClient?: { request: OutboundClient['request'] };
   /** Instead of MAIL_SEND_WAIT_MS. */
   sendWaitMs?: number;
+  /** DNS for vetting webhook URLs when they are stored (tests resolve names to chosen addresses). */
+  lookup?: LookupFn;
 }
 
 /** What the mailbox takes from the composition root besides the core. */
@@ -67,7 +69,11 @@ export interface MailboxAdapters {
   /** The shared SSRF-safe client webhooks are delivered with. */
   outbound: { request: OutboundClient['request'] };
   /** The platform's `svc_` key verifier, whose cache both services share. */
-  apiKeys: { verify(secret: string, maxAgeMs: number): ReturnType<PlatformKeyVerifier['verify']> };
+  apiKeys: {
+    verify(secret: string, maxAgeMs: number): ReturnType<PlatformKeyVerifier['verify']>;
+    /** Subjects of revoked platform keys, on every instance (NOTIFY api_secret_changed). */
+    onRevoked(listener: (subject: string) => void): void;
+  };
 }
 
 /** Revocations reach the verifier by NOTIFY; otherwise this bounds the lag (spec: at most 60 s). */
@@ -132,6 +138,7 @@ export async function createMailboxDeps(
   const hub = new MailboxEventHub(bus);
   await hub.start();
   core.disposers.push(() => hub.stop());
+  deps.apiKeys.onRevoked((subject) => hub.closeRevoked(platformKeySubject(subject)));
   const smtp = new SmtpListener({
     db,
     inbound,
@@ -159,14 +166,20 @@ export async function createMailboxDeps(
       mailDomain,
     }),
     lists: new ListService({ db, clock, pageTokens }),
-    scopedKeys: new ApiKeyService({ db, clock, pageTokens }),
+    scopedKeys: new ApiKeyService({
+      db,
+      clock,
+      pageTokens,
+      announceRevocation: (subject) => bus.publishRevocation(subject),
+    }),
     webhooks: new WebhookService({
       db,
       clock,
       secretBox,
       queue,
       pageTokens,
-      requireHttps: config.appEnv === 'production',
+      outboundPolicy: outboundPolicyFor(config),
+      ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
     }),
     events: new EventService({ db, pageTokens }),
     hub,
@@ -176,7 +189,13 @@ export async function createMailboxDeps(
     ...core,
     mailDomain,
     storage,
-    resolver: new MailboxCredentialResolver({ db, clock, adminKey: config.mailboxAdminKey, platformKeys }),
+    resolver: new MailboxCredentialResolver({
+      db,
+      clock,
+      adminKey: config.mailboxAdminKey,
+      platformKeys,
+      logger: core.logger,
+    }),
     smtp,
     deliveryClient,
     routes: mailboxRoutes(services),

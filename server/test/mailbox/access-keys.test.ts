@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { TestMailbox } from './app.ts';
+import { startMailbox, type TestMailbox } from './app.ts';
 import { startWithPrincipals } from './principals.ts';
 
 /**
@@ -76,8 +76,8 @@ describe('principals: visibility, key management, widening, revocation, rate lim
       'metadata only',
     );
     assert.ok(listed.body.api_keys.every((k: { key_id: string }) => k.key_id.startsWith('key_')));
-    const aliased = await t.createScopedKey({ name: 'alias', permissions: ['messages.read'] });
-    assert.deepEqual((aliased as unknown as { scopes: string[] }).scopes, ['messages.read']);
+    const aliased = await t.createScopedKey({ name: 'alias', permissions: ['inboxes.read'] });
+    assert.deepEqual((aliased as unknown as { scopes: string[] }).scopes, ['inboxes.read']);
     assert.match(aliased.api_key, /^aik_/);
     // Stored as a hash: no column of the row holds the secret.
     const stored = await t.deps.db
@@ -281,5 +281,21 @@ describe('principals: visibility, key management, widening, revocation, rate lim
     assert.equal(limited.body.error.code, 'rate_limited');
     assert.equal(limited.headers['retry-after'], '60');
     assert.equal((await t.request('GET', '/v0/pods', keys.owner!)).status, 200, 'budgets are per key');
+  });
+});
+
+describe('the request budget is a setting', () => {
+  test('MAILBOX_RATE_LIMIT requests per MAILBOX_RATE_WINDOW_SECONDS, then 429 with that Retry-After', async () => {
+    const t = await startMailbox({ env: { MAILBOX_RATE_LIMIT: '3', MAILBOX_RATE_WINDOW_SECONDS: '10' } });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await t.request('GET', '/v0/pods', t.adminKey)).status, 200);
+      const limited = await t.request('GET', '/v0/pods', t.adminKey);
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.error.code, 'rate_limited');
+      assert.equal(limited.headers['retry-after'], '10');
+      assert.match(limited.body.error.message, /3 per 10 s/);
+    } finally {
+      await t.close();
+    }
   });
 });

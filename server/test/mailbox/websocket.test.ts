@@ -186,3 +186,16 @@ describe('cross-instance fan-out', () => {
     }
   });
 });
+
+describe('shutdown', () => {
+  test('open sockets are closed with 1001 (going away), not 1005', async () => {
+    const t = await startMailbox();
+    await t.listen();
+    const ws = await t.openSocket('/v0/ws');
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    await t.close();
+    assert.deepEqual(await closed, { code: 1001, reason: 'server shutting down' });
+  });
+});

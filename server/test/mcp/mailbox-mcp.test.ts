@@ -314,6 +314,33 @@ describe('mailbox MCP server at /mcp', () => {
     assert.equal(refused.code, 'insufficient_scope');
   });
 
+  test('a scoped key’s scopes hold on tools: messages.read reads mail but cannot send it', async () => {
+    const { api_key } = await t.createScopedKey({
+      name: 'reader',
+      inbox_ids: [receiver.inbox_id],
+      scopes: ['messages.read'],
+    });
+    const reader = await connect(api_key);
+    assert.ok(
+      success(await reader.callTool({ name: 'list_threads', arguments: { inbox_id: receiver.inbox_id } }))
+        .threads,
+    );
+    const refused = errorOf(
+      await reader.callTool({
+        name: 'send_message',
+        arguments: { inbox_id: receiver.inbox_id, to: sender.inbox_id, text: 'not allowed' },
+      }),
+    ) as { code: string; param: string; message: string };
+    assert.equal(refused.code, 'insufficient_scope');
+    assert.equal(refused.param, 'messages.send');
+    assert.match(refused.message, /messages\.send/);
+    // Not even a draft: drafts.write is a scope of its own.
+    const draft = errorOf(
+      await reader.callTool({ name: 'create_draft', arguments: { inbox_id: receiver.inbox_id, text: 'x' } }),
+    );
+    assert.equal(draft.code, 'insufficient_scope');
+  });
+
   test('a tool call spends the key’s REST rate-limit budget, as the /v0 call it is', async () => {
     const { api_key } = await t.createScopedKey({ name: 'budget', inbox_ids: [sender.inbox_id] });
     const remaining = async () =>

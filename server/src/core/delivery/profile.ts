@@ -67,9 +67,26 @@ export interface ChannelProfile {
   }): Promise<DeliveryTarget | null>;
 }
 
-/** The platform rule: 2xx success; 4xx other than 408/429 permanent; 5xx, 408, 429, network errors retry. */
+/**
+ * Outbound refusals no retry can cure: the receiver's address is in a blocked range (private,
+ * loopback, link-local, metadata) or its URL breaks the policy. Only a changed URL (or a changed
+ * OUTBOUND_ALLOW_CIDRS) helps, so retrying for hours would only hide the mistake.
+ */
+const PERMANENT_ERRORS: ReadonlySet<OutboundErrorCode> = new Set([
+  'blocked_address',
+  'invalid_url',
+  'https_required',
+]);
+
+const classifyError = (code: OutboundErrorCode): AttemptVerdict =>
+  PERMANENT_ERRORS.has(code) ? 'permanent' : 'retry';
+
+/**
+ * The platform rule: 2xx success; 4xx other than 408/429 and refused addresses permanent; 5xx,
+ * 408, 429 and network errors retry.
+ */
 export function classifyPlatformStyle(result: AttemptResult): AttemptVerdict {
-  if (result.kind === 'error') return 'retry';
+  if (result.kind === 'error') return classifyError(result.code);
   const status = result.statusCode;
   if (status >= 200 && status < 300) return 'success';
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) return 'permanent';
@@ -78,11 +95,10 @@ export function classifyPlatformStyle(result: AttemptResult): AttemptVerdict {
   return 'retry';
 }
 
-/** Any 2xx is success and everything else is retried (the mailbox rule). */
+/** Any 2xx is success and everything else but a refused address is retried (the mailbox rule). */
 export function classifyRetryAllFailures(result: AttemptResult): AttemptVerdict {
-  return result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300
-    ? 'success'
-    : 'retry';
+  if (result.kind === 'error') return classifyError(result.code);
+  return result.statusCode >= 200 && result.statusCode < 300 ? 'success' : 'retry';
 }
 
 export const MINUTE = 60_000;

@@ -528,7 +528,8 @@ describe('outbound safety', () => {
       await worker({ client: strictClient }).runOnce();
       const [attempt] = await attemptsOf(database.db, id);
       assert.match(attempt.error ?? '', /^blocked_address/);
-      assert.equal(attempt.outcome, 'retry_scheduled');
+      assert.equal(attempt.outcome, 'failed', 'a refused address is permanent: no retry');
+      assert.equal((await deliveryRow(database.db, id)).status, 'failed');
       assert.equal(receiver.requests.length, 0);
     } finally {
       await strictClient.close();

@@ -28,6 +28,7 @@ export const apiKeyRoutes: RouteModule<{ scopedKeys: ApiKeyService }> = (app, { 
   app.post(
     '/api-keys',
     {
+      config: { scope: 'keys.manage' },
       schema: {
         tags,
         operationId: 'createApiKey',
@@ -40,7 +41,10 @@ export const apiKeyRoutes: RouteModule<{ scopedKeys: ApiKeyService }> = (app, { 
             ),
             pod_id: Type.Optional(Type.String()),
             scopes: Type.Optional(
-              StringList('Reserved for finer permissions; stored and returned, not yet enforced.', 50),
+              StringList(
+                'What the key may do: scope names (`messages.read`, `messages.send`…), `<resource>.*` or `*`; omitted or empty = everything.',
+                50,
+              ),
             ),
             permissions: Type.Optional(StringList('Alias of scopes.', 50)),
           },
@@ -61,6 +65,7 @@ export const apiKeyRoutes: RouteModule<{ scopedKeys: ApiKeyService }> = (app, { 
   app.get(
     '/api-keys',
     {
+      config: { scope: 'keys.manage' },
       schema: {
         tags,
         operationId: 'listApiKeys',
@@ -75,6 +80,7 @@ export const apiKeyRoutes: RouteModule<{ scopedKeys: ApiKeyService }> = (app, { 
   app.delete(
     '/api-keys/:key_id',
     {
+      config: { scope: 'keys.manage' },
       schema: {
         tags,
         operationId: 'revokeApiKey',

@@ -2,12 +2,14 @@ import type { Clock } from '../../core/clock.ts';
 import { prefixedSecret, sha256Hex } from '../../core/crypto/hashing.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import { DEFAULT_NAMESPACE, type MailboxPrincipal, notFound, requireAdmin } from '../auth/principal.ts';
-import { SCOPED_KEY_PREFIX } from '../auth/resolver.ts';
+import { SCOPED_KEY_PREFIX, scopedKeySubject } from '../auth/resolver.ts';
+import { isGrantableName, SCOPE_NAMES } from '../auth/scopes.ts';
 import type { Executor } from '../db.ts';
 import { newId } from '../ids.ts';
 import { inboxesRepository } from '../inboxes/repository.ts';
 import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
 import { podsRepository } from '../pods/repository.ts';
+import { webhooksRepository } from '../webhooks/repository.ts';
 import { type ApiKeyRow, apiKeysRepository, type NewApiKey } from './repository.ts';
 
 export interface CreateApiKeyInput {
@@ -17,8 +19,6 @@ export interface CreateApiKeyInput {
   scopes?: string[];
   permissions?: string[];
 }
-
-const SCOPE = /^[a-z][a-z0-9_.:*-]{0,63}$/;
 
 export const toApiKey = (row: NewApiKey | ApiKeyRow) => ({
   key_id: row.id,
@@ -35,8 +35,19 @@ export const toApiKey = (row: NewApiKey | ApiKeyRow) => ({
  * Scoped `aik_` keys, managed by the admin key only. Stored as a SHA-256 of a 192-bit random
  * secret; revocation is immediate (the resolver looks keys up on every request).
  */
+/** Recorded on the webhooks of a revoked key (GET shows it as `disabled_reason`). */
+export const KEY_REVOKED_REASON = 'api key revoked';
+
 export class ApiKeyService {
-  constructor(private readonly deps: { db: Executor; clock: Clock; pageTokens: PageTokens }) {}
+  constructor(
+    private readonly deps: {
+      db: Executor;
+      clock: Clock;
+      pageTokens: PageTokens;
+      /** Tells every instance, after commit, to close the key's sockets (the event bus). */
+      announceRevocation: (subject: string) => Promise<void>;
+    },
+  ) {}
 
   /** The new key with its secret, which is shown once and never stored. */
   async create(
@@ -47,10 +58,16 @@ export class ApiKeyService {
     const { db } = this.deps;
     if (input.scopes && input.permissions)
       throw invalidParam('permissions', 'Send scopes or permissions, not both.');
-    const scopes = [...new Set(input.scopes ?? input.permissions ?? [])];
-    scopes.forEach((scope, i) => {
-      if (!SCOPE.test(scope)) throw invalidParam(`scopes[${i}]`, `Not a valid scope name: ${scope}`);
+    const field = input.permissions ? 'permissions' : 'scopes';
+    const names = input.scopes ?? input.permissions ?? [];
+    names.forEach((name, i) => {
+      if (!isGrantableName(name))
+        throw invalidParam(
+          `${field}[${i}]`,
+          `Unknown scope ${JSON.stringify(name)}: use one of ${SCOPE_NAMES.join(', ')}, \`*\` or \`<resource>.*\`.`,
+        );
     });
+    const scopes = [...new Set(names)];
     const inboxIds = [...new Set((input.inbox_ids ?? []).map((id) => id.toLowerCase()))];
     // The key lives in the namespace of what it is restricted to (the default namespace otherwise).
     const namespaces = new Set<string>();
@@ -93,9 +110,19 @@ export class ApiKeyService {
     return this.deps.pageTokens.envelope('api_keys', page, rows, byCreation, toApiKey);
   }
 
+  /**
+   * Revokes the key and stops what it alone authorised: its webhooks are disabled (deliveries are
+   * held, as for a pause, until someone who reaches them enables them again) and its open
+   * WebSockets on every instance are closed with 4401.
+   */
   async revoke(principal: MailboxPrincipal, keyId: string): Promise<void> {
     requireAdmin(principal);
-    if (!(await apiKeysRepository.revoke(this.deps.db, keyId, this.deps.clock.now())))
-      throw notFound('API key', 'key_id');
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await apiKeysRepository.revoke(trx, keyId, now))) throw notFound('API key', 'key_id');
+      await webhooksRepository.disableCreatedBy(trx, keyId, KEY_REVOKED_REASON, now);
+    });
+    // The key is refused from the next request whatever happens here; only open sockets wait on it.
+    await this.deps.announceRevocation(scopedKeySubject(keyId)).catch(() => {});
   }
 }

@@ -2,16 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { AnyFastify } from '../../core/http/any-fastify.ts';
 import { bearerToken } from '../../core/http/auth.ts';
 import { AppError } from '../../core/http/errors.ts';
-import { isWrite } from '../../core/http/rate-limit.ts';
 import type { MailboxPrincipal } from './principal.ts';
 import type { MailboxCredentialResolver } from './resolver.ts';
+import { requireScope } from './scopes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** WebSocket routes also accept the key as `?api_key=` (browsers cannot set headers there). */
     allowQueryKey?: boolean;
-    /** The API-key scope the route needs (the closed set in docs/mailbox.md, "Scopes"). */
-    scope?: string;
   }
 }
 
@@ -24,7 +22,11 @@ export function tokenOf(request: FastifyRequest): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-/** Missing or unrecognised credentials are both 401 `unauthorized`, as the spec has it. */
+/**
+ * Missing or unrecognised credentials are both 401 `unauthorized`, as the spec has it; a key
+ * without the scope the route declares is 403 `insufficient_scope` naming it. Routes without a
+ * scope cannot exist under /v0 (see route-rules.ts); only the not-found handler has none.
+ */
 export function installMailboxAuth(app: AnyFastify, resolver: MailboxCredentialResolver): void {
   app.decorateRequest('mailbox', null as unknown as MailboxPrincipal);
   app.addHook('onRequest', async (request) => {
@@ -33,10 +35,8 @@ export function installMailboxAuth(app: AnyFastify, resolver: MailboxCredentialR
       throw new AppError('unauthorized', 'Missing credentials: send Authorization: Bearer <API key>.');
     const principal = await resolver.resolve(token);
     if (!principal) throw new AppError('unauthorized', 'Unrecognised API key.');
-    const scope = `mailbox:${isWrite(request.method) ? 'write' : 'read'}`;
-    if (principal.platformScopes && !principal.platformScopes.includes(scope)) {
-      throw new AppError('insufficient_scope', `This API key lacks the ${scope} scope.`, { param: 'scope' });
-    }
+    const { scope } = request.routeOptions.config;
+    if (scope) requireScope(principal, scope);
     request.mailbox = principal;
   });
 }

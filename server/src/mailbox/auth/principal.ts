@@ -1,5 +1,6 @@
 import { AppError } from '../../core/http/errors.ts';
 import type { InboxReach } from '../inboxes/repository.ts';
+import type { MailboxScope } from './scopes.ts';
 
 export const DEFAULT_NAMESPACE = 'ns_default';
 
@@ -17,12 +18,11 @@ export interface MailboxPrincipal {
   reach: InboxReach;
   keyId: string | null;
   accountId: string | null;
-  scopes: string[];
   /**
-   * A platform key's own scopes (null: full access). A scoped platform key reaches the mailbox
-   * only with `mailbox:read` (GET) or `mailbox:write` (writes), as on the platform's routes.
+   * The scopes of the set (auth/scopes.ts) this credential grants; null: all of them (the admin
+   * key, and platform or scoped keys created without scopes).
    */
-  platformScopes?: string[] | null;
+  grants: ReadonlySet<MailboxScope> | null;
 }
 
 declare module 'fastify' {

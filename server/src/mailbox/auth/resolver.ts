@@ -4,6 +4,7 @@ import { apiKeysRepository } from '../api-keys/repository.ts';
 import type { Executor } from '../db.ts';
 import { namespacesRepository } from '../namespaces/repository.ts';
 import { DEFAULT_NAMESPACE, type MailboxPrincipal } from './principal.ts';
+import { grantsOf, platformGrantsOf } from './scopes.ts';
 
 /** The platform's `svc_` key check; identities it returns may be cached up to 60 s. */
 export interface PlatformKeyVerifier {
@@ -12,6 +13,10 @@ export interface PlatformKeyVerifier {
 }
 
 export const SCOPED_KEY_PREFIX = 'aik_';
+/** A scoped key's principal subject: also what its revocation is announced by. */
+export const scopedKeySubject = (keyId: string) => `aik:${keyId}`;
+/** A platform key's principal subject, from the platform verifier's own subject of the key. */
+export const platformKeySubject = (verifierSubject: string) => `svc:${verifierSubject}`;
 /** `last_used_at` of scoped keys is minute-accurate: a write on every request would cost more than it tells. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -22,6 +27,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export class MailboxCredentialResolver {
   private readonly namespaceByAccount = new Map<string, string>();
+  /** Keys whose unknown scope names were logged already (once per key and process is enough). */
+  private readonly warnedKeys = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -29,6 +36,7 @@ export class MailboxCredentialResolver {
       clock: Clock;
       adminKey: string | null;
       platformKeys: PlatformKeyVerifier | null;
+      logger?: { warn(details: object, message: string): void };
     },
   ) {}
 
@@ -42,7 +50,7 @@ export class MailboxCredentialResolver {
         reach: { namespaceId: null, podId: null, inboxIds: null },
         keyId: null,
         accountId: null,
-        scopes: [],
+        grants: null,
       };
     }
     if (token.startsWith(SCOPED_KEY_PREFIX)) return this.scoped(token);
@@ -60,9 +68,17 @@ export class MailboxCredentialResolver {
       // Of the requests that find the stamp stale at once, one writes; a lost stamp fails nobody.
       await apiKeysRepository.markUsed(this.deps.db, row.id, now, stale).catch(() => {});
     }
+    const { grants, unknown } = grantsOf(row.scopes);
+    if (unknown.length > 0 && !this.warnedKeys.has(row.id)) {
+      this.warnedKeys.add(row.id);
+      this.deps.logger?.warn(
+        { keyId: row.id, unknown },
+        'scoped key holds scope names outside the set; they grant nothing',
+      );
+    }
     return {
       kind: 'scoped',
-      subject: `aik:${row.id}`,
+      subject: scopedKeySubject(row.id),
       homeNamespaceId: row.namespace_id,
       reach: {
         namespaceId: row.namespace_id,
@@ -71,7 +87,8 @@ export class MailboxCredentialResolver {
       },
       keyId: row.id,
       accountId: null,
-      scopes: row.scopes,
+      // A key created without scopes has full access (within its reach), as before scopes existed.
+      grants: row.scopes.length === 0 ? null : grants,
     };
   }
 
@@ -89,13 +106,12 @@ export class MailboxCredentialResolver {
     }
     return {
       kind: 'platform',
-      subject: `svc:${identity.subject}`,
+      subject: platformKeySubject(identity.subject),
       homeNamespaceId: namespaceId,
       reach: { namespaceId, podId: null, inboxIds: null },
       keyId: null,
       accountId: identity.accountId,
-      scopes: [],
-      platformScopes: identity.scopes,
+      grants: identity.scopes ? platformGrantsOf(identity.scopes) : null,
     };
   }
 }

@@ -48,6 +48,7 @@ export const domainRoutes: RouteModule<{ domains: DomainService }> = (app, { dom
   app.post(
     '/domains',
     {
+      config: { scope: 'domains.write' },
       schema: {
         tags,
         operationId: 'createDomain',
@@ -68,6 +69,7 @@ export const domainRoutes: RouteModule<{ domains: DomainService }> = (app, { dom
   app.get(
     '/domains',
     {
+      config: { scope: 'domains.read' },
       schema: {
         tags,
         operationId: 'listDomains',
@@ -82,6 +84,7 @@ export const domainRoutes: RouteModule<{ domains: DomainService }> = (app, { dom
   app.get(
     '/domains/:domain_id',
     {
+      config: { scope: 'domains.read' },
       schema: {
         tags,
         operationId: 'getDomain',
@@ -96,6 +99,7 @@ export const domainRoutes: RouteModule<{ domains: DomainService }> = (app, { dom
   app.post(
     '/domains/:domain_id/verify',
     {
+      config: { scope: 'domains.write' },
       schema: {
         tags,
         operationId: 'verifyDomain',

@@ -14,6 +14,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.post(
     '/inboxes/:inbox_id/drafts',
     {
+      config: { scope: 'drafts.write' },
       schema: {
         tags,
         operationId: 'createDraft',
@@ -32,6 +33,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.get(
     '/inboxes/:inbox_id/drafts',
     {
+      config: { scope: 'drafts.read' },
       schema: {
         tags,
         operationId: 'listDrafts',
@@ -47,6 +49,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.get(
     '/inboxes/:inbox_id/drafts/:draft_id',
     {
+      config: { scope: 'drafts.read' },
       schema: {
         tags,
         operationId: 'getDraft',
@@ -84,6 +87,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.delete(
     '/inboxes/:inbox_id/drafts/:draft_id',
     {
+      config: { scope: 'drafts.write' },
       schema: {
         tags,
         operationId: 'deleteDraft',
@@ -101,6 +105,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.post(
     '/inboxes/:inbox_id/drafts/:draft_id/send',
     {
+      config: { scope: 'messages.send' },
       schema: {
         tags,
         operationId: 'sendDraft',

@@ -4,6 +4,8 @@ import { eventsRepository } from './repository.ts';
 import type { MailboxEvent } from './types.ts';
 
 export type EventHandler = (event: MailboxEvent) => void;
+/** Told the principal subject of a revoked key (its live sockets must close). */
+export type RevocationHandler = (subject: string) => void;
 
 /**
  * Carries committed events to every instance's live sockets. Redis pub/sub when REDIS_URL is
@@ -13,7 +15,9 @@ export type EventHandler = (event: MailboxEvent) => void;
 export interface EventBus {
   /** Called after the events' transaction committed. */
   publish(events: MailboxEvent[]): Promise<void>;
-  subscribe(handler: EventHandler): Promise<() => Promise<void>>;
+  /** Tells every instance that the key of this principal subject was revoked (after commit). */
+  publishRevocation(subject: string): Promise<void>;
+  subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>>;
 }
 
 export const EVENT_CHANNEL = 'mailbox_events';
@@ -25,6 +29,8 @@ interface Wire {
   event?: Omit<MailboxEvent, 'created_at'> & { created_at: string };
   /** Several events in one notification. */
   batch?: Wire[];
+  /** A revoked key's principal subject. */
+  revoked?: string;
 }
 
 function encode(event: MailboxEvent): string {
@@ -36,8 +42,16 @@ function decode(wire: Wire): MailboxEvent | null {
   return { ...wire.event, created_at: new Date(wire.event.created_at) };
 }
 
-async function deliver(database: Database, raw: string, handler: EventHandler): Promise<void> {
+const revocation = (subject: string) => JSON.stringify({ revoked: subject } satisfies Wire);
+
+async function deliver(
+  database: Database,
+  raw: string,
+  handler: EventHandler,
+  onRevoked?: RevocationHandler,
+): Promise<void> {
   const wire = JSON.parse(raw) as Wire;
+  if (wire.revoked !== undefined) return onRevoked?.(wire.revoked);
   for (const item of wire.batch ?? [wire]) {
     const event = item.ref ? await eventsRepository.get(database.db, item.ref) : decode(item);
     if (event) handler(event);
@@ -86,9 +100,14 @@ export class PostgresEventBus implements EventBus {
     }
   }
 
-  subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+  /** Rare and urgent: sent at once, not through the flusher's batches. */
+  async publishRevocation(subject: string): Promise<void> {
+    await eventsRepository.notify(this.database.db, this.channel, [revocation(subject)]);
+  }
+
+  subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>> {
     return this.database.listen(this.channel, (payload) => {
-      void deliver(this.database, payload, handler).catch(() => {});
+      void deliver(this.database, payload, handler, onRevoked).catch(() => {});
     });
   }
 }
@@ -133,11 +152,15 @@ export class RedisEventBus implements EventBus {
     await pipeline.exec();
   }
 
-  async subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+  async publishRevocation(subject: string): Promise<void> {
+    await this.publisher.publish(this.channel, revocation(subject));
+  }
+
+  async subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>> {
     const subscriber = this.publisher.duplicate();
     subscriber.on('error', () => {});
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) void deliver(this.database, message, handler).catch(() => {});
+      if (channel === this.channel) void deliver(this.database, message, handler, onRevoked).catch(() => {});
     });
     await subscriber.subscribe(this.channel);
     return async () => {
@@ -150,13 +173,19 @@ export class RedisEventBus implements EventBus {
 /** Within one process only: for tests and tools that run without a shared bus. */
 export class LocalEventBus implements EventBus {
   private readonly handlers = new Set<EventHandler>();
+  private readonly revocationHandlers = new Set<RevocationHandler>();
   async publish(events: MailboxEvent[]): Promise<void> {
     for (const event of events) for (const handler of this.handlers) handler(event);
   }
-  async subscribe(handler: EventHandler): Promise<() => Promise<void>> {
+  async publishRevocation(subject: string): Promise<void> {
+    for (const handler of this.revocationHandlers) handler(subject);
+  }
+  async subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>> {
     this.handlers.add(handler);
+    if (onRevoked) this.revocationHandlers.add(onRevoked);
     return async () => {
       this.handlers.delete(handler);
+      if (onRevoked) this.revocationHandlers.delete(onRevoked);
     };
   }
 }

@@ -25,6 +25,7 @@ export const eventRoutes: RouteModule<{ events: EventService }> = (app, { events
   app.get(
     '/inboxes/:inbox_id/events',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags: ['Events'],
         operationId: 'listInboxEvents',
@@ -32,11 +33,14 @@ export const eventRoutes: RouteModule<{ events: EventService }> = (app, { events
         description:
           'Pass back `next_page_token` to continue; it is returned even on the last page so the same call can be repeated later to fetch only newer events.',
         params: InboxIdParam,
-        querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-          page_token: Type.Optional(Type.String()),
-          event_types: Type.Optional(Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))))),
-        }),
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+            page_token: Type.Optional(Type.String()),
+            event_types: Type.Optional(Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))))),
+          },
+          { additionalProperties: false },
+        ),
         response: withErrors({
           200: Type.Object({
             count: Type.Integer(),

@@ -14,6 +14,7 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
   app.post(
     '/inboxes',
     {
+      config: { scope: 'inboxes.write' },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
@@ -32,11 +33,15 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
   app.get(
     '/inboxes',
     {
+      config: { scope: 'inboxes.read' },
       schema: {
         tags,
         operationId: 'listInboxes',
         summary: 'List the inboxes visible to the key',
-        querystring: Type.Object({ ...ListQuery.properties, pod_id: Type.Optional(Type.String()) }),
+        querystring: Type.Object(
+          { ...ListQuery.properties, pod_id: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
         response: withErrors({ 200: listEnvelope('inboxes', Inbox) }),
       },
     },
@@ -46,6 +51,7 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
   app.get(
     '/inboxes/:inbox_id',
     {
+      config: { scope: 'inboxes.read' },
       schema: {
         tags,
         operationId: 'getInbox',
@@ -60,6 +66,7 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
   app.patch(
     '/inboxes/:inbox_id',
     {
+      config: { scope: 'inboxes.write' },
       schema: {
         tags,
         operationId: 'updateInbox',
@@ -75,6 +82,7 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
   app.delete(
     '/inboxes/:inbox_id',
     {
+      config: { scope: 'inboxes.write' },
       schema: {
         tags,
         operationId: 'deleteInbox',

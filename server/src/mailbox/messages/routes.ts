@@ -19,6 +19,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getMessage',
@@ -33,6 +34,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.patch(
     '/inboxes/:inbox_id/messages/:message_id',
     {
+      config: { scope: 'messages.write' },
       schema: {
         tags,
         operationId: 'updateMessage',
@@ -103,6 +105,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id/raw',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getRawMessage',
@@ -122,6 +125,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.get(
     '/inboxes/:inbox_id/messages/:message_id/attachments/:attachment_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getAttachment',
@@ -153,6 +157,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/send',
     {
+      config: { scope: 'messages.send' },
       schema: {
         tags,
         operationId: 'sendMessage',
@@ -170,6 +175,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/:message_id/reply',
     {
+      config: { scope: 'messages.send' },
       schema: {
         tags,
         operationId: 'replyToMessage',

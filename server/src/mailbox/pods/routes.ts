@@ -24,6 +24,7 @@ export const podRoutes: RouteModule<{ pods: PodService }> = (app, { pods }) => {
   app.post(
     '/pods',
     {
+      config: { scope: 'inboxes.write' },
       schema: {
         tags,
         operationId: 'createPod',
@@ -44,6 +45,7 @@ export const podRoutes: RouteModule<{ pods: PodService }> = (app, { pods }) => {
   app.get(
     '/pods',
     {
+      config: { scope: 'inboxes.read' },
       schema: {
         tags,
         operationId: 'listPods',
@@ -58,6 +60,7 @@ export const podRoutes: RouteModule<{ pods: PodService }> = (app, { pods }) => {
   app.get(
     '/pods/:pod_id',
     {
+      config: { scope: 'inboxes.read' },
       schema: {
         tags,
         operationId: 'getPod',

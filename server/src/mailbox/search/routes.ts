@@ -11,7 +11,7 @@ const SEARCH =
 
 /** Every list of messages and threads: per inbox and across the inboxes the key reaches. */
 export const searchRoutes: RouteModule<{ search: SearchService }> = (app, { search }) => {
-  const scope = { scope: 'messages.read' };
+  const scope = { scope: 'messages.read' } as const;
 
   app.get(
     '/inboxes/:inbox_id/messages',

@@ -13,6 +13,7 @@ export const threadRoutes: RouteModule<{ threads: ThreadService }> = (app, { thr
   app.get(
     '/inboxes/:inbox_id/threads/:thread_id',
     {
+      config: { scope: 'messages.read' },
       schema: {
         tags,
         operationId: 'getThread',

@@ -71,7 +71,14 @@ export const webhooksRepository = {
   async update(
     db: Executor,
     id: string,
-    values: { url?: string; event_types?: string[]; enabled?: boolean; updated_at: Date },
+    values: {
+      url?: string;
+      event_types?: string[];
+      enabled?: boolean;
+      created_by_key_id?: string | null;
+      disabled_reason?: string | null;
+      updated_at: Date;
+    },
   ) {
     return db
       .updateTable('mailbox_webhooks')
@@ -79,6 +86,16 @@ export const webhooksRepository = {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  },
+
+  /** Disables the webhooks a (revoked) scoped key created, recording why. */
+  async disableCreatedBy(db: Executor, keyId: string, reason: string, now: Date): Promise<void> {
+    await db
+      .updateTable('mailbox_webhooks')
+      .set({ enabled: false, disabled_reason: reason, updated_at: now })
+      .where('created_by_key_id', '=', keyId)
+      .where('enabled', '=', true)
+      .execute();
   },
 
   async delete(db: Executor, id: string): Promise<void> {

@@ -12,6 +12,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.post(
     '/webhooks',
     {
+      config: { scope: 'webhooks.write' },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -29,6 +30,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.get(
     '/webhooks',
     {
+      config: { scope: 'webhooks.read' },
       schema: {
         tags,
         operationId: 'listWebhooks',
@@ -43,6 +45,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.get(
     '/webhooks/:webhook_id',
     {
+      config: { scope: 'webhooks.read' },
       schema: {
         tags,
         operationId: 'getWebhook',
@@ -57,6 +60,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.patch(
     '/webhooks/:webhook_id',
     {
+      config: { scope: 'webhooks.write' },
       schema: {
         tags,
         operationId: 'updateWebhook',
@@ -73,6 +77,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.delete(
     '/webhooks/:webhook_id',
     {
+      config: { scope: 'webhooks.write' },
       schema: {
         tags,
         operationId: 'deleteWebhook',
@@ -90,6 +95,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.get(
     '/webhooks/:webhook_id/deliveries',
     {
+      config: { scope: 'webhooks.read' },
       schema: {
         tags,
         operationId: 'listWebhookDeliveries',
@@ -105,6 +111,7 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookService }> = (app, { 
   app.post(
     '/webhooks/deliveries/:delivery_id/retry',
     {
+      config: { scope: 'webhooks.write' },
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',

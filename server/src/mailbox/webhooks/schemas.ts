@@ -16,6 +16,12 @@ const webhookFields = {
   ),
   pod_id: Nullable(Type.String()),
   enabled: Type.Boolean(),
+  disabled_reason: Nullable(
+    Type.String({
+      description:
+        'Why the service disabled it: `api key revoked` when the scoped key that created it was revoked. null otherwise.',
+    }),
+  ),
   client_id: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,

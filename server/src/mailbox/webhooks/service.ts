@@ -3,6 +3,7 @@ import { prefixedSecret } from '../../core/crypto/hashing.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DeliveryQueue } from '../../core/delivery/queue.ts';
 import { invalidParam } from '../../core/http/errors.ts';
+import { type LookupFn, OutboundError, type OutboundPolicy, vetUrl } from '../../core/outbound/index.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
 import { notFound } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
@@ -19,6 +20,7 @@ export const toWebhook = (row: WebhookRow) => ({
   inbox_ids: row.inbox_ids,
   pod_id: row.pod_id,
   enabled: row.enabled,
+  disabled_reason: row.disabled_reason,
   client_id: row.client_id,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
@@ -38,21 +40,27 @@ export class WebhookService {
       secretBox: SecretBox;
       queue: DeliveryQueue;
       pageTokens: PageTokens;
-      requireHttps: boolean;
+      /** The delivery client's own policy, so what is stored is what delivery would call. */
+      outboundPolicy: OutboundPolicy;
+      /** DNS for the check (tests inject one); the system resolver otherwise. */
+      lookup?: LookupFn;
     },
   ) {}
 
-  private checkUrl(url: string): void {
-    let parsed: URL;
+  /**
+   * The URL is vetted as delivery vets it: scheme, no credentials, and every address its host
+   * resolves to outside the blocked ranges (private, loopback, link-local, metadata) unless
+   * OUTBOUND_ALLOW_CIDRS allows them. A name that does not resolve yet is accepted (DNS may be
+   * set up after the webhook); delivery resolves and checks again on every connection.
+   */
+  private async checkUrl(url: string): Promise<void> {
     try {
-      parsed = new URL(url);
-    } catch {
-      throw invalidParam('url', 'url must be an absolute URL.');
+      await vetUrl(url, this.deps.outboundPolicy, this.deps.lookup);
+    } catch (error) {
+      if (!(error instanceof OutboundError)) throw error;
+      if (error.code === 'dns_failure') return;
+      throw invalidParam('url', `url refused: ${error.message}.`);
     }
-    const allowed = this.deps.requireHttps ? ['https:'] : ['https:', 'http:'];
-    if (!allowed.includes(parsed.protocol))
-      throw invalidParam('url', `url must use ${allowed.join(' or ')}.`);
-    if (parsed.username || parsed.password) throw invalidParam('url', 'url must not carry credentials.');
   }
 
   /** A webhook never reaches further than the key that creates it: inbox_ids are narrowed to the key's. */
@@ -60,7 +68,7 @@ export class WebhookService {
     principal: MailboxPrincipal,
     body: { url: string; event_types: string[]; inbox_ids?: string[]; client_id?: string },
   ) {
-    this.checkUrl(body.url);
+    await this.checkUrl(body.url);
     const { db, clock } = this.deps;
     let inboxIds: string[] | null = null;
     if (body.inbox_ids && body.inbox_ids.length > 0) {
@@ -93,6 +101,8 @@ export class WebhookService {
       secret_sealed: this.deps.secretBox.seal(secret),
       enabled: true,
       client_id: body.client_id ?? null,
+      created_by_key_id: principal.keyId,
+      disabled_reason: null,
       created_at: now,
       updated_at: now,
     };
@@ -118,12 +128,15 @@ export class WebhookService {
     body: { url?: string; event_types?: string[]; enabled?: boolean },
   ) {
     const current = await this.get(principal, id);
-    if (body.url !== undefined) this.checkUrl(body.url);
+    if (body.url !== undefined) await this.checkUrl(body.url);
     return this.deps.db.transaction().execute(async (trx) => {
+      // Whoever enables it authorises it from now on (a revoked creator's webhook can be taken over).
+      const enabling = body.enabled === true && !current.enabled;
       const updated = await webhooksRepository.update(trx, current.id, {
         url: body.url,
         event_types: body.event_types ? [...new Set(body.event_types)] : undefined,
         enabled: body.enabled,
+        ...(enabling ? { created_by_key_id: principal.keyId, disabled_reason: null } : {}),
         updated_at: this.deps.clock.now(),
       });
       if (!current.enabled && updated.enabled)

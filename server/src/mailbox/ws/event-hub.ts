@@ -27,6 +27,14 @@ export function principalSees(principal: MailboxPrincipal, event: MailboxEvent):
   return true;
 }
 
+/** Close code and reason of a socket whose key was revoked (docs/mailbox.md, "WebSocket"). */
+export const WS_KEY_REVOKED = { code: 4401, reason: 'api key revoked' } as const;
+/**
+ * How long a revocation is remembered: a socket whose key was checked just before the revocation
+ * and attaches just after it was announced is closed too. Attaching takes milliseconds.
+ */
+const REVOCATION_MEMORY_MS = 60_000;
+
 /**
  * The sockets of this instance. One bus subscription per process feeds them all; each event is
  * serialised once and sent to every socket whose principal may see it and whose subscription asks
@@ -34,12 +42,30 @@ export function principalSees(principal: MailboxPrincipal, event: MailboxEvent):
  */
 export class MailboxEventHub {
   private readonly clients = new Set<LiveClient>();
+  /** Revoked subjects, with when this instance heard of them. */
+  private readonly revoked = new Map<string, number>();
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(private readonly bus: EventBus) {}
 
   async start(): Promise<void> {
-    if (!this.unsubscribe) this.unsubscribe = await this.bus.subscribe((event) => this.dispatch(event));
+    if (!this.unsubscribe)
+      this.unsubscribe = await this.bus.subscribe(
+        (event) => this.dispatch(event),
+        (subject) => this.closeRevoked(subject),
+      );
+  }
+
+  /** Closes at once every socket opened with the revoked key (4401 "api key revoked"). */
+  closeRevoked(subject: string): void {
+    const now = Date.now();
+    for (const [known, at] of this.revoked) if (at < now - REVOCATION_MEMORY_MS) this.revoked.delete(known);
+    this.revoked.set(subject, now);
+    for (const client of this.clients) {
+      if (client.principal.subject !== subject) continue;
+      this.clients.delete(client);
+      client.socket.close(WS_KEY_REVOKED.code, WS_KEY_REVOKED.reason);
+    }
   }
 
   async stop(): Promise<void> {
@@ -50,6 +76,11 @@ export class MailboxEventHub {
   }
 
   add(client: LiveClient): void {
+    const revokedAt = this.revoked.get(client.principal.subject);
+    if (revokedAt !== undefined && revokedAt >= Date.now() - REVOCATION_MEMORY_MS) {
+      client.socket.close(WS_KEY_REVOKED.code, WS_KEY_REVOKED.reason);
+      return;
+    }
     this.clients.add(client);
   }
 

@@ -33,9 +33,12 @@ export const wsRoutes: RouteModule<{ inboxes: InboxService; hub: MailboxEventHub
   app,
   { inboxes, hub },
 ) => {
-  const queryKey = Type.Object({
-    api_key: Type.Optional(Type.String({ description: 'Only on WebSocket routes; prefer the header.' })),
-  });
+  const queryKey = Type.Object(
+    {
+      api_key: Type.Optional(Type.String({ description: 'Only on WebSocket routes; prefer the header.' })),
+    },
+    { additionalProperties: false },
+  );
 
   async function handleSubscribe(client: LiveClient, frame: Frame, fixedInbox: string | null): Promise<void> {
     const { socket, principal } = client;
@@ -148,7 +151,7 @@ export const wsRoutes: RouteModule<{ inboxes: InboxService; hub: MailboxEventHub
     '/ws',
     {
       websocket: true,
-      config: { allowQueryKey: true },
+      config: { scope: 'messages.read', allowQueryKey: true },
       schema: {
         tags,
         operationId: 'eventSocket',
@@ -163,7 +166,7 @@ export const wsRoutes: RouteModule<{ inboxes: InboxService; hub: MailboxEventHub
     '/inboxes/:inbox_id/ws',
     {
       websocket: true,
-      config: { allowQueryKey: true },
+      config: { scope: 'messages.read', allowQueryKey: true },
       schema: {
         tags,
         operationId: 'inboxEventSocket',

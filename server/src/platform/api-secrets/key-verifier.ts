@@ -10,6 +10,9 @@ export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
 /** The longest a revoked key can keep working on an instance that missed the notification. */
 export const KEY_CACHE_TTL_MS = 30_000;
 
+/** A key's principal subject: never the secret, stable for the key's life. */
+const keySubject = (lookupHash: string) => `key:${lookupHash.slice(0, 16)}`;
+
 interface CachedKey {
   principal: Principal;
   /** The bcrypt hash this secret was checked against: while the row keeps it, no bcrypt is needed. */
@@ -42,6 +45,8 @@ export class ApiKeyVerifier {
   private readonly pendingUsage = new Map<number, Date>();
   /** Bumped by every eviction: a verification that started before one must not refill the cache. */
   private evictions = 0;
+  /** Told the subject of every revoked key (e.g. to close the mailbox's sockets opened with it). */
+  private readonly revokedListeners = new Set<(subject: string) => void>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -89,7 +94,7 @@ export class ApiKeyVerifier {
       userId: null,
       apiKeyId: row.id,
       scopes: row.scopes && row.scopes.length > 0 ? row.scopes : null,
-      subject: `key:${lookupHash.slice(0, 16)}`,
+      subject: keySubject(lookupHash),
     };
     if (this.evictions === evictionsBefore) {
       this.cache.set(lookupHash, {
@@ -101,11 +106,18 @@ export class ApiKeyVerifier {
     return principal;
   }
 
+  /** Called when a key is deactivated or deleted, here (at once) and on every instance (NOTIFY). */
   evict(lookupHash: string): void {
     this.evictions += 1;
     this.cache.delete(lookupHash);
     // A verification that read the row before the change must not serve requests after it.
     this.inflight.delete(lookupHash);
+    for (const listener of this.revokedListeners) listener(keySubject(lookupHash));
+  }
+
+  /** `listener` gets the principal subject of every key revoked from now on. */
+  onRevoked(listener: (subject: string) => void): void {
+    this.revokedListeners.add(listener);
   }
 
   /** Last use not yet written, so reads on this instance are current without a write per request. */
