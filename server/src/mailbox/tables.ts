@@ -126,6 +126,8 @@ export interface MailboxTables {
     content_id: string | null;
     size: number;
     storage_key: string;
+    /** Order within the message (0, 1, …), as written or as the MIME parts came. */
+    position: number;
     created_at: Timestamp;
   };
   mailbox_drafts: {

@@ -261,7 +261,7 @@ export const messagesRepository = {
       .selectFrom('mailbox_attachments')
       .selectAll()
       .where('message_row_id', 'in', messageRowIds)
-      .orderBy('created_at')
+      .orderBy('position')
       .orderBy('id')
       .execute();
     for (const row of rows) {

@@ -213,9 +213,10 @@ async function storeOnce(
     matchedBy,
     now,
   });
-  const attachments: AttachmentRow[] = request.attachments.map((a) => ({
+  const attachments: AttachmentRow[] = request.attachments.map((a, position) => ({
     ...a,
     message_row_id: message.id,
+    position,
     created_at: now,
   }));
   const stored: StoredMessage = { message, attachments, thread, matchedBy, blockedBy };
