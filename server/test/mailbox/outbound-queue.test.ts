@@ -250,6 +250,67 @@ describe('outbound queue: retries, per-recipient status, scheduled send', () => 
     assert.equal((await cancel('<nope@example.com>')).status, 404);
   });
 
+  test('a scheduled message in the trash at send_at is cancelled, never sent (message and thread DELETE)', async () => {
+    const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const trashed = await send({ to: 'trashed@example.com', send_at: at });
+    const viaThread = await send({ to: 'thread-trashed@example.com', send_at: at });
+    const restored = await send({ to: 'restored@example.com', send_at: at });
+    const base = `/v0/inboxes/${inbox.inbox_id}`;
+    const path = (m: { message_id: string }) => `${base}/messages/${encodeURIComponent(m.message_id)}`;
+    assert.equal((await t.request('DELETE', path(trashed.body), t.adminKey)).status, 200);
+    assert.equal(
+      (await t.request('DELETE', `${base}/threads/${viaThread.body.thread_id}`, t.adminKey)).status,
+      200,
+    );
+    assert.equal((await t.request('DELETE', path(restored.body), t.adminKey)).status, 200);
+    assert.equal((await t.request('POST', `${path(restored.body)}/restore`, t.adminKey)).status, 200);
+
+    t.clock.advance(3_600_000);
+    await t.deps.jobs.runOnce();
+    for (const m of [trashed.body, viaThread.body]) {
+      const after = (await get(m.message_id)).body;
+      assert.equal(after.status, 'cancelled', JSON.stringify(after));
+      assert.ok(after.labels.includes('cancelled'));
+      assert.ok(!after.labels.includes('scheduled'));
+      assert.equal(copiesAtRelay(m.message_id).length, 0, 'a trashed scheduled message never goes');
+    }
+    assert.equal((await get(restored.body.message_id)).body.status, 'sent', 'restored in time: it goes');
+    assert.equal(copiesAtRelay(restored.body.message_id).length, 1);
+  });
+
+  test('a send list entry added before send_at rejects the scheduled message: message.rejected', async () => {
+    const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    const later = await send({ to: 'ok@example.com', cc: 'banned@blocked-later.example', send_at: at });
+    assert.equal(later.body.status, 'scheduled', JSON.stringify(later.body));
+    const entry = await t.request('POST', `/v0/inboxes/${inbox.inbox_id}/block-list`, t.adminKey, {
+      value: 'blocked-later.example',
+      direction: 'send',
+    });
+    assert.equal(entry.status, 201, JSON.stringify(entry.body));
+    try {
+      t.clock.advance(3_600_000);
+      await t.deps.jobs.runOnce();
+      const after = (await get(later.body.message_id)).body;
+      assert.equal(after.status, 'rejected', JSON.stringify(after));
+      assert.ok(after.labels.includes('rejected'));
+      assert.ok(!after.labels.includes('scheduled'));
+      assert.match(
+        after.rejection_reason,
+        /banned@blocked-later\.example is blocked by the inbox's send block list/,
+      );
+      assert.equal(copiesAtRelay(later.body.message_id).length, 0, 'nobody gets it');
+      const event = await lastEvent('message.rejected');
+      assert.equal(event.message.message_id, later.body.message_id);
+      assert.match(event.reason, /blocked-later\.example/);
+    } finally {
+      await t.request(
+        'DELETE',
+        `/v0/inboxes/${inbox.inbox_id}/block-list/${entry.body.entry_id}`,
+        t.adminKey,
+      );
+    }
+  });
+
   test('send_at on reply and draft send; bad send_at is a 400 naming it', async () => {
     const at = new Date(t.clock.now().getTime() + 60_000).toISOString();
     const original = await send({ to: 'thread@example.com' });

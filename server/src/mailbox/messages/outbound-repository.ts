@@ -10,7 +10,7 @@ export const outboundRepository = {
     return db.selectFrom('mailbox_messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
   },
 
-  /** The row locked for this transaction, so the status checks below and the write cannot interleave. */
+  /** The row locked for this transaction, so status checks and writes cannot interleave (see lockWithThread). */
   async lock(db: Executor, id: string): Promise<MessageRow | undefined> {
     return db
       .selectFrom('mailbox_messages')
@@ -20,7 +20,25 @@ export const outboundRepository = {
       .executeTakeFirst();
   },
 
-  /** Status, labels and recipients of a locked row; the thread's labels follow its messages'. */
+  /**
+   * Locks the message's thread, then the message: the order of every other label write (PATCH
+   * labels, trash, permanent delete), since update() below rewrites the thread's labels. The
+   * message first could deadlock against them on PostgreSQL, and refreshLabels without the
+   * thread's lock could write labels from a stale snapshot. A message never changes thread, so
+   * its thread_id read before the locks still holds; the message itself is read under its lock.
+   */
+  async lockWithThread(db: Executor, id: string): Promise<MessageRow | undefined> {
+    const found = await db
+      .selectFrom('mailbox_messages')
+      .select('thread_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!found) return undefined;
+    if (found.thread_id) await threadsRepository.lockForUpdate(db, found.thread_id);
+    return outboundRepository.lock(db, id);
+  },
+
+  /** Status, labels and recipients of a row locked by lockWithThread; the thread's labels follow its messages'. */
   async update(
     db: Executor,
     row: MessageRow,

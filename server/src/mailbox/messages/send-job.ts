@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { AppError } from '../../core/http/errors.ts';
 import { defineJob, type JobDefinition, type RetryPolicy } from '../../core/jobs/index.ts';
 import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import type { Executor } from '../db.ts';
@@ -8,14 +9,15 @@ import { domainsRepository } from '../domains/repository.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { scopeOf } from '../events/types.ts';
 import { type InboxRow, inboxesRepository } from '../inboxes/repository.ts';
+import { checkRecipientLists } from '../lists/recipients.ts';
 import type { OutboundRecipient } from '../tables.ts';
-import { threadsRepository } from '../threads/repository.ts';
+import { TRASH, threadsRepository } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
 import type { InboundMail } from './ingest.ts';
 import { outboundRepository } from './outbound-repository.ts';
 import { toMessage, toThread } from './present.ts';
 import { givenUp, isOpen, relayOutcomes, withOutcomes } from './recipients.ts';
-import { messagesRepository } from './repository.ts';
+import { type MessageRow, messagesRepository } from './repository.ts';
 import type { DkimKey, MailRelay } from './transport.ts';
 
 /** Stored with every queued send: never rename it (queued jobs would be stranded). */
@@ -95,14 +97,43 @@ export class OutboundDelivery {
     return 0;
   }
 
-  /** A scheduled message's time came: it is `sending` from now on, and can no longer be cancelled. */
+  /**
+   * A scheduled message's time came: it is `sending` from now on, and can no longer be cancelled.
+   * Unless it is in the trash: trashing a scheduled message cancels it (it becomes `cancelled`
+   * here, never sent; restored before send_at it goes as planned). And the send lists are checked
+   * again, as they may have changed since it was scheduled: a recipient they now refuse rejects
+   * the whole message, as the send itself would have been refused (`message.rejected`).
+   */
   private async start(rowId: string) {
     const now = this.deps.clock.now();
-    return this.deps.db.transaction().execute(async (trx) => {
-      const row = await outboundRepository.lock(trx, rowId);
+    return this.deps.recorder.transaction(async (trx, emit) => {
+      const row = await outboundRepository.lockWithThread(trx, rowId);
       if (row?.status !== 'scheduled') return row;
       const labels = row.labels.filter((label) => label !== 'scheduled');
-      return outboundRepository.update(trx, row, { status: 'sending', labels, now });
+      if (row.labels.includes(TRASH))
+        return outboundRepository.update(trx, row, {
+          status: 'cancelled',
+          labels: unique([...labels, 'cancelled']),
+          now,
+        });
+      const inbox = await inboxesRepository.byId(trx, row.inbox_id);
+      const refused = inbox ? await refusedByLists(trx, inbox, row) : null;
+      if (!inbox || !refused) return outboundRepository.update(trx, row, { status: 'sending', labels, now });
+      const recipients = row.recipients.map((r) => ({
+        ...r,
+        status: 'rejected' as const,
+        last_response: refused,
+        updated_at: now.toISOString(),
+      }));
+      const updated = await outboundRepository.update(trx, row, {
+        status: 'rejected',
+        labels: unique(['rejected', ...labels]),
+        recipients,
+        rejection_reason: refused,
+        now,
+      });
+      await emit('message.rejected', scopeOf(inbox), { ...(await eventBody(trx, updated)), reason: refused });
+      return updated;
     });
   }
 
@@ -116,7 +147,7 @@ export class OutboundDelivery {
           .join('; ')
           .slice(0, 1_000);
     await this.deps.recorder.transaction(async (trx, emit) => {
-      const row = await outboundRepository.lock(trx, rowId);
+      const row = await outboundRepository.lockWithThread(trx, rowId);
       if (row?.status !== 'sending') return;
       const status = got.length ? 'sent' : 'rejected';
       const updated = await outboundRepository.update(trx, row, {
@@ -126,9 +157,7 @@ export class OutboundDelivery {
         rejection_reason: reason,
         now,
       });
-      const attachments = (await messagesRepository.attachmentsFor(trx, [row.id])).get(row.id);
-      const thread = row.thread_id ? await threadsRepository.get(trx, null, row.thread_id) : undefined;
-      const body = { message: toMessage(updated, attachments), thread: thread ? toThread(thread) : null };
+      const body = await eventBody(trx, updated);
       // `recipients` and `reason` as before the queue: `internal` got it locally, `external`
       // went (or was meant to go) through the relay, `rejected` never got it.
       const internal = recipients.filter((r) => r.status === 'delivered').map((r) => r.address);
@@ -162,6 +191,27 @@ export class OutboundDelivery {
       keySelector: row.dkim_selector,
       privateKey: this.deps.secretBox.open(row.dkim_private_key_sealed),
     };
+  }
+}
+
+/** `message` and `thread` of the events `message.sent` and `message.rejected`. */
+async function eventBody(db: Executor, row: MessageRow) {
+  const attachments = (await messagesRepository.attachmentsFor(db, [row.id])).get(row.id);
+  const thread = row.thread_id ? await threadsRepository.get(db, null, row.thread_id) : undefined;
+  return { message: toMessage(row, attachments), thread: thread ? toThread(thread) : null };
+}
+
+/** Why the inbox's send lists now refuse some recipient of the message (null: they admit all). */
+async function refusedByLists(db: Executor, inbox: InboxRow, row: MessageRow): Promise<string | null> {
+  try {
+    await checkRecipientLists(db, inbox, { to: row.to, cc: row.cc, bcc: row.bcc });
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'recipient_not_allowed') throw error;
+    return (error.errors ?? [])
+      .map((e) => e.message)
+      .join('; ')
+      .slice(0, 1_000);
   }
 }
 

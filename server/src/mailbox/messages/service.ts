@@ -187,7 +187,7 @@ export class MessageService {
     const { db, clock } = this.deps;
     const { row: found } = await this.find(principal, inboxId, messageId);
     const cancelled = await db.transaction().execute(async (trx) => {
-      const row = await outboundRepository.lock(trx, found.id);
+      const row = await outboundRepository.lockWithThread(trx, found.id);
       if (row?.status !== 'scheduled') return null;
       const labels = unique([...row.labels.filter((label) => label !== 'scheduled'), 'cancelled']);
       return outboundRepository.update(trx, row, { status: 'cancelled', labels, now: clock.now() });
