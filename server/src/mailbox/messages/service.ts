@@ -1,8 +1,9 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
-import { AppError, invalidParam } from '../../core/http/errors.ts';
+import { AppError } from '../../core/http/errors.ts';
 import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
+import { requireScope } from '../auth/scopes.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { scopeOf } from '../events/types.ts';
@@ -13,15 +14,13 @@ import { unique } from './addresses.ts';
 import { checkCustomHeaders } from './custom-headers.ts';
 import { forwardBodies, forwardSubject } from './forward.ts';
 import { type AttachmentReader, asList, parseSendAt } from './input.ts';
+import { checkCallerLabels } from './labels.ts';
 import type { OutboundMail } from './outbound.ts';
 import { outboundRepository } from './outbound-repository.ts';
 import { toMessage, toThread } from './present.ts';
 import { replyRecipients } from './reply-recipients.ts';
 import { messagesRepository } from './repository.ts';
 import type { ForwardBody, ReplyBody, SendBody } from './schemas.ts';
-
-/** Labels that record what happened to a message; only the service sets them. */
-const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked', 'scheduled', 'cancelled']);
 
 /** What a deletion answers: the message and whether it is gone for good or in the trash. */
 export interface DeletedMessage {
@@ -71,21 +70,8 @@ export class MessageService {
     const { row } = await this.find(principal, inboxId, messageId);
     const add = change.add_labels ?? [];
     const remove = change.remove_labels ?? [];
-    for (const [param, labels] of [
-      ['add_labels', add],
-      ['remove_labels', remove],
-    ] as const) {
-      labels.forEach((label, index) => {
-        if (SYSTEM_LABELS.has(label))
-          throw invalidParam(`${param}[${index}]`, `${label} is set by the service and cannot be changed.`);
-        // One way in and out of the trash, which also moves whole threads: DELETE and restore.
-        if (label === TRASH)
-          throw invalidParam(
-            `${param}[${index}]`,
-            'trash is set by DELETE …/messages/{message_id} and removed by POST …/restore.',
-          );
-      });
-    }
+    checkCallerLabels(add, 'add_labels');
+    checkCallerLabels(remove, 'remove_labels');
     const updated = await messagesRepository.changeLabels(db, row, { add, remove }, clock.now());
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
@@ -241,6 +227,8 @@ export class MessageService {
     body: Static<typeof ForwardBody>,
   ) {
     const { db, storage } = this.deps;
+    // A forward sends (and answers) the original's content: a send-only key must not read through it.
+    requireScope(principal, 'messages.read');
     const { inbox, row } = await this.find(principal, inboxId, messageId);
     const content = await this.content(body);
     const carried = [];
@@ -279,6 +267,7 @@ export class MessageService {
 
   /** The compose fields of a send, reply or forward, checked: headers allowed, attachments read. */
   private async content(body: Static<typeof SendBody>) {
+    checkCallerLabels(body.labels, 'labels');
     return {
       to: asList(body.to),
       cc: asList(body.cc),
