@@ -13,6 +13,7 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
   let relayServer: Awaited<ReturnType<typeof startTestRelay>>;
   let files: Server;
   let filesUrl: string;
+  let fetches = 0;
   let inbox: { inbox_id: string };
   let relay: MailRelay;
 
@@ -41,6 +42,7 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     const smtp = new SmtpRelay(relayServer.url);
     relay = { configured: true, send: (raw, envelope, dkim) => smtp.send(raw, envelope, dkim), close() {} };
     files = createServer((request, response) => {
+      fetches += 1;
       if (request.url === '/files/price%20list.pdf') {
         response.writeHead(200, { 'content-type': 'application/pdf' });
         response.end(Buffer.from('%PDF price list'));
@@ -341,5 +343,19 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
     assert.equal((await call('POST', `${draftPath}/send`)).status, 200);
     assert.equal((await call('GET', draftPath)).status, 404);
+  });
+
+  test('recipients are checked (addresses, send lists) before any attachment URL is fetched', async () => {
+    const before = fetches;
+    const attachments = [{ url: `${filesUrl}/files/price%20list.pdf` }];
+    refused(await call('POST', '/messages/send', { to: 'not an address', attachments }), 'to[0]');
+    const block = await call('POST', '/block-list', { value: 'nope.example', direction: 'send' });
+    assert.equal(block.status, 201, JSON.stringify(block.body));
+    const blocked = await call('POST', '/messages/send', { to: 'x@nope.example', attachments });
+    assert.equal(blocked.status, 400, JSON.stringify(blocked.body));
+    assert.equal(fetches, before, 'no URL fetched for a send refused on its recipients');
+    const sent = await call('POST', '/messages/send', { to: 'ok@example.com', attachments });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(fetches, before + 1);
   });
 });

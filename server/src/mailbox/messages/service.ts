@@ -7,7 +7,9 @@ import { requireScope } from '../auth/scopes.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { scopeOf } from '../events/types.ts';
+import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
+import { checkRecipientLists } from '../lists/recipients.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
 import { type ThreadRow, TRASH, threadsRepository } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
@@ -38,7 +40,7 @@ export class MessageService {
       clock: Clock;
       storage: ObjectStorage;
       recorder: EventRecorder;
-      outbound: Pick<OutboundMail, 'send'>;
+      outbound: Pick<OutboundMail, 'send' | 'validate'>;
       attachments: AttachmentReader;
     },
   ) {}
@@ -158,7 +160,7 @@ export class MessageService {
   async send(principal: MailboxPrincipal, inboxId: string, body: Static<typeof SendBody>) {
     const inbox = await loadInbox(this.deps.db, principal, inboxId);
     return this.deps.outbound.send(inbox, {
-      ...(await this.content(body)),
+      ...(await this.content(inbox, body)),
       in_reply_to: null,
       references: [],
       send_at: parseSendAt(body.send_at, this.deps.clock.now()),
@@ -199,16 +201,15 @@ export class MessageService {
     body: Static<typeof ReplyBody>,
   ) {
     const { inbox, row } = await this.find(principal, inboxId, messageId);
-    const content = await this.content(body);
-    const { to, cc } = replyRecipients(row, inbox.id, {
-      ...(body.to !== undefined ? { to: content.to } : {}),
-      cc: content.cc,
-      replyAll: body.reply_all ?? false,
-    });
+    const content = await this.content(inbox, body, (given) =>
+      replyRecipients(row, inbox.id, {
+        ...(body.to !== undefined ? { to: given.to } : {}),
+        cc: given.cc,
+        replyAll: body.reply_all ?? false,
+      }),
+    );
     return this.deps.outbound.send(inbox, {
       ...content,
-      to,
-      cc,
       subject: body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`),
       in_reply_to: row.message_id,
       references: unique([...row.references, row.message_id]).slice(-50),
@@ -230,7 +231,7 @@ export class MessageService {
     // A forward sends (and answers) the original's content: a send-only key must not read through it.
     requireScope(principal, 'messages.read');
     const { inbox, row } = await this.find(principal, inboxId, messageId);
-    const content = await this.content(body);
+    const content = await this.content(inbox, body);
     const carried = [];
     if (body.include_attachments !== false) {
       for (const attachment of (await messagesRepository.attachmentsFor(db, [row.id])).get(row.id) ?? []) {
@@ -265,14 +266,26 @@ export class MessageService {
     });
   }
 
-  /** The compose fields of a send, reply or forward, checked: headers allowed, attachments read. */
-  private async content(body: Static<typeof SendBody>) {
+  /**
+   * The compose fields of a send, reply or forward, checked: labels and headers allowed, the
+   * recipients (as `address` settles them, for a reply) valid and admitted by the send lists
+   * before any attachment URL is fetched, then the attachments read.
+   */
+  private async content(
+    inbox: InboxRow,
+    body: Static<typeof SendBody>,
+    address: (given: { to: string[]; cc: string[] }) => { to: string[]; cc: string[] } = (given) => given,
+  ) {
     checkCallerLabels(body.labels, 'labels');
-    return {
-      to: asList(body.to),
-      cc: asList(body.cc),
+    const recipients = {
+      ...address({ to: asList(body.to), cc: asList(body.cc) }),
       bcc: asList(body.bcc),
       reply_to: asList(body.reply_to),
+    };
+    this.deps.outbound.validate(recipients);
+    await checkRecipientLists(this.deps.db, inbox, recipients);
+    return {
+      ...recipients,
       subject: body.subject ?? '',
       text: body.text ?? null,
       html: body.html ?? null,
