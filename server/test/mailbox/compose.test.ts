@@ -13,6 +13,7 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
   let relayServer: Awaited<ReturnType<typeof startTestRelay>>;
   let files: Server;
   let filesUrl: string;
+  let fetches = 0;
   let inbox: { inbox_id: string };
   let relay: MailRelay;
 
@@ -41,6 +42,7 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     const smtp = new SmtpRelay(relayServer.url);
     relay = { configured: true, send: (raw, envelope, dkim) => smtp.send(raw, envelope, dkim), close() {} };
     files = createServer((request, response) => {
+      fetches += 1;
       if (request.url === '/files/price%20list.pdf') {
         response.writeHead(200, { 'content-type': 'application/pdf' });
         response.end(Buffer.from('%PDF price list'));
@@ -285,5 +287,75 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     assert.deepEqual(sent.body.headers, { 'x-offer': 'v2' });
     assert.match(await rawOf(sent.body.message_id), /^X-Offer: v2\r$/m);
     assert.equal((await call('PATCH', draftPath, { subject: 'late' })).status, 404);
+  });
+
+  test("the service's own labels (received, sent, trash…) are refused on send, reply, forward and drafts", async () => {
+    const original = await receive({
+      from: 'alice@example.com',
+      to: inbox.inbox_id,
+      subject: 'Labels',
+      text: 'x',
+    });
+    const to = 'bob@example.com';
+    refused(await call('POST', '/messages/send', { to, text: 'x', labels: ['mine', 'sent'] }), 'labels[1]');
+    refused(
+      await call('POST', messagePath(original.message_id, '/reply'), { text: 'x', labels: ['received'] }),
+      'labels[0]',
+    );
+    refused(
+      await call('POST', messagePath(original.message_id, '/forward'), { to, labels: ['trash'] }),
+      'labels[0]',
+    );
+    refused(await call('POST', '/drafts', { to, labels: ['scheduled'] }), 'labels[0]');
+    const draft = await call('POST', '/drafts', { to, labels: ['mine'] });
+    assert.equal(draft.status, 201, JSON.stringify(draft.body));
+    refused(
+      await call('PATCH', `/drafts/${draft.body.draft_id}`, { labels: ['ok', 'blocked'] }),
+      'labels[1]',
+    );
+    const sent = await call('POST', '/messages/send', { to, text: 'x', labels: ['mine'] });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.ok(sent.body.labels.includes('mine'));
+  });
+
+  test('a draft whose attachment is gone is not sent without it, and stays; a refused send keeps the draft', async () => {
+    const created = await call('POST', '/drafts', {
+      to: 'lead@example.com',
+      text: 'with file',
+      attachments: [{ filename: 'a.txt', content: Buffer.from('a').toString('base64') }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const draftPath = `/drafts/${created.body.draft_id}`;
+    const row = await t.deps.db
+      .selectFrom('mailbox_drafts')
+      .select('attachments')
+      .where('id', '=', created.body.draft_id)
+      .executeTakeFirstOrThrow();
+    await t.deps.storage.delete(row.attachments[0]!.storage_key);
+    const conflict = await call('POST', `${draftPath}/send`);
+    assert.equal(conflict.status, 409, JSON.stringify(conflict.body));
+    assert.match(conflict.body.error.message, /a\.txt is no longer stored/);
+    assert.equal((await call('GET', draftPath)).status, 200, 'the draft is still there');
+    // Attached again, it goes; the draft is gone then.
+    const fixed = await call('PATCH', draftPath, {
+      attachments: [{ filename: 'a.txt', content: Buffer.from('a').toString('base64') }],
+    });
+    assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
+    assert.equal((await call('POST', `${draftPath}/send`)).status, 200);
+    assert.equal((await call('GET', draftPath)).status, 404);
+  });
+
+  test('recipients are checked (addresses, send lists) before any attachment URL is fetched', async () => {
+    const before = fetches;
+    const attachments = [{ url: `${filesUrl}/files/price%20list.pdf` }];
+    refused(await call('POST', '/messages/send', { to: 'not an address', attachments }), 'to[0]');
+    const block = await call('POST', '/block-list', { value: 'nope.example', direction: 'send' });
+    assert.equal(block.status, 201, JSON.stringify(block.body));
+    const blocked = await call('POST', '/messages/send', { to: 'x@nope.example', attachments });
+    assert.equal(blocked.status, 400, JSON.stringify(blocked.body));
+    assert.equal(fetches, before, 'no URL fetched for a send refused on its recipients');
+    const sent = await call('POST', '/messages/send', { to: 'ok@example.com', attachments });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(fetches, before + 1);
   });
 });

@@ -155,8 +155,29 @@ describe('allow and block lists', () => {
       assert.equal(response.status, 404, `${url}: ${JSON.stringify(response.body)}`);
       assert.equal((await t.request('GET', url, key)).status, 404, url);
     }
-    const mine = await post(`/v0/inboxes/${podInbox.inbox_id}/allow-list`, { value: 'x.example' }, inboxKey);
-    assert.equal(mine.status, 201, 'a key restricted to an inbox manages that inbox');
+    const mine = await post(`/v0/inboxes/${podInbox.inbox_id}/block-list`, { value: 'x.example' }, inboxKey);
+    assert.equal(mine.status, 201, 'a key restricted to an inbox manages its block list');
+    // An allow entry would override the pod's and workspace's blocks: inbox keys only narrow.
+    const widen = await post(`/v0/inboxes/${podInbox.inbox_id}/allow-list`, { value: 'x.example' }, inboxKey);
+    assert.equal(widen.status, 403, JSON.stringify(widen.body));
+    assert.equal(widen.body.error.code, 'permission_denied');
+    assert.match(widen.body.error.message, /allow list/);
+    const podAllow = await post(
+      `/v0/inboxes/${podInbox.inbox_id}/allow-list`,
+      { value: 'y.example' },
+      podKey,
+    );
+    assert.equal(podAllow.status, 201, 'a pod key still adds allow entries to its inboxes');
+    const unallow = await t.request(
+      'DELETE',
+      `/v0/inboxes/${podInbox.inbox_id}/allow-list/${podAllow.body.entry_id}`,
+      inboxKey,
+    );
+    assert.equal(unallow.status, 403, 'nor removes them');
+    assert.equal(
+      (await t.request('GET', `/v0/inboxes/${podInbox.inbox_id}/allow-list`, inboxKey)).status,
+      200,
+    );
     const notTheirs = await t.request(
       'DELETE',
       `/v0/pods/${podId}/block-list/${own.body.entry_id}`,
@@ -164,7 +185,8 @@ describe('allow and block lists', () => {
     );
     assert.equal(notTheirs.status, 404);
     await remove(`/v0/pods/${podId}/block-list/${own.body.entry_id}`, podKey);
-    await remove(`/v0/inboxes/${podInbox.inbox_id}/allow-list/${mine.body.entry_id}`, inboxKey);
+    await remove(`/v0/inboxes/${podInbox.inbox_id}/block-list/${mine.body.entry_id}`, inboxKey);
+    await remove(`/v0/inboxes/${podInbox.inbox_id}/allow-list/${podAllow.body.entry_id}`, podKey);
   });
 
   test('receive over SMTP: allow lists admit only their senders, block wins, the narrower level decides', async () => {

@@ -68,6 +68,19 @@ describe('scopes of scoped keys', () => {
     }
   });
 
+  test('forward also needs messages.read: it answers and sends the original content', async () => {
+    const listed = await t.request('GET', messages(), t.adminKey);
+    const original = listed.body.messages[0].message_id as string;
+    const url = `${messages()}/${encodeURIComponent(original)}/forward`;
+    const sender = await key(['messages.send']);
+    const refused = await t.request('POST', url, sender, { to: 'bob@example.com' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'insufficient_scope');
+    assert.equal(refused.body.error.param, 'messages.read');
+    const reader = await key(['messages.send', 'messages.read']);
+    assert.equal(await status(reader, 'POST', url, { to: 'bob@example.com' }), 200);
+  });
+
   test('permissions is an alias of scopes, and GET /api-keys shows what was stored', async () => {
     const created = await t.request('POST', '/v0/api-keys', t.adminKey, {
       name: 'alias',

@@ -136,6 +136,10 @@ describe('search over messages and threads', () => {
     const cases: Array<[string, string]> = [
       ['after=yesterday', 'after'],
       ['before=2026-13-45', 'before'],
+      // Real calendar days only: Date would roll these over into March and December.
+      ['after=2026-02-31', 'after'],
+      ['before=2026-11-31T10:00:00Z', 'before'],
+      ['after=2025-02-29', 'after'],
       ['after=2026-11-02&before=2026-11-01', 'before'],
       ['from=not%20an%20address', 'from'],
       ['to=%3Cx%3E', 'to'],

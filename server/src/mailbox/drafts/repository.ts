@@ -71,6 +71,19 @@ export const draftsRepository = {
     return newestFirst(query, page, 'mailbox_drafts').execute();
   },
 
+  /**
+   * Deletes the draft and answers it as it was: whoever takes it owns it (a send), and a
+   * concurrent update or send then finds it gone instead of racing on its attachments.
+   */
+  async take(db: Executor, inboxId: string, id: string): Promise<DraftRow | undefined> {
+    return db
+      .deleteFrom('mailbox_drafts')
+      .where('inbox_id', '=', inboxId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
   async delete(db: Executor, id: string): Promise<void> {
     await db.deleteFrom('mailbox_drafts').where('id', '=', id).execute();
   },

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
+import { AppError } from '../../core/http/errors.ts';
 import type { ObjectStorage } from '../../core/storage/types.ts';
 import { toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
@@ -10,6 +11,7 @@ import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
 import { checkCustomHeaders } from '../messages/custom-headers.ts';
 import { type AttachmentReader, asList, parseSendAt } from '../messages/input.ts';
+import { checkCallerLabels } from '../messages/labels.ts';
 import type { OutboundMail } from '../messages/outbound.ts';
 import type { MessageObject } from '../messages/present.ts';
 import { byCreation, keyset, type ListQuery, type PageTokens } from '../pagination.ts';
@@ -42,6 +44,7 @@ export class DraftService {
       if (existing) return existing;
     }
     const id = newId('drf');
+    checkCallerLabels(body.labels, 'labels');
     const recipients = this.recipients(body);
     const headers = checkCustomHeaders(body.headers);
     const attachments = await this.storeAttachments(id, body.attachments);
@@ -88,7 +91,10 @@ export class DraftService {
     if (body.subject !== undefined) change.subject = body.subject ?? '';
     if (body.text !== undefined) change.text = body.text;
     if (body.html !== undefined) change.html = body.html;
-    if (body.labels !== undefined) change.labels = body.labels ?? [];
+    if (body.labels !== undefined) {
+      checkCallerLabels(body.labels, 'labels');
+      change.labels = body.labels ?? [];
+    }
     if (body.headers !== undefined) change.headers = checkCustomHeaders(body.headers);
     if (body.in_reply_to !== undefined) {
       change.in_reply_to = normalizeMessageId(body.in_reply_to ?? undefined);
@@ -166,37 +172,57 @@ export class DraftService {
     await this.discard(draft);
   }
 
-  /** Sends the draft as it is; once sent, it is gone and the sent message is answered. */
+  /**
+   * Sends the draft as it is; once sent, it is gone and the sent message is answered. The draft
+   * is taken (its row deleted) first, so a concurrent update cannot swap its attachments mid-send;
+   * a send that is refused puts it back as it was.
+   */
   async send(
     principal: MailboxPrincipal,
     inboxId: string,
     draftId: string,
     options: { send_at?: string },
   ): Promise<MessageObject> {
-    const { inbox, draft } = await this.get(principal, inboxId, draftId);
+    const { db, storage } = this.deps;
+    const inbox = await loadInbox(db, principal, inboxId);
     const sendAt = parseSendAt(options.send_at, this.deps.clock.now());
-    const attachments = [];
-    for (const attachment of draft.attachments) {
-      const object = await this.deps.storage.get(attachment.storage_key);
-      if (!object) continue;
-      attachments.push({ ...attachment, content: await toBuffer(object.body) });
+    const draft = await draftsRepository.take(db, inbox.id, draftId);
+    if (!draft) throw notFound('draft', 'draft_id');
+    let message: MessageObject;
+    try {
+      const attachments = [];
+      for (const attachment of draft.attachments) {
+        const object = await storage.get(attachment.storage_key);
+        // Never send without an attachment the draft shows.
+        if (!object)
+          throw new AppError(
+            'resource_conflict',
+            `The draft's attachment ${attachment.filename ?? attachment.storage_key} is no longer stored; attach it again.`,
+            { param: 'draft_id' },
+          );
+        attachments.push({ ...attachment, content: await toBuffer(object.body) });
+      }
+      message = await this.deps.outbound.send(inbox, {
+        to: draft.to,
+        cc: draft.cc,
+        bcc: draft.bcc,
+        reply_to: draft.reply_to,
+        subject: draft.subject,
+        text: draft.text,
+        html: draft.html,
+        attachments,
+        in_reply_to: draft.in_reply_to,
+        references: draft.references,
+        labels: draft.labels,
+        headers: draft.headers,
+        send_at: sendAt,
+      });
+    } catch (error) {
+      // Refused (bad recipient, blocked, too large…): nothing went, the draft stays to be fixed.
+      if (error instanceof AppError) await draftsRepository.insert(db, draft);
+      throw error;
     }
-    const message = await this.deps.outbound.send(inbox, {
-      to: draft.to,
-      cc: draft.cc,
-      bcc: draft.bcc,
-      reply_to: draft.reply_to,
-      subject: draft.subject,
-      text: draft.text,
-      html: draft.html,
-      attachments,
-      in_reply_to: draft.in_reply_to,
-      references: draft.references,
-      labels: draft.labels,
-      headers: draft.headers,
-      send_at: sendAt,
-    });
-    await this.discard(draft);
+    await Promise.allSettled(draft.attachments.map((a) => storage.delete(a.storage_key)));
     return message;
   }
 

@@ -32,9 +32,22 @@ function parseValue(raw: string): { kind: 'address' | 'domain'; value: string } 
 }
 
 /**
+ * A key restricted to inboxes may only narrow what its inboxes send and receive: it adds and
+ * removes block entries, but an allow entry would override its pod's or workspace's block.
+ */
+function requireMayChange(principal: MailboxPrincipal, list: ListKind): void {
+  if (list === 'allow' && principal.reach.inboxIds !== null)
+    throw new AppError(
+      'permission_denied',
+      'A key restricted to inboxes cannot change allow lists (an allow entry overrides the pod and workspace block lists); use a pod or unrestricted key.',
+    );
+}
+
+/**
  * Allow and block lists of a namespace, a pod or an inbox. Managing a level needs a key that
  * reaches all of it: the namespace's lists only unrestricted keys, a pod's keys that reach the
- * whole pod (unrestricted, or restricted to exactly that pod), an inbox's any key that reaches it.
+ * whole pod (unrestricted, or restricted to exactly that pod), an inbox's any key that reaches it
+ * (but a key restricted to inboxes only its block lists: see requireMayChange).
  * Mail consults them through `listsRepository.evidenceQuery` and `verdictFor` (policy.ts).
  */
 export class ListService {
@@ -61,6 +74,7 @@ export class ListService {
     list: ListKind,
     input: { value: string; direction?: ListDirection; reason?: string },
   ): Promise<ListEntryRow> {
+    requireMayChange(principal, list);
     const target = await this.target(principal, owner, list);
     const { kind, value } = parseValue(input.value);
     const direction = input.direction ?? 'receive';
@@ -110,6 +124,7 @@ export class ListService {
     entryId: string,
   ): Promise<void> {
     const { db } = this.deps;
+    requireMayChange(principal, list);
     const target = await this.target(principal, owner, list);
     const entry = await listsRepository.get(db, target, entryId);
     if (!entry) throw notFound(`${list} list entry`, 'entry_id');

@@ -26,6 +26,9 @@ describe('attachments by URL', () => {
       } else if (url === '/redirect') {
         response.writeHead(302, { location: '/files/moved.pdf' });
         response.end();
+      } else if (url === '/bad-location') {
+        response.writeHead(302, { location: 'http://[' });
+        response.end();
       } else if (url === '/loop') {
         response.writeHead(302, { location: '/loop' });
         response.end();
@@ -84,6 +87,9 @@ describe('attachments by URL', () => {
     const error = await refusal(fetcher.fetch(`${base}/loop`, 10_000, 'attachments[1].url'));
     assert.equal(error.param, 'attachments[1].url');
     assert.match(error.message, /redirects/);
+    const bad = await refusal(fetcher.fetch(`${base}/bad-location`, 10_000, 'attachments[2].url'));
+    assert.equal(bad.param, 'attachments[2].url');
+    assert.match(bad.message, /invalid redirect Location/);
   });
 
   test('an error status, a body over the limit and a stalled server are refused with the reason', async () => {

@@ -33,7 +33,7 @@ export class AttachmentFetcher {
       const response = await this.get(target, maxBytes, param);
       const location = header(response.headers, 'location');
       if (response.status >= 300 && response.status < 400 && location) {
-        target = new URL(location, target).toString();
+        target = redirectTarget(location, target, param);
         continue;
       }
       if (response.status < 200 || response.status > 299)
@@ -69,6 +69,15 @@ export class AttachmentFetcher {
         throw invalidParam(param, `Could not fetch the attachment: ${error.message} (${error.code}).`);
       throw error;
     }
+  }
+}
+
+/** A redirect's Location resolved against the URL that answered it; a malformed one is a 400. */
+function redirectTarget(location: string, base: string, param: string): string {
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    throw invalidParam(param, 'Could not fetch the attachment: invalid redirect Location.');
   }
 }
 

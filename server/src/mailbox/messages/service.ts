@@ -1,27 +1,28 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../core/clock.ts';
-import { AppError, invalidParam } from '../../core/http/errors.ts';
+import { AppError } from '../../core/http/errors.ts';
 import { type ObjectStorage, toBuffer } from '../../core/storage/types.ts';
 import { type MailboxPrincipal, notFound } from '../auth/principal.ts';
+import { requireScope } from '../auth/scopes.ts';
 import type { Executor } from '../db.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { scopeOf } from '../events/types.ts';
+import type { InboxRow } from '../inboxes/repository.ts';
 import { loadInbox } from '../inboxes/service.ts';
+import { checkRecipientLists } from '../lists/recipients.ts';
 import { normalizeMessageId } from '../threading/resolve.ts';
 import { type ThreadRow, TRASH, threadsRepository } from '../threads/repository.ts';
 import { unique } from './addresses.ts';
 import { checkCustomHeaders } from './custom-headers.ts';
 import { forwardBodies, forwardSubject } from './forward.ts';
 import { type AttachmentReader, asList, parseSendAt } from './input.ts';
+import { checkCallerLabels } from './labels.ts';
 import type { OutboundMail } from './outbound.ts';
 import { outboundRepository } from './outbound-repository.ts';
 import { toMessage, toThread } from './present.ts';
 import { replyRecipients } from './reply-recipients.ts';
 import { messagesRepository } from './repository.ts';
 import type { ForwardBody, ReplyBody, SendBody } from './schemas.ts';
-
-/** Labels that record what happened to a message; only the service sets them. */
-const SYSTEM_LABELS = new Set(['received', 'sent', 'rejected', 'blocked', 'scheduled', 'cancelled']);
 
 /** What a deletion answers: the message and whether it is gone for good or in the trash. */
 export interface DeletedMessage {
@@ -39,7 +40,7 @@ export class MessageService {
       clock: Clock;
       storage: ObjectStorage;
       recorder: EventRecorder;
-      outbound: Pick<OutboundMail, 'send'>;
+      outbound: Pick<OutboundMail, 'send' | 'validate'>;
       attachments: AttachmentReader;
     },
   ) {}
@@ -71,21 +72,8 @@ export class MessageService {
     const { row } = await this.find(principal, inboxId, messageId);
     const add = change.add_labels ?? [];
     const remove = change.remove_labels ?? [];
-    for (const [param, labels] of [
-      ['add_labels', add],
-      ['remove_labels', remove],
-    ] as const) {
-      labels.forEach((label, index) => {
-        if (SYSTEM_LABELS.has(label))
-          throw invalidParam(`${param}[${index}]`, `${label} is set by the service and cannot be changed.`);
-        // One way in and out of the trash, which also moves whole threads: DELETE and restore.
-        if (label === TRASH)
-          throw invalidParam(
-            `${param}[${index}]`,
-            'trash is set by DELETE …/messages/{message_id} and removed by POST …/restore.',
-          );
-      });
-    }
+    checkCallerLabels(add, 'add_labels');
+    checkCallerLabels(remove, 'remove_labels');
     const updated = await messagesRepository.changeLabels(db, row, { add, remove }, clock.now());
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
@@ -172,7 +160,7 @@ export class MessageService {
   async send(principal: MailboxPrincipal, inboxId: string, body: Static<typeof SendBody>) {
     const inbox = await loadInbox(this.deps.db, principal, inboxId);
     return this.deps.outbound.send(inbox, {
-      ...(await this.content(body)),
+      ...(await this.content(inbox, body)),
       in_reply_to: null,
       references: [],
       send_at: parseSendAt(body.send_at, this.deps.clock.now()),
@@ -213,16 +201,15 @@ export class MessageService {
     body: Static<typeof ReplyBody>,
   ) {
     const { inbox, row } = await this.find(principal, inboxId, messageId);
-    const content = await this.content(body);
-    const { to, cc } = replyRecipients(row, inbox.id, {
-      ...(body.to !== undefined ? { to: content.to } : {}),
-      cc: content.cc,
-      replyAll: body.reply_all ?? false,
-    });
+    const content = await this.content(inbox, body, (given) =>
+      replyRecipients(row, inbox.id, {
+        ...(body.to !== undefined ? { to: given.to } : {}),
+        cc: given.cc,
+        replyAll: body.reply_all ?? false,
+      }),
+    );
     return this.deps.outbound.send(inbox, {
       ...content,
-      to,
-      cc,
       subject: body.subject ?? (/^re:/i.test(row.subject) ? row.subject : `Re: ${row.subject}`),
       in_reply_to: row.message_id,
       references: unique([...row.references, row.message_id]).slice(-50),
@@ -241,8 +228,10 @@ export class MessageService {
     body: Static<typeof ForwardBody>,
   ) {
     const { db, storage } = this.deps;
+    // A forward sends (and answers) the original's content: a send-only key must not read through it.
+    requireScope(principal, 'messages.read');
     const { inbox, row } = await this.find(principal, inboxId, messageId);
-    const content = await this.content(body);
+    const content = await this.content(inbox, body);
     const carried = [];
     if (body.include_attachments !== false) {
       for (const attachment of (await messagesRepository.attachmentsFor(db, [row.id])).get(row.id) ?? []) {
@@ -277,13 +266,26 @@ export class MessageService {
     });
   }
 
-  /** The compose fields of a send, reply or forward, checked: headers allowed, attachments read. */
-  private async content(body: Static<typeof SendBody>) {
-    return {
-      to: asList(body.to),
-      cc: asList(body.cc),
+  /**
+   * The compose fields of a send, reply or forward, checked: labels and headers allowed, the
+   * recipients (as `address` settles them, for a reply) valid and admitted by the send lists
+   * before any attachment URL is fetched, then the attachments read.
+   */
+  private async content(
+    inbox: InboxRow,
+    body: Static<typeof SendBody>,
+    address: (given: { to: string[]; cc: string[] }) => { to: string[]; cc: string[] } = (given) => given,
+  ) {
+    checkCallerLabels(body.labels, 'labels');
+    const recipients = {
+      ...address({ to: asList(body.to), cc: asList(body.cc) }),
       bcc: asList(body.bcc),
       reply_to: asList(body.reply_to),
+    };
+    this.deps.outbound.validate(recipients);
+    await checkRecipientLists(this.deps.db, inbox, recipients);
+    return {
+      ...recipients,
       subject: body.subject ?? '',
       text: body.text ?? null,
       html: body.html ?? null,

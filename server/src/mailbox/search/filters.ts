@@ -14,10 +14,20 @@ export interface SearchFilters {
   hasAttachments: boolean | null;
 }
 
+/** `Date` rolls impossible days over (2026-02-31 becomes March 3rd); the calendar day must exist. */
+function calendarDateExists(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return true;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 function moment(value: string | undefined, param: string): Date | null {
   if (value === undefined) return null;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw invalidParam(param, `${param} is not a valid date or date-time.`);
+  if (Number.isNaN(date.getTime()) || !calendarDateExists(value))
+    throw invalidParam(param, `${param} is not a valid date or date-time.`);
   return date;
 }
 
