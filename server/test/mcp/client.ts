@@ -37,3 +37,9 @@ export function toolError(result: Record<string, unknown>) {
     error: { code: string; message: string; param: string | null; status: number };
   };
 }
+
+/** The structured content of a tool call that must have succeeded. */
+export function toolResult(result: Record<string, unknown>): Record<string, any> {
+  if (result.isError === true) throw new Error(`expected success, got ${JSON.stringify(result.content)}`);
+  return result.structuredContent as Record<string, any>;
+}

@@ -4,18 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startMailbox, type TestMailbox } from '../mailbox/app.ts';
-import { connectMcp } from './client.ts';
-
-type Result = Awaited<ReturnType<Client['callTool']>>;
-const success = (result: Result) => {
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return result.structuredContent as Record<string, any>;
-};
-const errorOf = (result: Result) => {
-  assert.equal(result.isError, true, JSON.stringify(result.content));
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return JSON.parse(text).error as { code: string; message: string; param?: string };
-};
+import { connectMcp, toolError, toolResult } from './client.ts';
 
 describe('mailbox MCP: list tools', () => {
   let t: TestMailbox;
@@ -45,7 +34,7 @@ describe('mailbox MCP: list tools', () => {
   });
 
   test('block a recipient, see the send refused naming it, unblock it', async () => {
-    const entry = success(
+    const entry = toolResult(
       await agent.callTool({
         name: 'block_address',
         arguments: { inbox_id: inbox.inbox_id, value: 'noreply.example', direction: 'send' },
@@ -53,28 +42,28 @@ describe('mailbox MCP: list tools', () => {
     );
     assert.equal(entry.direction, 'send');
     assert.equal(entry.scope, 'inbox');
-    const listed = success(
+    const listed = toolResult(
       await agent.callTool({ name: 'list_blocked', arguments: { inbox_id: inbox.inbox_id } }),
     );
     assert.deepEqual(
       listed.entries.map((e: { entry_id: string }) => e.entry_id),
       [entry.entry_id],
     );
-    const refused = errorOf(
+    const refused = toolError(
       await agent.callTool({
         name: 'send_message',
         arguments: { inbox_id: inbox.inbox_id, to: 'bot@mail.noreply.example', text: 'x' },
       }),
-    );
+    ).error;
     assert.equal(refused.code, 'recipient_not_allowed');
     assert.equal(refused.param, 'to[0]');
-    success(
+    toolResult(
       await agent.callTool({
         name: 'unblock_address',
         arguments: { inbox_id: inbox.inbox_id, entry_id: entry.entry_id },
       }),
     );
-    const allowed = success(
+    const allowed = toolResult(
       await agent.callTool({ name: 'list_allowed', arguments: { inbox_id: inbox.inbox_id } }),
     );
     assert.equal(allowed.count, 0);

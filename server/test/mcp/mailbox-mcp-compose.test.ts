@@ -3,18 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startMailbox, type TestMailbox } from '../mailbox/app.ts';
-import { connectMcp } from './client.ts';
-
-type Result = Awaited<ReturnType<Client['callTool']>>;
-const success = (result: Result) => {
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return result.structuredContent as Record<string, any>;
-};
-const errorOf = (result: Result) => {
-  assert.equal(result.isError, true, JSON.stringify(result.content));
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return JSON.parse(text).error as { code: string; param: string };
-};
+import { connectMcp, toolError, toolResult } from './client.ts';
 
 describe('mailbox MCP: forward_message and update_draft', () => {
   let t: TestMailbox;
@@ -27,7 +16,7 @@ describe('mailbox MCP: forward_message and update_draft', () => {
     const workspace = await t.platform.signup();
     const key = (await t.platform.createApiKey(workspace)).secret;
     client = await connectMcp(t.baseUrl, key);
-    inbox = success(
+    inbox = toolResult(
       await client.callTool({ name: 'create_inbox', arguments: { username: t.unique() } }),
     ) as any;
   });
@@ -58,7 +47,7 @@ describe('mailbox MCP: forward_message and update_draft', () => {
       text: 'Due Friday.',
       messageId,
     });
-    const forwarded = success(
+    const forwarded = toolResult(
       await client.callTool({
         name: 'forward_message',
         arguments: {
@@ -78,13 +67,13 @@ describe('mailbox MCP: forward_message and update_draft', () => {
   });
 
   test('update_draft changes the fields given; a refused header is a tool error naming it', async () => {
-    const draft = success(
+    const draft = toolResult(
       await client.callTool({
         name: 'create_draft',
         arguments: { inbox_id: inbox.inbox_id, to: 'lead@example.com', cc: 'x@example.com', subject: 'v1' },
       }),
     );
-    const updated = success(
+    const updated = toolResult(
       await client.callTool({
         name: 'update_draft',
         arguments: { inbox_id: inbox.inbox_id, draft_id: draft.draft_id, subject: 'v2', cc: null },
@@ -98,8 +87,8 @@ describe('mailbox MCP: forward_message and update_draft', () => {
       arguments: { inbox_id: inbox.inbox_id, draft_id: draft.draft_id, headers: { From: 'ceo@example.com' } },
     });
     assert.deepEqual(
-      { ...errorOf(refused) },
-      { ...errorOf(refused), code: 'parameter_invalid', param: 'headers.From' },
+      { ...toolError(refused).error },
+      { ...toolError(refused).error, code: 'parameter_invalid', param: 'headers.From' },
     );
   });
 });

@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startMailbox, type TestMailbox } from '../mailbox/app.ts';
-import { connectMcp } from './client.ts';
-
-type Result = Awaited<ReturnType<Client['callTool']>>;
-const success = (result: Result) => {
-  assert.notEqual(result.isError, true, JSON.stringify(result.content));
-  return result.structuredContent as Record<string, any>;
-};
+import { connectMcp, toolResult } from './client.ts';
 
 /** The search and trash tools of the mailbox's MCP server, called as an agent would. */
 describe('mailbox MCP: search and delete tools', () => {
@@ -63,13 +57,13 @@ describe('mailbox MCP: search and delete tools', () => {
   });
 
   test('search, trash, restore and delete for good', async () => {
-    const found = success(
+    const found = toolResult(
       await client.callTool({ name: 'search_messages', arguments: { q: 'shipping 77' } }),
     );
     assert.deepEqual(found.messages.map((m: any) => m.inbox_id).sort(), [sender, receiver].sort());
     const received = found.messages.find((m: any) => m.inbox_id === receiver);
 
-    const threads = success(
+    const threads = toolResult(
       await client.callTool({ name: 'search_threads', arguments: { q: 'digest', to: receiver } }),
     );
     assert.deepEqual(
@@ -77,18 +71,18 @@ describe('mailbox MCP: search and delete tools', () => {
       ['Weekly digest', 'Weekly digest'],
     );
 
-    const trashed = success(
+    const trashed = toolResult(
       await client.callTool({
         name: 'delete_message',
         arguments: { inbox_id: receiver, message_id: received.message_id },
       }),
     );
     assert.equal(trashed.permanent, false);
-    const hidden = success(
+    const hidden = toolResult(
       await client.callTool({ name: 'list_messages', arguments: { inbox_id: receiver, q: 'shipping' } }),
     );
     assert.equal(hidden.count, 0);
-    const restored = success(
+    const restored = toolResult(
       await client.callTool({
         name: 'restore_message',
         arguments: { inbox_id: receiver, message_id: received.message_id },
@@ -96,7 +90,7 @@ describe('mailbox MCP: search and delete tools', () => {
     );
     assert.ok(!restored.labels.includes('trash'));
 
-    const gone = success(
+    const gone = toolResult(
       await client.callTool({
         name: 'delete_thread',
         arguments: { inbox_id: receiver, thread_id: received.thread_id, permanent: true },
