@@ -9,7 +9,8 @@ import { buildPlatformApp } from '../src/app/platform-app.ts';
 import { createPlatformDeps, type PlatformDeps } from '../src/app/platform-deps.ts';
 import { loadConfig } from '../src/config.ts';
 import { FakeClock } from '../src/core/clock.ts';
-import { type Database, openPGlite, openPostgres } from '../src/core/db/database.ts';
+import { type Database, openPostgres } from '../src/core/db/database.ts';
+import { openMigratedPGlite } from '../src/core/db/testing/migrated-pglite.ts';
 import type { CoreDeps } from '../src/core/deps.ts';
 import type { AppInstance } from '../src/core/http/types.ts';
 import type { LiveHubOverrides } from '../src/platform/live/wiring.ts';
@@ -21,7 +22,7 @@ import type { SpeechEngines } from '../src/platform/speech/types.ts';
  */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
-  return url ? openPostgres(url) : openPGlite(null);
+  return url ? openPostgres(url) : openMigratedPGlite();
 }
 
 export const TEST_ENCRYPTION_KEY = 'a1'.repeat(32);

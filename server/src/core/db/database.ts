@@ -38,9 +38,18 @@ export async function openDatabase(options: {
     : openPGlite(join(options.dataDir, 'pglite'));
 }
 
-export async function openPGlite(dir: string | null): Promise<Database> {
+/** The embedded engine, which can also dump its data directory (the tests' migrated template). */
+export interface PGliteDatabase extends Database {
+  dumpDataDir(): Promise<Blob>;
+}
+
+/** `loadDataDir` starts an in-memory database from a dump (see db/testing/migrated-pglite.ts). */
+export async function openPGlite(
+  dir: string | null,
+  options: { loadDataDir?: Blob } = {},
+): Promise<PGliteDatabase> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pglite = dir ? await PGlite.create(dir) : await PGlite.create();
+  const pglite = dir ? await PGlite.create(dir) : await PGlite.create({ loadDataDir: options.loadDataDir });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   const lockChains = new Map<number, Promise<void>>();
   return {
@@ -72,6 +81,7 @@ export async function openPGlite(dir: string | null): Promise<Database> {
       const unlisten = await pglite.listen(channel, handler);
       return async () => unlisten();
     },
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     async close() {
       await db.destroy();
       await pglite.close();

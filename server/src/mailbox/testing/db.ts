@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openPGlite, openPostgres } from '../../core/db/database.ts';
+import { type Database, openPostgres } from '../../core/db/database.ts';
 import { migrate } from '../../core/db/migrator.ts';
+import { openMigratedPGlite } from '../../core/db/testing/migrated-pglite.ts';
 
 /**
  * A migrated database for one test file: in-memory PGlite by default; with DATABASE_URL set, a
@@ -10,9 +11,7 @@ import { migrate } from '../../core/db/migrator.ts';
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const database = await openPGlite(null);
-    await migrate(database);
-    return database;
+    return openMigratedPGlite();
   }
   const schema = `t_mailbox_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openPGlite, openPostgres } from '../../db/database.ts';
+import { type Database, openPostgres } from '../../db/database.ts';
 import { migrate } from '../../db/migrator.ts';
+import { openMigratedPGlite } from '../../db/testing/migrated-pglite.ts';
 
 export interface TestDatabase {
   database: Database;
@@ -17,8 +18,7 @@ export interface TestDatabase {
 export async function openTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const database = await openPGlite(null);
-    await migrate(database);
+    const database = await openMigratedPGlite();
     return { database, url: null, close: () => database.close() };
   }
   const name = `test_delivery_${randomBytes(6).toString('hex')}`;
