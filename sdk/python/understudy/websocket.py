@@ -133,13 +133,15 @@ class WebSocket:
 
     def close(self, code: int = 1000, reason: str = "", *, timeout: float = 5.0) -> None:
         """Sends a close frame, waits (up to ``timeout``) for the peer's, and closes the socket."""
+        if self.close_code is not None:
+            self._sock.close()
+            return
         try:
-            if not self._close_sent and self.close_code is None:
+            if not self._close_sent:
                 self._send_close(code, reason)
-            if self.close_code is None:
-                self._sock.settimeout(timeout)
-                while self.close_code is None:
-                    self._read_frame()
+            self._sock.settimeout(timeout)
+            while self.close_code is None:
+                self._read_frame()
         except (OSError, WebSocketError):
             pass
         finally:
@@ -228,12 +230,15 @@ class WebSocket:
                     self._send_close(self.close_code if self.close_code != 1005 else 1000, "")
                 except OSError:
                     pass
+            # Both close frames are exchanged: nothing more may arrive, so the socket can go.
+            self._sock.close()
         return fin, opcode, payload
 
     def _read_exactly(self, count: int) -> bytes:
         while len(self._buffer) < count:
             chunk = self._sock.recv(max(65536, count - len(self._buffer)))
             if not chunk:
+                self._sock.close()
                 self.close_code = self.close_code or 1006
                 raise ConnectionClosed(self.close_code, self.close_reason or "connection dropped")
             self._buffer += chunk

@@ -16,7 +16,8 @@ import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 
 const SDK_DIR = join(import.meta.dirname, '..', '..', '..', 'sdk', 'python');
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
-const pythonMissing = python.error || python.status !== 0 ? 'python3 is not installed: the Python SDK is not tested' : false;
+const pythonMissing =
+  python.error || python.status !== 0 ? 'python3 is not installed: the Python SDK is not tested' : false;
 
 function run(command: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
