@@ -83,17 +83,21 @@ def python_identifier(name: str, taken: set[str]) -> str:
 class Schemas:
     """Resolves ``$ref``s of one document and names the component schemas that become types."""
 
-    def __init__(self, document: Dict[str, Any]) -> None:
+    def __init__(self, document: Dict[str, Any], type_prefix: str = "") -> None:
         self.document = document
         self.components: Dict[str, Any] = document.get("components", {}).get("schemas", {})
+        #: Put before the names of components that another document names differently.
+        self.type_prefix = type_prefix
+        self.renamed: set[str] = set()
 
-    @staticmethod
-    def type_name(component: str) -> Optional[str]:
+    def type_name(self, component: str) -> Optional[str]:
         # Fastify's placeholder names ("def-0") are accidents, not names: no type for them.
         if re.fullmatch(r"def-\d+", component):
             return None
         name = pascal(component) if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", component) else component
-        return name if name and name[0].isalpha() else None
+        if not name or not name[0].isalpha():
+            return None
+        return self.type_prefix + name if component in self.renamed else name
 
     def resolve(self, schema: Any) -> Any:
         seen = 0
@@ -282,10 +286,12 @@ def load_operations(openapi_dir: Path) -> Tuple[Dict[str, List[Op]], Dict[str, s
     by_service: Dict[str, List[Op]] = {}
     prefixes: Dict[str, str] = {}
     all_schemas: Dict[str, Schemas] = {}
-    for service, filename in SERVICES:
-        document = json.loads((openapi_dir / filename).read_text(encoding="utf-8"))
-        schemas = Schemas(document)
-        all_schemas[service] = schemas
+    documents = {service: json.loads((openapi_dir / filename).read_text(encoding="utf-8")) for service, filename in SERVICES}
+    for service, document in documents.items():
+        all_schemas[service] = Schemas(document, type_prefix=service.capitalize())
+    share_or_rename(all_schemas["platform"], all_schemas["mailbox"])
+    for service, document in documents.items():
+        schemas = all_schemas[service]
         server = (document.get("servers") or [{"url": "/"}])[0].get("url", "/")
         prefix = re.sub(r"^[a-z]+://[^/]+", "", server).rstrip("/")
         prefixes[service] = prefix
@@ -297,6 +303,16 @@ def load_operations(openapi_dir: Path) -> Tuple[Dict[str, List[Op]], Dict[str, s
         assign_methods(ops)
         by_service[service] = ops
     return by_service, prefixes, all_schemas
+
+
+def share_or_rename(first: Schemas, second: Schemas) -> None:
+    """One type for a name both documents give the same shape (the error body); when the shapes
+    differ (each service's `Webhook`), the second document's type takes its service's prefix."""
+    for component, schema in second.components.items():
+        if component in first.components and json.dumps(first.resolve(first.components[component]), sort_keys=True) != json.dumps(
+            second.resolve(schema), sort_keys=True
+        ):
+            second.renamed.add(component)
 
 
 def assign_methods(ops: List[Op]) -> None:
@@ -523,21 +539,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail when the generated files are stale")
     parser.add_argument("--openapi-dir", type=Path, default=DEFAULT_OPENAPI_DIR)
+    parser.add_argument("--out-dir", type=Path, default=SDK_DIR, help="where the SDK is (for tests)")
     args = parser.parse_args()
     by_service, prefixes, all_schemas = load_operations(args.openapi_dir)
+    out: Path = args.out_dir
     outputs = {
-        SDK_DIR / "understudy" / "_resources.py": render_resources(by_service, prefixes),
-        SDK_DIR / "understudy" / "types.py": render_types(all_schemas),
-        SDK_DIR / "operations.json": render_operations_json(by_service),
+        out / "understudy" / "_resources.py": render_resources(by_service, prefixes),
+        out / "understudy" / "types.py": render_types(all_schemas),
+        out / "operations.json": render_operations_json(by_service),
     }
     stale = [path for path, text in outputs.items() if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:
         for path in stale:
-            print(f"stale: {path.relative_to(SDK_DIR)} (run sdk/python/scripts/generate.py)", file=sys.stderr)
+            print(f"stale: {path.relative_to(out)} (run sdk/python/scripts/generate.py)", file=sys.stderr)
         return 1 if stale else 0
     for path in stale:
         path.write_text(outputs[path], encoding="utf-8")
-        print(f"wrote {path.relative_to(SDK_DIR)}")
+        print(f"wrote {path.relative_to(out)}")
     count = sum(len(ops) for ops in by_service.values())
     print(f"{count} operations in {sum(len({o.namespace for o in ops}) for ops in by_service.values())} namespaces")
     return 0

@@ -94,6 +94,50 @@ class CheckTest(unittest.TestCase):
         self.assertIn("stale: operations.json", result.stderr)
 
 
+def componentize(document: dict) -> dict:
+    """The document as it will be once its inline schemas are named components: every JSON
+    request body and 2xx answer moved to `components.schemas` and referenced."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for item in document["paths"].values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            name = operation["operationId"][0].upper() + operation["operationId"][1:]
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                schemas[f"{name}Body"] = body["schema"]
+                body["schema"] = {"$ref": f"#/components/schemas/{name}Body"}
+            for status, answer in operation.get("responses", {}).items():
+                content = answer.get("content", {}).get("application/json")
+                if status.startswith("2") and content:
+                    schemas[f"{name}Answer"] = content["schema"]
+                    content["schema"] = {"$ref": f"#/components/schemas/{name}Answer"}
+    return document
+
+
+class FutureDocumentsTest(unittest.TestCase):
+    def test_documents_with_named_components_generate_the_same_methods_with_types(self) -> None:
+        with tempfile.TemporaryDirectory() as temp:
+            docs, out = Path(temp) / "openapi", Path(temp) / "sdk"
+            docs.mkdir()
+            (out / "understudy").mkdir(parents=True)
+            for name in ("platform-v1.json", "mailbox-v0.json"):
+                (docs / name).write_text(json.dumps(componentize(json.loads((OPENAPI_DIR / name).read_text()))))
+            result = subprocess.run(
+                [sys.executable, str(GENERATOR), "--openapi-dir", str(docs), "--out-dir", str(out)], capture_output=True, text=True
+            )
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual((out / "operations.json").read_text(), (SDK_DIR / "operations.json").read_text(), "names unchanged")
+            resources = (out / "understudy" / "_resources.py").read_text()
+            types_source = (out / "understudy" / "types.py").read_text()
+        compile(resources, "_resources.py", "exec")
+        namespace: dict = {}
+        exec(compile(types_source, "types.py", "exec"), namespace)
+        self.assertIn("GetScenarioAnswer", namespace)
+        self.assertIn("-> types.GetScenarioAnswer:", resources)
+        self.assertIn("name: Union[str, NotGiven] = NOT_GIVEN", resources, "body fields behind a $ref are still keywords")
+
+
 class TypesTest(unittest.TestCase):
     def test_named_component_schemas_become_typed_dicts(self) -> None:
         doc = {
@@ -120,6 +164,22 @@ class TypesTest(unittest.TestCase):
         self.assertEqual(persona.__optional_keys__, frozenset({"tags"}))
         self.assertIn("from", namespace["Voice"].__annotations__)
         self.assertIn("List[Persona]", source)
+
+    def test_a_name_both_documents_use_for_different_shapes_gets_the_service_prefix(self) -> None:
+        shared = {"type": "object", "properties": {"message": {"type": "string"}}}
+        platform = generate.Schemas({"components": {"schemas": {"Error": shared, "Webhook": {"type": "object", "properties": {"url": {"type": "string"}}}}}}, "Platform")
+        mailbox = generate.Schemas(
+            {"components": {"schemas": {"Error": shared, "Webhook": {"type": "object", "properties": {"webhook_id": {"type": "string"}}}}}}, "Mailbox"
+        )
+        generate.share_or_rename(platform, mailbox)
+        self.assertEqual(mailbox.ref_type("#/components/schemas/Error"), "Error")
+        self.assertEqual(mailbox.ref_type("#/components/schemas/Webhook"), "MailboxWebhook")
+        source = generate.render_types({"platform": platform, "mailbox": mailbox})
+        namespace: dict = {}
+        exec(compile(source, "types.py", "exec"), namespace)
+        self.assertEqual(set(namespace["Webhook"].__annotations__), {"url"})
+        self.assertEqual(set(namespace["MailboxWebhook"].__annotations__), {"webhook_id"})
+        self.assertEqual(source.count("class Error("), 1)
 
 
 if __name__ == "__main__":
