@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildMailboxApp } from '../../src/app/mailbox-app.ts';
@@ -60,6 +61,14 @@ describe('Python SDK against a running platform and mailbox', { skip: pythonMiss
     await mailboxApp?.close();
     await platform?.close();
     await database?.close();
+  });
+
+  test('the package compiles (python3 -m compileall)', async () => {
+    const result = await run('python3', ['-m', 'compileall', '-q', 'understudy', 'scripts', 'tests'], {
+      // Bytecode goes to a temporary directory, not beside the sources.
+      PYTHONPYCACHEPREFIX: join(tmpdir(), `understudy-pycache-${process.pid}`),
+    });
+    assert.equal(result.code, 0, result.output);
   });
 
   test('python3 -m unittest discover passes (README quick start included)', async () => {
