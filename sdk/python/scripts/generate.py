@@ -337,18 +337,16 @@ def render_resources(by_service: Dict[str, List[Op]], prefixes: Dict[str, str]) 
         "",
         "from __future__ import annotations",
         "",
-        "from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Tuple, Union",
+        "from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Union",
         "",
         "from . import types",
         "from ._client import NOT_GIVEN, NotGiven, Operation",
         "from ._http import RequestOptions",
         "from .pagination import Page",
+        "from .types import FileInput",
         "",
         "if TYPE_CHECKING:",
         "    from ._client import BaseClient",
-        "",
-        "#: A file for a multipart field: its bytes, or (filename, bytes, media type).",
-        "FileInput = Union[bytes, Tuple[str, bytes, str]]",
         "",
         f"PLATFORM_PATH_PREFIX = {prefixes['platform']!r}",
         f"MAILBOX_PATH_PREFIX = {prefixes['mailbox']!r}",
@@ -442,9 +440,11 @@ def render_method(service: str, op: Op, prefix: str) -> List[str]:
         doc += "\n\n        Returns a Page; ``.auto_paging_iter()`` walks every item of the list."
     lines.append(f'        """{doc}"""')
     params = ", ".join(f"{p.wire!r}: {p.ident}" for p in op.keyword_params)
-    path_args = "(" + "".join(f"{p.ident}, " for p in op.path_params) + ")"
+    idents = [p.ident for p in op.path_params]
+    path_args = f"({idents[0]},)" if len(idents) == 1 else f"({', '.join(idents)})"
+    ignore = "" if op.return_type == "Any" else "  # type: ignore[no-any-return]"
     lines.append(
-        f"        return self._client._call(  # type: ignore[no-any-return]\n"
+        f"        return self._client._call({ignore}\n"
         f"            {service.upper()}_OPERATIONS[{op.operation_id!r}],\n"
         f"            {path_args},\n"
         f"            {{{params}}},\n"

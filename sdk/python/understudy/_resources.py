@@ -3,18 +3,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Union
 
 from . import types
 from ._client import NOT_GIVEN, NotGiven, Operation
 from ._http import RequestOptions
 from .pagination import Page
+from .types import FileInput
 
 if TYPE_CHECKING:
     from ._client import BaseClient
-
-#: A file for a multipart field: its bytes, or (filename, bytes, media type).
-FileInput = Union[bytes, Tuple[str, bytes, str]]
 
 PLATFORM_PATH_PREFIX = ''
 MAILBOX_PATH_PREFIX = '/v0'
@@ -142,7 +140,7 @@ class PlatformIdentity(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /auth/signup: Create a user, their workspace and membership; returns a user token."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['signup'],
             (),
             {'email': email, 'password': password, 'name': name},
@@ -160,7 +158,7 @@ class PlatformIdentity(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /auth/login: Exchange email and password for a user token (valid 12 hours)."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['login'],
             (),
             {'email': email, 'password': password},
@@ -176,7 +174,7 @@ class PlatformIdentity(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /.well-known/jwks.json: Public keys that verify user tokens."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['jwks'],
             (),
             {},
@@ -218,7 +216,7 @@ class PlatformApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/api-secrets: Create an API key (user token only). The plain secret is returned once."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createApiSecret'],
             (),
             {'name': name, 'scopes': scopes},
@@ -236,9 +234,9 @@ class PlatformApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/api-secrets/{id}"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getApiSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -254,9 +252,9 @@ class PlatformApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/api-secrets/{id}: Delete a key permanently."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteApiSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -272,9 +270,9 @@ class PlatformApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/api-secrets/{id}/revoke: Revoke a key (reversible)."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['revokeApiSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -290,9 +288,9 @@ class PlatformApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/api-secrets/{id}/reactivate: Reactivate a revoked key: the same secret works again."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['reactivateApiSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -337,7 +335,7 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/personas: Create a persona. Without `voice_id` the default voice of its gender is assigned."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createPersona'],
             (),
             {'name': name, 'job_title': job_title, 'demeanor': demeanor, 'background': background, 'gender': gender, 'voice_id': voice_id, 'avatar_id': avatar_id},
@@ -355,9 +353,9 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/personas/{id}: Read a persona."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getPersona'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -380,9 +378,9 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/personas/{id}: Update a persona: only the fields sent change. `voice_id: null` restores the default voice; `avatar_id: null` clears the avatar."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updatePersona'],
-            (id, ),
+            (id,),
             {'name': name, 'job_title': job_title, 'demeanor': demeanor, 'background': background, 'gender': gender, 'voice_id': voice_id, 'avatar_id': avatar_id},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -398,9 +396,9 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/personas/{id}: Delete a persona. Refused with 409 while a scenario still uses it."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deletePersona'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -417,9 +415,9 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/personas/{id}/avatar: Set the avatar from the catalog: its image becomes `avatar_url` and its gender the persona’s."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['setPersonaAvatar'],
-            (id, ),
+            (id,),
             {'avatar_id': avatar_id},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -435,9 +433,9 @@ class PlatformPersonas(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/personas/{id}/avatar: Clear the avatar (the gender and voice stay as they are)."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['clearPersonaAvatar'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -477,9 +475,9 @@ class PlatformVoicesAndAvatars(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/voices/{id}: Read one voice of the catalog."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getVoice'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -516,9 +514,9 @@ class PlatformVoicesAndAvatars(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/avatars/{id}: Read one avatar of the catalog."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getAvatar'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -564,7 +562,7 @@ class PlatformGoals(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/goals: Create a goal. `scenario_id` and the legacy `scenarios` array link it to scenarios."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createGoal'],
             (),
             {'name': name, 'description': description, 'instructions': instructions, 'metrics': metrics, 'scenario_id': scenario_id, 'active': active, 'scenarios': scenarios},
@@ -582,9 +580,9 @@ class PlatformGoals(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/goals/{id}: Read a goal with the ids of the scenarios it scores."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getGoal'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -607,9 +605,9 @@ class PlatformGoals(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/goals/{id}: Update a goal: only the fields sent change; answers with the whole goal."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateGoal'],
-            (id, ),
+            (id,),
             {'name': name, 'description': description, 'instructions': instructions, 'metrics': metrics, 'scenario_id': scenario_id, 'active': active, 'scenarios': scenarios},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -625,9 +623,9 @@ class PlatformGoals(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/goals/{id}: Delete a goal; it is detached from every scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteGoal'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -642,7 +640,7 @@ class PlatformGoals(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/goals/bulk: Create up to 100 goals at once, all or nothing: one invalid goal (named as `goals[i].field`) creates none."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['bulkCreateGoals'],
             (),
             {'goals': goals},
@@ -664,7 +662,7 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/scenarios/create-with-gpt: Generate a scenario (persona, Markdown script, scored goals) from a description and an optional résumé or job description. Uses the configured LLM, else the rule-based generator."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createScenarioWithGpt'],
             (),
             {'userInput': userInput, 'duration': duration, 'file': file},
@@ -714,7 +712,7 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/scenarios: Create a scenario. Without `welcome_message` one is generated from the persona and the script."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createScenario'],
             (),
             {'name': name, 'type': type, 'persona_id': persona_id, 'prompt': prompt, 'description': description, 'call_duration': call_duration, 'welcome_message': welcome_message, 'visibility': visibility, 'goals': goals, 'custom_agent_enabled': custom_agent_enabled, 'custom_agent_config': custom_agent_config, 'meeting_controls': meeting_controls, 'session_options': session_options},
@@ -732,9 +730,9 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/scenarios/{id}: The full scenario: prompt, nested Persona and Goals, guardrails, custom functions, meeting controls and session options."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getScenario'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -763,9 +761,9 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/scenarios/{id}: Update a scenario: only the fields sent change (`goals` replaces the list; nested objects merge). Answers with the full scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateScenario'],
-            (id, ),
+            (id,),
             {'name': name, 'type': type, 'persona_id': persona_id, 'prompt': prompt, 'description': description, 'call_duration': call_duration, 'welcome_message': welcome_message, 'visibility': visibility, 'goals': goals, 'custom_agent_enabled': custom_agent_enabled, 'custom_agent_config': custom_agent_config, 'meeting_controls': meeting_controls, 'session_options': session_options},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -781,9 +779,9 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/scenarios/{id}: Delete a scenario. It answers 404 from then on; its meetings, analyses and transcripts stay readable."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteScenario'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -805,9 +803,9 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/scenarios/{id}/session-options: Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25). The first response that sets a webhook_url carries its `webhook_secret`, once."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateScenarioSessionOptions'],
-            (id, ),
+            (id,),
             {'webhook_url': webhook_url, 'recording_enabled': recording_enabled, 'recording_consent_required': recording_consent_required, 'memory_enabled': memory_enabled, 'notification_emails': notification_emails, 'language': language},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -823,9 +821,9 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/scenarios/{id}/export: Export the scenario with its persona, goals, guardrails and custom functions as one JSON document, without secrets."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['exportScenario'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -847,7 +845,7 @@ class PlatformScenarios(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/scenarios/import: Re-create an exported scenario in this workspace with new ids. Guardrails and custom functions whose name exists here are reused."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['importScenario'],
             (),
             {'format': format, 'version': version, 'exported_at': exported_at, 'scenario': scenario, 'persona': persona, 'goals': goals, 'guardrails': guardrails, 'custom_functions': custom_functions},
@@ -872,7 +870,7 @@ class PlatformScenarios(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listScenarioMeetings'],
-            (id, ),
+            (id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -913,7 +911,7 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/guardrails: Create a guardrail. Invalid payloads are answered 400 with every failing field in `errors`."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createGuardrail'],
             (),
             {'guardrail_name': guardrail_name, 'guardrail_prompt': guardrail_prompt, 'active': active},
@@ -931,9 +929,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/guardrails/{id}: Read a guardrail with the scenarios it is attached to."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getGuardrail'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -952,9 +950,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v1/guardrails/{id}: Update a guardrail. `active: false` removes it from every scenario; changes apply from each scenario's next meeting."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateGuardrail'],
-            (id, ),
+            (id,),
             {'guardrail_name': guardrail_name, 'guardrail_prompt': guardrail_prompt, 'active': active},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -970,9 +968,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/guardrails/{id}: Delete a guardrail permanently; it is detached from every scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteGuardrail'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -995,7 +993,7 @@ class PlatformGuardrails(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listScenarioGuardrails'],
-            (scenario_id, ),
+            (scenario_id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1013,9 +1011,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/scenarios/{scenarioId}/guardrails/{id}/attach: Attach a guardrail to a scenario. Idempotent: attaching again re-activates a disabled attachment."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['attachGuardrail'],
-            (scenario_id, id, ),
+            (scenario_id, id),
             {'position': position},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1034,9 +1032,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v1/scenarios/{scenarioId}/guardrails/{id}: Switch a guardrail on or off for one scenario, or move it inside the block."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateGuardrailAttachment'],
-            (scenario_id, id, ),
+            (scenario_id, id),
             {'active': active, 'position': position},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1053,9 +1051,9 @@ class PlatformGuardrails(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/scenarios/{scenarioId}/guardrails/{id}: Detach a guardrail from a scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['detachGuardrail'],
-            (scenario_id, id, ),
+            (scenario_id, id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1097,7 +1095,7 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/webhooks/endpoints: Register a webhook endpoint. The signing secret is returned only in this response."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createWebhookEndpoint'],
             (),
             {'url': url, 'description': description, 'subscribed_events': subscribed_events, 'enabled': enabled},
@@ -1115,9 +1113,9 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/webhooks/endpoints/{id}"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getWebhookEndpoint'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1137,9 +1135,9 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v1/webhooks/endpoints/{id}: Change an endpoint. `enabled: false` pauses it: deliveries are held, then sent on re-enable."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateWebhookEndpoint'],
-            (id, ),
+            (id,),
             {'url': url, 'description': description, 'subscribed_events': subscribed_events, 'enabled': enabled},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1155,9 +1153,9 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/webhooks/endpoints/{id}: Delete an endpoint. Deliveries not yet made to it are cancelled."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteWebhookEndpoint'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1173,9 +1171,9 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/webhooks/endpoints/{id}/rotate-secret: Issue a new signing secret. The previous one keeps signing beside it for 24 hours."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['rotateWebhookEndpointSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1198,7 +1196,7 @@ class PlatformWebhooks(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listWebhookDeliveryAttempts'],
-            (id, ),
+            (id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1214,9 +1212,9 @@ class PlatformWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/webhooks/deliveries/{deliveryId}/redeliver: Send a delivery again now: same event id, same body, one extra attempt."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['redeliverWebhookDelivery'],
-            (delivery_id, ),
+            (delivery_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1261,7 +1259,7 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/custom-functions: Register a custom function (tool). The signing secret is returned once; omit it to get a generated `whsec_` secret."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createCustomFunction'],
             (),
             {'name': name, 'description': description, 'parameters_schema': parameters_schema, 'execution_mode': execution_mode, 'webhook_url': webhook_url, 'webhook_secret': webhook_secret, 'timeout_ms': timeout_ms},
@@ -1279,9 +1277,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/custom-functions/{id}: Read a custom function with the scenarios it is attached to. The secret is never shown."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getCustomFunction'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1304,9 +1302,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v1/custom-functions/{id}: Update a custom function. Every attached scenario uses the new definition from its next call."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateCustomFunction'],
-            (id, ),
+            (id,),
             {'name': name, 'description': description, 'parameters_schema': parameters_schema, 'execution_mode': execution_mode, 'webhook_url': webhook_url, 'webhook_secret': webhook_secret, 'timeout_ms': timeout_ms},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1322,9 +1320,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/custom-functions/{id}: Delete a custom function permanently; it is detached from every scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteCustomFunction'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1340,9 +1338,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/custom-functions/{id}/rotate-secret: Replace the signing secret with a generated one, effective at once; returned this once."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['rotateCustomFunctionSecret'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1365,7 +1363,7 @@ class PlatformCustomFunctions(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listScenarioCustomFunctions'],
-            (scenario_id, ),
+            (scenario_id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1382,9 +1380,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/scenarios/{scenarioId}/custom-functions/{functionId}/attach: Attach a custom function to a scenario (no body). Idempotent."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['attachCustomFunction'],
-            (scenario_id, function_id, ),
+            (scenario_id, function_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1401,9 +1399,9 @@ class PlatformCustomFunctions(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/scenarios/{scenarioId}/custom-functions/{functionId}: Detach a custom function from a scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['detachCustomFunction'],
-            (scenario_id, function_id, ),
+            (scenario_id, function_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1422,7 +1420,7 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/memories: Memories of a container (or of the workspace), newest first."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['listMemories'],
             (),
             {'user_memory_tag': user_memory_tag, 'limit': limit},
@@ -1441,7 +1439,7 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/memories: Add up to 500 entries to a container. Multi-line strings become one fact per line; facts already held are skipped."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createMemories'],
             (),
             {'user_memory_tag': user_memory_tag, 'scenario_id': scenario_id, 'memories': memories},
@@ -1482,9 +1480,9 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/memories/tags/{tag}: A container summary and its memories, newest first. 404 when the container is empty."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getMemoryTag'],
-            (tag, ),
+            (tag,),
             {'limit': limit},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1500,9 +1498,9 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/memories/tags/{tag}: Delete every memory under the tag, for every agent. 404 when the container is empty."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteMemoryTag'],
-            (tag, ),
+            (tag,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1518,9 +1516,9 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/memories/{id}: Read one memory."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getMemory'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1538,9 +1536,9 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v1/memories/{id}: Edit the content or external_id (null clears it). 409 when the new content is already stored under the tag."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['updateMemory'],
-            (id, ),
+            (id,),
             {'content': content, 'external_id': external_id},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1556,9 +1554,9 @@ class PlatformMemories(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v1/memories/{id}: Delete one memory."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['deleteMemory'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1575,7 +1573,7 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/meetings/feedback/catalog: The accepted ratings and checklist keys of post-call feedback, with display labels."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getFeedbackCatalog'],
             (),
             {},
@@ -1593,9 +1591,9 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/meetings/{id}/feedback: Read a meeting's feedback. 404 when none has been given."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getMeetingFeedback'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1615,9 +1613,9 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/meetings/{id}/feedback: Give post-call feedback: 201 the first time, 200 when it replaces the earlier answer (omitted fields are cleared)."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['submitMeetingFeedback'],
-            (id, ),
+            (id,),
             {'rating': rating, 'video_issues': video_issues, 'agent_issues': agent_issues, 'comment': comment},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1636,7 +1634,7 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/meetings: Create a meeting from a scenario. Returns the room URL and its room token (shown once); fires meeting.created."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['createMeeting'],
             (),
             {'scenario_id': scenario_id, 'person_name': person_name, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
@@ -1654,9 +1652,9 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/meetings/{id}: A meeting with its scenario (Persona, Goals), participants, sentenced transcript, and the analysis once completed."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getMeeting'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1672,9 +1670,9 @@ class PlatformMeetings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PUT /v1/meetings/{id}/end: End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['endMeeting'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1714,9 +1712,9 @@ class PlatformAnalyses(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/analyses/meeting/{meetingId}: The analysis of a meeting; 404 until its first analysis has completed."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getMeetingAnalysis'],
-            (meeting_id, ),
+            (meeting_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1739,7 +1737,7 @@ class PlatformAnalyses(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listScenarioAnalyses'],
-            (scenario_id, ),
+            (scenario_id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1755,9 +1753,9 @@ class PlatformAnalyses(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/analyses/{id}: One analysis."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getAnalysis'],
-            (id, ),
+            (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1773,9 +1771,9 @@ class PlatformAnalyses(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v1/analyses/trigger/{meetingId}: Run the analysis of an ended meeting again (202). The new result replaces the old one (same analysis id). 409 `resource_conflict` while a run is queued or running, or before the meeting has ended and its transcript is complete."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['triggerAnalysis'],
-            (meeting_id, ),
+            (meeting_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1794,9 +1792,9 @@ class PlatformTranscripts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/transcripts/meeting/{meetingId}: The non-sentenced transcript(s) of a meeting: full text, status and language."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['listMeetingTranscripts'],
-            (meeting_id, ),
+            (meeting_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1819,7 +1817,7 @@ class PlatformTranscripts(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listScenarioSentencedTranscripts'],
-            (scenario_id, ),
+            (scenario_id,),
             {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1837,9 +1835,9 @@ class PlatformTranscripts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/sentenced-transcripts/{transcriptId}/{meetingId}/{scenarioId}: The sentences of one transcript, with its meeting and scenario."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getSentencedTranscript'],
-            (transcript_id, meeting_id, scenario_id, ),
+            (transcript_id, meeting_id, scenario_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1858,9 +1856,9 @@ class PlatformRecordings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/recordings/url-with-thumbnail/{meetingId}: The meeting recording’s signed URL and thumbnail URL (valid one hour). 404 until the recording is ready, usually minutes after the end."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getRecordingWithThumbnail'],
-            (meeting_id, ),
+            (meeting_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1876,9 +1874,9 @@ class PlatformRecordings(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/recordings/meeting/{meetingId}: The meeting recording’s signed URL only (valid one hour)."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getRecordingUrl'],
-            (meeting_id, ),
+            (meeting_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -1898,7 +1896,7 @@ class PlatformUsage(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v1/usage: Usage of the workspace over a period (meetings created in it): session minutes, and model tokens of platform-LLM meetings."""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             PLATFORM_OPERATIONS['getUsage'],
             (),
             {'from': from_, 'to': to, 'scenario_id': scenario_id},
@@ -2050,7 +2048,7 @@ class MailboxInboxes(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes: Create an inbox"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createInbox'],
             (),
             {'username': username, 'domain': domain, 'display_name': display_name, 'pod_id': pod_id, 'client_id': client_id},
@@ -2068,9 +2066,9 @@ class MailboxInboxes(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}: Get an inbox"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getInbox'],
-            (inbox_id, ),
+            (inbox_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2087,9 +2085,9 @@ class MailboxInboxes(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v0/inboxes/{inbox_id}: Change the display name"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['updateInbox'],
-            (inbox_id, ),
+            (inbox_id,),
             {'display_name': display_name},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2105,9 +2103,9 @@ class MailboxInboxes(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}: Delete an inbox with its messages, threads and drafts"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteInbox'],
-            (inbox_id, ),
+            (inbox_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2139,7 +2137,7 @@ class MailboxMessages(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listMessages'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token, 'q': q, 'from': from_, 'to': to, 'labels': labels, 'after': after, 'before': before, 'has_attachments': has_attachments},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2183,9 +2181,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}: Get a message"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2204,9 +2202,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v0/inboxes/{inbox_id}/messages/{message_id}: Add or remove labels (e.g. remove `unread`)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['updateMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {'add_labels': add_labels, 'remove_labels': remove_labels},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2224,9 +2222,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}/messages/{message_id}: Move a message to the trash, or delete it for good with `permanent=true`"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {'permanent': permanent},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2243,9 +2241,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/restore: Take a message out of the trash"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['restoreMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2262,9 +2260,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}/raw: The message as received or sent (message/rfc822)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getRawMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2282,9 +2280,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}: Download an attachment"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getAttachment'],
-            (inbox_id, message_id, attachment_id, ),
+            (inbox_id, message_id, attachment_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2311,9 +2309,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/messages/send: Send a message"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['sendMessage'],
-            (inbox_id, ),
+            (inbox_id,),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2342,9 +2340,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/reply: Reply to a message"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['replyToMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at, 'reply_all': reply_all},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2373,9 +2371,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/forward: Forward a message, with its attachments"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['forwardMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at, 'include_attachments': include_attachments},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2392,9 +2390,9 @@ class MailboxMessages(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/cancel: Cancel a scheduled message"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['cancelScheduledMessage'],
-            (inbox_id, message_id, ),
+            (inbox_id, message_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2426,7 +2424,7 @@ class MailboxThreads(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listThreads'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token, 'q': q, 'from': from_, 'to': to, 'labels': labels, 'after': after, 'before': before, 'has_attachments': has_attachments},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2470,9 +2468,9 @@ class MailboxThreads(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}/threads/{thread_id}: Get a thread with its messages, oldest first"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getThread'],
-            (inbox_id, thread_id, ),
+            (inbox_id, thread_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2490,9 +2488,9 @@ class MailboxThreads(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}/threads/{thread_id}: Move a thread to the trash, or delete it for good with `permanent=true`"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteThread'],
-            (inbox_id, thread_id, ),
+            (inbox_id, thread_id),
             {'permanent': permanent},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2509,9 +2507,9 @@ class MailboxThreads(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/threads/{thread_id}/restore: Take a thread (every message of it) out of the trash"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['restoreThread'],
-            (inbox_id, thread_id, ),
+            (inbox_id, thread_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2536,7 +2534,7 @@ class MailboxDrafts(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listDrafts'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2565,9 +2563,9 @@ class MailboxDrafts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/drafts: Create a draft (fires draft.created)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createDraft'],
-            (inbox_id, ),
+            (inbox_id,),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'in_reply_to': in_reply_to, 'references': references, 'client_id': client_id},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2584,9 +2582,9 @@ class MailboxDrafts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/inboxes/{inbox_id}/drafts/{draft_id}: Get a draft"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getDraft'],
-            (inbox_id, draft_id, ),
+            (inbox_id, draft_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2615,9 +2613,9 @@ class MailboxDrafts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v0/inboxes/{inbox_id}/drafts/{draft_id}: Change a draft (fires draft.updated)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['updateDraft'],
-            (inbox_id, draft_id, ),
+            (inbox_id, draft_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'in_reply_to': in_reply_to, 'references': references},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2634,9 +2632,9 @@ class MailboxDrafts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}/drafts/{draft_id}: Delete a draft"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteDraft'],
-            (inbox_id, draft_id, ),
+            (inbox_id, draft_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2654,9 +2652,9 @@ class MailboxDrafts(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/drafts/{draft_id}/send: Send a draft; the draft is removed and the sent message returned"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['sendDraft'],
-            (inbox_id, draft_id, ),
+            (inbox_id, draft_id),
             {'send_at': send_at},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2695,7 +2693,7 @@ class MailboxPods(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/pods: Create a pod"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createPod'],
             (),
             {'name': name, 'client_id': client_id},
@@ -2713,9 +2711,9 @@ class MailboxPods(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/pods/{pod_id}: Get a pod"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getPod'],
-            (pod_id, ),
+            (pod_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2754,7 +2752,7 @@ class MailboxDomains(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/domains: Add a custom domain; answers the DNS records to publish"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createDomain'],
             (),
             {'domain': domain, 'pod_id': pod_id},
@@ -2772,9 +2770,9 @@ class MailboxDomains(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/domains/{domain_id}: Get a domain"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getDomain'],
-            (domain_id, ),
+            (domain_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2790,9 +2788,9 @@ class MailboxDomains(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/domains/{domain_id}/verify: Check the DNS records now (fires domain.verified on success)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['verifyDomain'],
-            (domain_id, ),
+            (domain_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2833,7 +2831,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/block-list: Block an address or domain (workspace)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createNamespaceBlockEntry'],
             (),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -2851,9 +2849,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/block-list/{entry_id}: Unblock (workspace)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteNamespaceBlockEntry'],
-            (entry_id, ),
+            (entry_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2876,7 +2874,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listPodBlockEntries'],
-            (pod_id, ),
+            (pod_id,),
             {'limit': limit, 'page_token': page_token, 'direction': direction},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2895,9 +2893,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/pods/{pod_id}/block-list: Block an address or domain (pod)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createPodBlockEntry'],
-            (pod_id, ),
+            (pod_id,),
             {'value': value, 'direction': direction, 'reason': reason},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2914,9 +2912,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/pods/{pod_id}/block-list/{entry_id}: Unblock (pod)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deletePodBlockEntry'],
-            (pod_id, entry_id, ),
+            (pod_id, entry_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2939,7 +2937,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listInboxBlockEntries'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token, 'direction': direction},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2958,9 +2956,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/block-list: Block an address or domain (inbox)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createInboxBlockEntry'],
-            (inbox_id, ),
+            (inbox_id,),
             {'value': value, 'direction': direction, 'reason': reason},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -2977,9 +2975,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}/block-list/{entry_id}: Unblock (inbox)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteInboxBlockEntry'],
-            (inbox_id, entry_id, ),
+            (inbox_id, entry_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3017,7 +3015,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/allow-list: Allow an address or domain (workspace)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createNamespaceAllowEntry'],
             (),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -3035,9 +3033,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/allow-list/{entry_id}: Remove from the allow list (workspace)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteNamespaceAllowEntry'],
-            (entry_id, ),
+            (entry_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3060,7 +3058,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listPodAllowEntries'],
-            (pod_id, ),
+            (pod_id,),
             {'limit': limit, 'page_token': page_token, 'direction': direction},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3079,9 +3077,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/pods/{pod_id}/allow-list: Allow an address or domain (pod)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createPodAllowEntry'],
-            (pod_id, ),
+            (pod_id,),
             {'value': value, 'direction': direction, 'reason': reason},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3098,9 +3096,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/pods/{pod_id}/allow-list/{entry_id}: Remove from the allow list (pod)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deletePodAllowEntry'],
-            (pod_id, entry_id, ),
+            (pod_id, entry_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3123,7 +3121,7 @@ class MailboxAllowAndBlockLists(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listInboxAllowEntries'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token, 'direction': direction},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3142,9 +3140,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/inboxes/{inbox_id}/allow-list: Allow an address or domain (inbox)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createInboxAllowEntry'],
-            (inbox_id, ),
+            (inbox_id,),
             {'value': value, 'direction': direction, 'reason': reason},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3161,9 +3159,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/inboxes/{inbox_id}/allow-list/{entry_id}: Remove from the allow list (inbox)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteInboxAllowEntry'],
-            (inbox_id, entry_id, ),
+            (inbox_id, entry_id),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3205,7 +3203,7 @@ class MailboxApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/api-keys: Create a scoped key (admin only)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createApiKey'],
             (),
             {'name': name, 'inbox_ids': inbox_ids, 'pod_id': pod_id, 'scopes': scopes, 'permissions': permissions},
@@ -3223,9 +3221,9 @@ class MailboxApiKeys(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/api-keys/{key_id}: Revoke a scoped key; effective on the next request"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['revokeApiKey'],
-            (key_id, ),
+            (key_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3266,7 +3264,7 @@ class MailboxWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/webhooks: Create a webhook"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['createWebhook'],
             (),
             {'url': url, 'event_types': event_types, 'inbox_ids': inbox_ids, 'client_id': client_id},
@@ -3284,9 +3282,9 @@ class MailboxWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """GET /v0/webhooks/{webhook_id}: Get a webhook"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['getWebhook'],
-            (webhook_id, ),
+            (webhook_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3305,9 +3303,9 @@ class MailboxWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """PATCH /v0/webhooks/{webhook_id}: Change url, event_types or enabled"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['updateWebhook'],
-            (webhook_id, ),
+            (webhook_id,),
             {'url': url, 'event_types': event_types, 'enabled': enabled},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3323,9 +3321,9 @@ class MailboxWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """DELETE /v0/webhooks/{webhook_id}: Delete a webhook"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['deleteWebhook'],
-            (webhook_id, ),
+            (webhook_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3347,7 +3345,7 @@ class MailboxWebhooks(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listWebhookDeliveries'],
-            (webhook_id, ),
+            (webhook_id,),
             {'limit': limit, 'page_token': page_token},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3363,9 +3361,9 @@ class MailboxWebhooks(_Namespace):
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> Any:
         """POST /v0/webhooks/deliveries/{delivery_id}/retry: Send a delivery again now (same delivery id, same body)"""
-        return self._client._call(  # type: ignore[no-any-return]
+        return self._client._call(
             MAILBOX_OPERATIONS['retryWebhookDelivery'],
-            (delivery_id, ),
+            (delivery_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
@@ -3391,7 +3389,7 @@ class MailboxEvents(_Namespace):
         Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['listInboxEvents'],
-            (inbox_id, ),
+            (inbox_id,),
             {'limit': limit, 'page_token': page_token, 'event_types': event_types},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
