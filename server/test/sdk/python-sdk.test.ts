@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildMailboxApp } from '../../src/app/mailbox-app.ts';
+import { FakeClock } from '../../src/core/clock.ts';
 import { openTestDatabase, type TestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import type { AppInstance } from '../../src/core/http/types.ts';
 import type { BackgroundWorker } from '../../src/core/workers.ts';
@@ -19,6 +20,13 @@ const SDK_DIR = join(import.meta.dirname, '..', '..', '..', 'sdk', 'python');
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
 const pythonMissing =
   python.error || python.status !== 0 ? 'python3 is not installed: the Python SDK is not tested' : false;
+
+/** The harness takes a FakeClock; this one never stops showing the real time. */
+class WallClock extends FakeClock {
+  override now(): Date {
+    return new Date();
+  }
+}
 
 function run(command: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
@@ -41,7 +49,9 @@ describe('Python SDK against a running platform and mailbox', { skip: pythonMiss
   before(async () => {
     // A database of its own: the delivery workers below act on every due delivery in it.
     database = await openTestDatabase();
-    platform = await startListeningPlatform({ database: database.database });
+    // The wall clock, as in production: webhook signatures carry its time and the SDK checks it
+    // against the real one (5 minutes of tolerance), however long the suite takes to get there.
+    platform = await startListeningPlatform({ database: database.database, clock: new WallClock() });
     const mailbox = await createMailboxDeps(platform.deps, {
       eventChannel: `mailbox_events_sdk${randomBytes(6).toString('hex')}`,
     });
