@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import unittest
 from typing import Any, Dict, List
 
