@@ -1,7 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { checkContracts, diffCommand, fingerprintCommand, releaseCommand } from '../contract/commands.ts';
 import { ContractFiles } from '../contract/contract-files.ts';
 import { CONTRACTS } from '../contract/contracts.ts';
-import { generateOpenApiDocuments } from './openapi.ts';
+
+/**
+ * Regenerates the documents in a child process: the version constants are read when the apps'
+ * modules load, so a release that has just rewritten them needs a fresh process to see them.
+ */
+async function generateInChildProcess(): Promise<void> {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'openapi'], {
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) throw new Error('npm run openapi failed');
+}
 
 export const CONTRACT_USAGE = `usage: npm run contract -- <check | diff | fingerprint | release [name…]>
   check        CI gate: fingerprints match and no unrecorded breaking change since the last release
@@ -31,7 +42,7 @@ export async function contractCommand(args: string[]): Promise<number> {
       result = fingerprintCommand(files, chosen);
       break;
     case 'release':
-      result = await releaseCommand(files, chosen, generateOpenApiDocuments);
+      result = await releaseCommand(files, chosen, generateInChildProcess);
       break;
     default:
       console.error(CONTRACT_USAGE);

@@ -34,30 +34,49 @@ export function diffContracts(before: unknown, after: unknown): ContractChange[]
       const item = old.deref(rawItem) as Json;
       const newItem = name in newItems ? (next.deref(newItems[name]) as Json) : null;
       if (!newItem) {
-        note(`${label}${name}`, [{ breaking: true, code: `${group === 'paths' ? 'path' : 'webhook'}-removed`, message: 'removed' }]);
+        note(`${label}${name}`, [
+          { breaking: true, code: `${group === 'paths' ? 'path' : 'webhook'}-removed`, message: 'removed' },
+        ]);
         continue;
       }
       for (const method of METHODS.filter((m) => item[m])) {
         const operation = `${label}${method.toUpperCase()} ${name}`;
         if (!newItem[method]) {
-          note(operation, [{ breaking: true, code: group === 'paths' ? 'operation-removed' : 'webhook-removed', message: 'removed' }]);
+          note(operation, [
+            {
+              breaking: true,
+              code: group === 'paths' ? 'operation-removed' : 'webhook-removed',
+              message: 'removed',
+            },
+          ]);
           continue;
         }
         const compare = group === 'paths' ? compareOperation : compareWebhook;
         note(operation, compare(old, item, item[method] as Json, next, newItem, newItem[method] as Json));
       }
       for (const method of METHODS.filter((m) => newItem[m] && !item[m])) {
-        note(`${label}${method.toUpperCase()} ${name}`, [{ breaking: false, code: 'operation-added', message: 'added' }]);
+        note(`${label}${method.toUpperCase()} ${name}`, [
+          { breaking: false, code: 'operation-added', message: 'added' },
+        ]);
       }
     }
     for (const name of Object.keys(newItems).filter((n) => !(n in oldItems))) {
-      note(`${label}${name}`, [{ breaking: false, code: `${group === 'paths' ? 'path' : 'webhook'}-added`, message: 'added' }]);
+      note(`${label}${name}`, [
+        { breaking: false, code: `${group === 'paths' ? 'path' : 'webhook'}-added`, message: 'added' },
+      ]);
     }
   }
   return changes;
 }
 
-function compareOperation(old: Document, oldItem: Json, before: Json, next: Document, newItem: Json, after: Json): Finding[] {
+function compareOperation(
+  old: Document,
+  oldItem: Json,
+  before: Json,
+  next: Document,
+  newItem: Json,
+  after: Json,
+): Finding[] {
   const findings: Finding[] = [];
   const oldParams = old.parameters(oldItem, before);
   const newParams = next.parameters(newItem, after);
@@ -68,9 +87,15 @@ function compareOperation(old: Document, oldItem: Json, before: Json, next: Docu
       continue;
     }
     if (now.required === true && param.required !== true) {
-      findings.push({ breaking: true, code: 'parameter-required', message: `parameter ${key} is now required` });
+      findings.push({
+        breaking: true,
+        code: 'parameter-required',
+        message: `parameter ${key} is now required`,
+      });
     }
-    findings.push(...compareShapes(old.shape(param.schema), next.shape(now.schema), 'sent', `parameter ${key}`));
+    findings.push(
+      ...compareShapes(old.shape(param.schema), next.shape(now.schema), 'sent', `parameter ${key}`),
+    );
   }
   for (const [key, param] of newParams) {
     if (oldParams.has(key)) continue;
@@ -84,7 +109,11 @@ function compareOperation(old: Document, oldItem: Json, before: Json, next: Docu
   const oldBody = old.deref(before.requestBody) as Json | undefined;
   const newBody = next.deref(after.requestBody) as Json | undefined;
   if (newBody?.required === true && oldBody?.required !== true) {
-    findings.push({ breaking: true, code: 'request-field-required', message: 'the request body is now required' });
+    findings.push({
+      breaking: true,
+      code: 'request-field-required',
+      message: 'the request body is now required',
+    });
   }
   if (oldBody) findings.push(...compareContent(old, oldBody, next, newBody, 'sent', 'request body'));
 
@@ -95,7 +124,12 @@ function compareOperation(old: Document, oldItem: Json, before: Json, next: Docu
     const now = status in newResponses ? (next.deref(newResponses[status]) as Json) : undefined;
     if (!now) {
       // An error status that goes away breaks nobody; a success that goes away breaks every caller.
-      if (status.startsWith('2')) findings.push({ breaking: true, code: 'response-removed', message: `response ${status} was removed` });
+      if (status.startsWith('2'))
+        findings.push({
+          breaking: true,
+          code: 'response-removed',
+          message: `response ${status} was removed`,
+        });
       continue;
     }
     findings.push(...compareHeaders(response, now, `response ${status}`));
@@ -108,19 +142,44 @@ function compareOperation(old: Document, oldItem: Json, before: Json, next: Docu
 }
 
 /** A webhook is a request the service sends: its payload and headers are read by the integrator. */
-function compareWebhook(old: Document, oldItem: Json, before: Json, next: Document, newItem: Json, after: Json): Finding[] {
+function compareWebhook(
+  old: Document,
+  oldItem: Json,
+  before: Json,
+  next: Document,
+  newItem: Json,
+  after: Json,
+): Finding[] {
   const findings: Finding[] = [];
   const oldHeaders = old.parameters(oldItem, before);
   const newHeaders = next.parameters(newItem, after);
   for (const key of oldHeaders.keys()) {
-    if (!newHeaders.has(key)) findings.push({ breaking: true, code: 'response-field-removed', message: `${key} was removed` });
+    if (!newHeaders.has(key))
+      findings.push({ breaking: true, code: 'response-field-removed', message: `${key} was removed` });
   }
   const oldBody = old.deref(before.requestBody) as Json | undefined;
-  if (oldBody) findings.push(...compareContent(old, oldBody, next, next.deref(after.requestBody) as Json | undefined, 'received', 'payload'));
+  if (oldBody)
+    findings.push(
+      ...compareContent(
+        old,
+        oldBody,
+        next,
+        next.deref(after.requestBody) as Json | undefined,
+        'received',
+        'payload',
+      ),
+    );
   return findings;
 }
 
-function compareContent(old: Document, before: Json, next: Document, after: Json | undefined, direction: Direction, where: string): Finding[] {
+function compareContent(
+  old: Document,
+  before: Json,
+  next: Document,
+  after: Json | undefined,
+  direction: Direction,
+  where: string,
+): Finding[] {
   const findings: Finding[] = [];
   const oldContent = (before.content ?? {}) as Record<string, Json>;
   const newContent = (after?.content ?? {}) as Record<string, Json>;
@@ -131,7 +190,14 @@ function compareContent(old: Document, before: Json, next: Document, after: Json
       findings.push({ breaking: true, code, message: `${where} ${mediaType} was removed` });
       continue;
     }
-    findings.push(...compareShapes(old.shape(media.schema), next.shape(now.schema), direction, `${where}${mediaType === 'application/json' ? '' : ` ${mediaType}`}`));
+    findings.push(
+      ...compareShapes(
+        old.shape(media.schema),
+        next.shape(now.schema),
+        direction,
+        `${where}${mediaType === 'application/json' ? '' : ` ${mediaType}`}`,
+      ),
+    );
   }
   return findings;
 }
@@ -142,7 +208,11 @@ function compareHeaders(before: Json, after: Json, where: string): Finding[] {
   const lower = new Set(Object.keys(newHeaders).map((name) => name.toLowerCase()));
   return Object.keys(oldHeaders)
     .filter((name) => !lower.has(name.toLowerCase()))
-    .map((name) => ({ breaking: true, code: 'response-field-removed', message: `${where} header ${name} was removed` }));
+    .map((name) => ({
+      breaking: true,
+      code: 'response-field-removed',
+      message: `${where} header ${name} was removed`,
+    }));
 }
 
 /** One OpenAPI document, with internal `$ref`s (`#/components/...`) followed on demand. */
@@ -179,7 +249,10 @@ class Document {
   /** Path-level and operation-level parameters by `in name` (header names compared without case). */
   parameters(item: Json, operation: Json): Map<string, Json> {
     const result = new Map<string, Json>();
-    for (const raw of [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])]) {
+    for (const raw of [
+      ...((item.parameters as unknown[]) ?? []),
+      ...((operation.parameters as unknown[]) ?? []),
+    ]) {
       const param = this.deref(raw) as Json;
       const name = param.in === 'header' ? String(param.name).toLowerCase() : String(param.name);
       result.set(`${param.in} ${name}`, param);

@@ -1,15 +1,15 @@
-import { compareVersions } from './versions.ts';
-import { ContractFiles, fingerprintPath, releasedPath } from './contract-files.ts';
+import { type ContractFiles, fingerprintPath, releasedPath } from './contract-files.ts';
 import type { ContractDefinition } from './contracts.ts';
 import { evaluateGate, type GateResult } from './gate.ts';
+import { compareVersions } from './versions.ts';
 
 export interface CommandResult {
   ok: boolean;
   lines: string[];
 }
 
-/** Writes the documents as the code generates them now: { 'openapi/x.json': text }. */
-export type GenerateDocuments = () => Promise<Record<string, string>>;
+/** Writes the documents as the code generates them now (npm run openapi, in a fresh process). */
+export type GenerateDocuments = () => Promise<void>;
 
 function gate(files: ContractFiles, contract: ContractDefinition): GateResult {
   return evaluateGate({
@@ -36,7 +36,9 @@ export function checkContracts(files: ContractFiles, contracts: ContractDefiniti
     lines.push(...result.problems);
     if (result.problems.length === 0) {
       const additive = result.changes.length;
-      lines.push(`${contract.name}: released ${result.releasedVersion}; ${additive ? `${additive} recorded change(s) since` : 'no change since'}`);
+      lines.push(
+        `${contract.name}: released ${result.releasedVersion}; ${additive ? `${additive} recorded change(s) since` : 'no change since'}`,
+      );
     }
   }
   return { ok, lines };
@@ -47,10 +49,14 @@ export function diffCommand(files: ContractFiles, contracts: ContractDefinition[
   const lines: string[] = [];
   for (const contract of contracts) {
     const result = gate(files, contract);
-    lines.push(`${contract.name} since ${result.releasedVersion ?? 'no release'}: ${result.changes.length} change(s)`);
+    lines.push(
+      `${contract.name} since ${result.releasedVersion ?? 'no release'}: ${result.changes.length} change(s)`,
+    );
     const ordered = [...result.changes].sort((a, b) => Number(b.breaking) - Number(a.breaking));
     for (const change of ordered) {
-      lines.push(`  ${change.breaking ? 'breaking' : 'additive'}  ${change.code}  ${change.operation}: ${change.message}`);
+      lines.push(
+        `  ${change.breaking ? 'breaking' : 'additive'}  ${change.code}  ${change.operation}: ${change.message}`,
+      );
     }
   }
   return { ok: true, lines };
@@ -76,21 +82,24 @@ export async function releaseCommand(
   generate: GenerateDocuments,
 ): Promise<CommandResult> {
   const lines: string[] = [];
-  const write = async () => {
-    for (const [path, text] of Object.entries(await generate())) files.writeText(path, text);
-  };
-  await write();
+  await generate();
   const targets: { contract: ContractDefinition; version: string }[] = [];
   for (const contract of contracts) {
     const changelog = files.changelog(contract);
     const newest = changelog.entries[0];
-    if (!newest) return { ok: false, lines: [`${contract.name}: ${contract.changelog} has no entry to release`] };
+    if (!newest)
+      return { ok: false, lines: [`${contract.name}: ${contract.changelog} has no entry to release`] };
     const result = gate(files, contract);
     // Before the first release there is nothing to compare; the changelog must still be well formed.
     const problems = result.releasedVersion === null ? changelog.problems : result.problems;
     if (problems.length > 0) return { ok: false, lines: [...lines, ...problems] };
     if (result.releasedVersion && compareVersions(newest.version, result.releasedVersion) < 0) {
-      return { ok: false, lines: [`${contract.name}: the changelog's newest entry ${newest.version} is older than the release ${result.releasedVersion}`] };
+      return {
+        ok: false,
+        lines: [
+          `${contract.name}: the changelog's newest entry ${newest.version} is older than the release ${result.releasedVersion}`,
+        ],
+      };
     }
     targets.push({ contract, version: newest.version });
     lines.push(
@@ -100,7 +109,7 @@ export async function releaseCommand(
     );
   }
   for (const { contract, version } of targets) files.setVersion(contract, version);
-  await write();
+  await generate();
   for (const { contract } of targets) files.snapshot(contract);
   files.writeFingerprints();
   return { ok: true, lines };

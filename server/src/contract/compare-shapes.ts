@@ -21,10 +21,20 @@ export function compareShapes(before: Shape, after: Shape, direction: Direction,
   const added = (code: string, message: string) => findings.push({ breaking: false, code, message });
 
   if (direction === 'sent') {
-    const lost = before.types === null ? (after.types ? ['any type'] : []) : [...before.types].filter((t) => !covers(after.types, t));
+    const lost =
+      before.types === null
+        ? after.types
+          ? ['any type']
+          : []
+        : [...before.types].filter((t) => !covers(after.types, t));
     if (lost.length) broke('request-type-narrowed', `${where} no longer accepts ${lost.join(', ')}`);
   } else {
-    const gained = after.types === null ? (before.types ? ['any type'] : []) : [...after.types].filter((t) => !covers(before.types, t));
+    const gained =
+      after.types === null
+        ? before.types
+          ? ['any type']
+          : []
+        : [...after.types].filter((t) => !covers(before.types, t));
     if (gained.length) broke('response-type-changed', `${where} may now be ${gained.join(', ')}`);
   }
 
@@ -41,7 +51,11 @@ export function compareShapes(before: Shape, after: Shape, direction: Direction,
     for (const [name, value] of Object.entries(after.bounds) as [BoundName, number][]) {
       const old = before.bounds[name];
       const tighter = old === undefined || (isLowerBound(name) ? value > old : value < old);
-      if (tighter) broke('request-type-narrowed', `${where} ${name} is now ${value}${old === undefined ? '' : ` (was ${old})`}`);
+      if (tighter)
+        broke(
+          'request-type-narrowed',
+          `${where} ${name} is now ${value}${old === undefined ? '' : ` (was ${old})`}`,
+        );
     }
   }
 
@@ -53,17 +67,21 @@ export function compareShapes(before: Shape, after: Shape, direction: Direction,
       broke(direction === 'sent' ? 'request-field-removed' : 'response-field-removed', `${path} was removed`);
       continue;
     }
-    if (direction === 'sent' && next.required && !field.required) broke('request-field-required', `${path} is now required`);
-    if (direction === 'received' && field.required && !next.required) broke('response-field-optional', `${path} may now be absent`);
+    if (direction === 'sent' && next.required && !field.required)
+      broke('request-field-required', `${path} is now required`);
+    if (direction === 'received' && field.required && !next.required)
+      broke('response-field-optional', `${path} may now be absent`);
     findings.push(...compareShapes(field.shape, next.shape, direction, path));
   }
   for (const [name, field] of after.fields) {
     if (before.fields.has(name)) continue;
     const path = where ? `${where}.${name}` : name;
-    if (direction === 'sent' && field.required) broke('request-field-required', `${path} was added as required`);
+    if (direction === 'sent' && field.required)
+      broke('request-field-required', `${path} was added as required`);
     else added(direction === 'sent' ? 'request-field-added' : 'response-field-added', `${path} was added`);
   }
 
-  if (before.items && after.items) findings.push(...compareShapes(before.items, after.items, direction, `${where}[]`));
+  if (before.items && after.items)
+    findings.push(...compareShapes(before.items, after.items, direction, `${where}[]`));
   return findings;
 }

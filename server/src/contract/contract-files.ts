@@ -66,10 +66,6 @@ export class ContractFiles {
     }
   }
 
-  writeText(path: string, text: string): void {
-    writeFileSync(join(this.root, path), text);
-  }
-
   /** Rewrites `export const CONSTANT = '…';` in the version source. */
   setVersion(contract: ContractDefinition, version: string): void {
     const { file, constant } = contract.versionSource;

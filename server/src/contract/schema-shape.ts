@@ -74,7 +74,8 @@ function ownShape(node: Schema, resolve: Resolve, seen: string[]): Shape {
       shape.fields.set(name, { shape: shapeOf(child, resolve, seen), required: required.has(name) });
     }
   }
-  if (node.items !== undefined && !Array.isArray(node.items)) shape.items = shapeOf(node.items, resolve, seen);
+  if (node.items !== undefined && !Array.isArray(node.items))
+    shape.items = shapeOf(node.items, resolve, seen);
   return shape;
 }
 
@@ -93,11 +94,14 @@ function intersect(a: Shape, b: Shape): Shape {
   const bounds: Bounds = { ...a.bounds };
   for (const [name, value] of Object.entries(b.bounds) as [BoundName, number][]) {
     const mine = bounds[name];
-    bounds[name] = mine === undefined ? value : isLowerBound(name) ? Math.max(mine, value) : Math.min(mine, value);
+    bounds[name] =
+      mine === undefined ? value : isLowerBound(name) ? Math.max(mine, value) : Math.min(mine, value);
   }
   return {
-    types: a.types && b.types ? new Set([...a.types].filter((t) => covers(b.types!, t))) : (a.types ?? b.types),
-    values: a.values && b.values ? new Set([...a.values].filter((v) => b.values!.has(v))) : (a.values ?? b.values),
+    types:
+      a.types && b.types ? new Set([...a.types].filter((t) => covers(b.types!, t))) : (a.types ?? b.types),
+    values:
+      a.values && b.values ? new Set([...a.values].filter((v) => b.values!.has(v))) : (a.values ?? b.values),
     bounds,
     fields,
     items: a.items && b.items ? intersect(a.items, b.items) : (a.items ?? b.items),
@@ -118,7 +122,8 @@ function unite(a: Shape, b: Shape): Shape {
   const bounds: Bounds = {};
   for (const [name, value] of Object.entries(a.bounds) as [BoundName, number][]) {
     const other = b.bounds[name];
-    if (other !== undefined) bounds[name] = isLowerBound(name) ? Math.min(value, other) : Math.max(value, other);
+    if (other !== undefined)
+      bounds[name] = isLowerBound(name) ? Math.min(value, other) : Math.max(value, other);
   }
   return {
     types: a.types && b.types ? new Set([...a.types, ...b.types]) : null,
