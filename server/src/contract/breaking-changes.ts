@@ -1,5 +1,5 @@
 import { compareShapes, type Direction, type Finding } from './compare-shapes.ts';
-import { type Resolve, shapeOf } from './schema-shape.ts';
+import { OpenApiDocument } from './openapi-document.ts';
 
 /**
  * The changes between two OpenAPI documents (3.0 or 3.1) that an integrator can notice, each
@@ -17,8 +17,8 @@ type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export function diffContracts(before: unknown, after: unknown): ContractChange[] {
-  const old = new Document(before as Json);
-  const next = new Document(after as Json);
+  const old = new OpenApiDocument(before as Json);
+  const next = new OpenApiDocument(after as Json);
   const changes: ContractChange[] = [];
   const note = (operation: string, findings: Finding[]) => {
     for (const finding of findings) changes.push({ operation, ...finding });
@@ -70,10 +70,10 @@ export function diffContracts(before: unknown, after: unknown): ContractChange[]
 }
 
 function compareOperation(
-  old: Document,
+  old: OpenApiDocument,
   oldItem: Json,
   before: Json,
-  next: Document,
+  next: OpenApiDocument,
   newItem: Json,
   after: Json,
 ): Finding[] {
@@ -143,10 +143,10 @@ function compareOperation(
 
 /** A webhook is a request the service sends: its payload and headers are read by the integrator. */
 function compareWebhook(
-  old: Document,
+  old: OpenApiDocument,
   oldItem: Json,
   before: Json,
-  next: Document,
+  next: OpenApiDocument,
   newItem: Json,
   after: Json,
 ): Finding[] {
@@ -173,9 +173,9 @@ function compareWebhook(
 }
 
 function compareContent(
-  old: Document,
+  old: OpenApiDocument,
   before: Json,
-  next: Document,
+  next: OpenApiDocument,
   after: Json | undefined,
   direction: Direction,
   where: string,
@@ -213,50 +213,4 @@ function compareHeaders(before: Json, after: Json, where: string): Finding[] {
       code: 'response-field-removed',
       message: `${where} header ${name} was removed`,
     }));
-}
-
-/** One OpenAPI document, with internal `$ref`s (`#/components/...`) followed on demand. */
-class Document {
-  constructor(private readonly root: Json) {}
-
-  map(group: 'paths' | 'webhooks'): Json {
-    return (this.root[group] ?? {}) as Json;
-  }
-
-  readonly resolve: Resolve = (ref) => {
-    if (!ref.startsWith('#/')) throw new Error(`only references inside the document are supported: ${ref}`);
-    let target: unknown = this.root;
-    for (const part of ref.slice(2).split('/')) {
-      target = (target as Json | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')];
-    }
-    if (target === undefined) throw new Error(`unresolved reference ${ref}`);
-    return target;
-  };
-
-  /** Follows a `$ref` on a path item, parameter, request body or response (not on schemas). */
-  deref(value: unknown): unknown {
-    let current = value;
-    for (let hops = 0; hops < 16 && current && typeof (current as Json).$ref === 'string'; hops++) {
-      current = this.resolve((current as Json).$ref as string);
-    }
-    return current;
-  }
-
-  shape(schema: unknown) {
-    return shapeOf(schema, this.resolve);
-  }
-
-  /** Path-level and operation-level parameters by `in name` (header names compared without case). */
-  parameters(item: Json, operation: Json): Map<string, Json> {
-    const result = new Map<string, Json>();
-    for (const raw of [
-      ...((item.parameters as unknown[]) ?? []),
-      ...((operation.parameters as unknown[]) ?? []),
-    ]) {
-      const param = this.deref(raw) as Json;
-      const name = param.in === 'header' ? String(param.name).toLowerCase() : String(param.name);
-      result.set(`${param.in} ${name}`, param);
-    }
-    return result;
-  }
 }

@@ -35,9 +35,9 @@ export function checkContracts(files: ContractFiles, contracts: ContractDefiniti
     if (result.problems.length > 0) ok = false;
     lines.push(...result.problems);
     if (result.problems.length === 0) {
-      const additive = result.changes.length;
+      const count = result.changes.length;
       lines.push(
-        `${contract.name}: released ${result.releasedVersion}; ${additive ? `${additive} recorded change(s) since` : 'no change since'}`,
+        `${contract.name}: released ${result.releasedVersion}; ${count ? `${count} recorded change(s) since` : 'no change since'}`,
       );
     }
   }
@@ -111,6 +111,7 @@ export async function releaseCommand(
   for (const { contract, version } of targets) files.setVersion(contract, version);
   await generate();
   for (const { contract } of targets) files.snapshot(contract);
-  files.writeFingerprints();
+  // Only the released contracts' documents: another contract's changes still have to pass its gate.
+  files.writeFingerprints(targets.flatMap(({ contract }) => files.companions(contract)));
   return { ok: true, lines };
 }

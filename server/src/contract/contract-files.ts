@@ -51,8 +51,8 @@ export class ContractFiles {
     });
   }
 
-  writeFingerprints(): void {
-    for (const doc of this.documents()) {
+  writeFingerprints(documents = this.documents()): void {
+    for (const doc of documents) {
       writeFileSync(join(this.root, fingerprintPath(doc)), `${fingerprintOf(this.readJson(doc))}\n`);
     }
   }
