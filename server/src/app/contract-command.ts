@@ -24,7 +24,6 @@ export const CONTRACT_USAGE = `usage: npm run contract -- <check | diff | finger
 export async function contractCommand(args: string[]): Promise<number> {
   const files = new ContractFiles(process.cwd());
   const [command, ...names] = args;
-  const chosen = names.length ? CONTRACTS.filter((contract) => names.includes(contract.name)) : CONTRACTS;
   const unknown = names.filter((name) => !CONTRACTS.some((contract) => contract.name === name));
   if (unknown.length > 0 || (names.length > 0 && command !== 'release')) {
     console.error(CONTRACT_USAGE);
@@ -33,16 +32,16 @@ export async function contractCommand(args: string[]): Promise<number> {
   let result: { ok: boolean; lines: string[] };
   switch (command) {
     case 'check':
-      result = checkContracts(files, chosen);
+      result = checkContracts(files, CONTRACTS);
       break;
     case 'diff':
-      result = diffCommand(files, chosen);
+      result = diffCommand(files, CONTRACTS);
       break;
     case 'fingerprint':
-      result = fingerprintCommand(files, chosen);
+      result = fingerprintCommand(files, CONTRACTS);
       break;
     case 'release':
-      result = await releaseCommand(files, chosen, generateInChildProcess);
+      result = await releaseCommand(files, CONTRACTS, generateInChildProcess, names);
       break;
     default:
       console.error(CONTRACT_USAGE);

@@ -111,3 +111,34 @@ test('release refuses a breaking change until the changelog records it under a n
   assert.equal(JSON.parse(repo.read('openapi/releases/things-v1.json')).info.version, '2.0.0');
   assert.ok(checkContracts(repo.files, [contract]).ok);
 });
+
+test('releasing one contract leaves another changed contract to its own gate', async () => {
+  const repo = repository();
+  const other: ContractDefinition = {
+    ...contract,
+    name: 'others',
+    document: 'openapi/others-v1.json',
+    changelog: 'OTHERS.md',
+  };
+  const otherDocument = (extra: boolean) => {
+    const doc = baseDocument('1.0.0');
+    if (extra) doc.paths['/extra'] = { get: { responses: { 200: { description: 'ok' } } } };
+    writeFileSync(join(repo.root, other.document), `${JSON.stringify(doc, null, 2)}\n`);
+  };
+  writeFileSync(join(repo.root, 'OTHERS.md'), entry('1.0.0', 'additive'));
+  repo.changelog(entry('1.0.0', 'additive'));
+  otherDocument(false);
+  const first = await releaseCommand(repo.files, [contract, other], repo.generate);
+  assert.ok(first.ok, first.lines.join('\n'));
+  assert.ok(checkContracts(repo.files, [contract, other]).ok);
+
+  otherDocument(true);
+  repo.changelog(entry('1.1.0', 'additive') + entry('1.0.0', 'additive'));
+  const one = await releaseCommand(repo.files, [contract, other], repo.generate, ['things']);
+  assert.ok(one.ok, one.lines.join('\n'));
+  assert.deepEqual(one.lines, ['things: released 1.1.0 (was 1.0.0)']);
+  const check = checkContracts(repo.files, [contract, other]);
+  assert.equal(check.ok, false);
+  assert.match(check.lines.join('\n'), /others-v1\.json does not match/);
+  assert.match(check.lines.join('\n'), /others: 1 change\(s\) since 1\.0\.0 are not in the changelog/);
+});
