@@ -63,8 +63,12 @@ function ownShape(node: Schema, resolve: Resolve, seen: string[]): Shape {
   if (typeof node.type === 'string') shape.types = new Set([node.type]);
   if (Array.isArray(node.type)) shape.types = new Set(node.type as string[]);
   if (node.nullable === true && shape.types) shape.types.add('null');
-  if (Array.isArray(node.enum)) shape.values = new Set(node.enum.map(canonicalJson));
-  if ('const' in node) shape.values = new Set([canonicalJson(node.const)]);
+  const allowed = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : null;
+  if (allowed) {
+    shape.values = new Set(allowed.map(canonicalJson));
+    // `{ const: 'open' }` says its type without `type`.
+    shape.types ??= new Set(allowed.map(jsonTypeOf));
+  }
   for (const name of [...LOWER, ...UPPER]) {
     if (typeof node[name] === 'number') shape.bounds[name] = node[name] as number;
   }
@@ -98,8 +102,7 @@ function intersect(a: Shape, b: Shape): Shape {
       mine === undefined ? value : isLowerBound(name) ? Math.max(mine, value) : Math.min(mine, value);
   }
   return {
-    types:
-      a.types && b.types ? new Set([...a.types].filter((t) => covers(b.types!, t))) : (a.types ?? b.types),
+    types: a.types && b.types ? intersectTypes(a.types, b.types) : (a.types ?? b.types),
     values:
       a.values && b.values ? new Set([...a.values].filter((v) => b.values!.has(v))) : (a.values ?? b.values),
     bounds,
@@ -141,6 +144,20 @@ function uniteValues(a: Shape, b: Shape): Set<string> | null {
   const left = valuesOf(a);
   const right = valuesOf(b);
   return left && right ? new Set([...left, ...right]) : null;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** The types both sets accept: `number` with `integer` is `integer`. */
+function intersectTypes(a: Set<string>, b: Set<string>): Set<string> {
+  const both = new Set([...a].filter((type) => covers(b, type)));
+  for (const type of b) if (covers(a, type)) both.add(type);
+  return both;
 }
 
 /** Whether a set of JSON types accepts values of `type` (every integer is a number). */

@@ -229,3 +229,24 @@ test('a schema that refers to itself is compared without looping', () => {
   const codes = codesOf(after).breaking;
   assert.ok(codes.length > 0 && codes.every((code) => code === 'response-field-removed'));
 });
+
+test('allOf parts are intersected and anyOf branches united before comparing', () => {
+  const before = mutated((d) => {
+    d.components.schemas.CreateThing.properties.size = {
+      allOf: [{ type: 'number' }, { type: 'integer', maximum: 10 }],
+    };
+    d.components.schemas.CreateThing.properties.status = {
+      anyOf: [{ const: 'open' }, { const: 'closed' }, { type: 'null' }],
+    };
+  });
+  const same = structuredClone(before);
+  same.components.schemas.CreateThing.properties.size = { type: 'integer', maximum: 10 };
+  same.components.schemas.CreateThing.properties.status = {
+    type: ['string', 'null'],
+    enum: ['open', 'closed', null],
+  };
+  assert.deepEqual(diffContracts(before, same), []);
+  const narrower = structuredClone(same);
+  narrower.components.schemas.CreateThing.properties.status = { type: 'string', enum: ['open', 'closed'] };
+  assert.ok(codesOf(narrower, before).breaking.includes('enum-value-removed'));
+});
