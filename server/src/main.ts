@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createSharedAdapters } from './app/adapters.ts';
+import { contractCommand } from './app/contract-command.ts';
 import { createCoreDeps, disposeAll } from './app/core-deps.ts';
 import { buildMailboxApp } from './app/mailbox-app.ts';
 import { generateOpenApiDocuments } from './app/openapi.ts';
@@ -18,7 +19,8 @@ const USAGE = `usage: understudy <command>
             unless RUN_WORKERS=false; --only=platform or --only=mailbox runs one of them
   worker    run only the background workers
   migrate   apply database migrations and exit
-  openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)`;
+  openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)
+  contract  check | diff | fingerprint | release: the contract's changelog, fingerprints and gate`;
 
 /** The mailbox service: /v0 on MAILBOX_PORT and the SMTP listener on SMTP_PORT. */
 async function serveMailbox(core: CoreDeps & MailboxAdapters, runWorkers: boolean) {
@@ -162,6 +164,9 @@ async function main() {
       return migrateCommand();
     case 'openapi':
       return openapi(args.includes('--check'));
+    case 'contract':
+      process.exitCode = await contractCommand(args);
+      return;
     default:
       console.error(USAGE);
       process.exit(2);
