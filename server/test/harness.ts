@@ -37,6 +37,7 @@ export function testConfig(env: Record<string, string> = {}) {
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
       // Test files share one Redis: sign-ups from every file would otherwise share one address budget.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       REDIS_URL: process.env.REDIS_URL ?? '',
       ...env,
