@@ -69,6 +69,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
   const { app, notFound } = await createHttpApp({
     logger: deps.logger,
     publicUrl: deps.config.publicUrl,
+    trustProxyHops: deps.config.trustProxyHops,
     openapi: {
       title: 'Understudy Platform API',
       version: PLATFORM_API_VERSION,

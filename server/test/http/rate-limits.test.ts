@@ -148,6 +148,32 @@ describe('rate limits per API key', () => {
     }
   });
 
+  test('per-address budgets count the client behind TRUST_PROXY_HOPS proxies, and ignore X-Forwarded-For without', async () => {
+    const call = (t: TestPlatform, forwardedFor: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/v1/openapi.json',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    const proxied = await startPlatform({
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY_HOPS: '1' },
+    });
+    try {
+      assert.equal((await call(proxied, '203.0.113.1')).statusCode, 200);
+      assert.equal((await call(proxied, '203.0.113.1')).statusCode, 429);
+      assert.equal((await call(proxied, '198.51.100.7, 203.0.113.2')).statusCode, 200, 'the nearest hop');
+    } finally {
+      await proxied.close();
+    }
+    const direct = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1' } });
+    try {
+      assert.equal((await call(direct, '203.0.113.1')).statusCode, 200);
+      assert.equal((await call(direct, '203.0.113.9')).statusCode, 429, 'a forged header buys no budget');
+    } finally {
+      await direct.close();
+    }
+  });
+
   test('with REDIS_URL two server instances share one budget', {
     skip: !process.env.REDIS_URL && 'needs REDIS_URL',
   }, async () => {
