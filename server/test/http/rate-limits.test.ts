@@ -79,6 +79,7 @@ describe('rate limits per API key', () => {
     try {
       const ws = await t.signup();
       const key = await t.createApiKey(ws);
+      const scoped = await t.createApiKey(ws, { name: 'memories only', scopes: ['memories:read'] });
       const cases: Array<{
         name: string;
         status: number;
@@ -88,6 +89,7 @@ describe('rate limits per API key', () => {
       }> = [
         { name: 'authenticated call', status: 200, url: '/v1/personas', token: key.secret },
         { name: 'authenticated 404', status: 404, url: '/v1/no-such-thing', token: key.secret },
+        { name: 'key without the scope', status: 403, url: '/v1/personas', token: scoped.secret },
         { name: 'no credentials', status: 401, url: '/v1/personas' },
         { name: 'unknown key', status: 401, url: '/v1/personas', token: `svc_${'0'.repeat(64)}` },
         { name: 'unknown route without credentials', status: 401, url: '/v1/no-such-thing' },
