@@ -36,8 +36,10 @@ export function testConfig(env: Record<string, string> = {}) {
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      // Test files share one Redis: sign-ups from every file would otherwise share one address budget.
+      // Test files share one Redis: sign-ups and credential-less /v1 requests (room routes, 401s)
+      // from every file would otherwise share one address budget.
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       REDIS_URL: process.env.REDIS_URL ?? '',
       ...env,

@@ -13,6 +13,8 @@ export interface HttpAppOptions {
   publicUrl: string;
   openapi: { title: string; version: string; description: string; serverPath: string };
   bodyLimitBytes?: number;
+  /** Proxies whose X-Forwarded-For is believed for `request.ip` (0: none, the socket's address). */
+  trustProxyHops?: number;
 }
 
 /**
@@ -28,6 +30,10 @@ export async function createHttpApp(
     genReqId: (request) => requestIdFrom(request, () => `req_${randomBytes(12).toString('hex')}`),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     return503OnClosing: true,
+    // The nearest `trustProxyHops` addresses of X-Forwarded-For are proxies (proxy-addr's hop count).
+    trustProxy: options.trustProxyHops
+      ? (_address: string, hop: number) => hop < options.trustProxyHops!
+      : false,
     // Memory tags (up to 128 characters) arrive URL-encoded in paths: room for the longest.
     routerOptions: { maxParamLength: 512 },
     // A malformed or overlong path is refused by the router before any hook runs: render it in

@@ -18,6 +18,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
   const { app, notFound } = await createHttpApp({
     logger: deps.logger,
     publicUrl: deps.config.publicUrl,
+    trustProxyHops: deps.config.trustProxyHops,
     openapi: {
       title: 'Understudy Mailbox API',
       version: MAILBOX_API_VERSION,

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { installAuthentication } from '../core/http/auth.ts';
+import { identifyCallers, requireAuthentication } from '../core/http/auth.ts';
 import { installIdempotency } from '../core/http/idempotency.ts';
 import { installOperations } from '../core/http/ops.ts';
 import type { Principal } from '../core/http/principal.ts';
+import { closeQueryStrings } from '../core/http/query-rules.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
@@ -34,11 +35,41 @@ export function platformCredentialResolver(deps: PlatformDeps) {
   };
 }
 
+const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+
+/**
+ * Rate limits on every /v1 response (the spec: "RateLimit-* on every response"), installed on the
+ * root so they cover the public room routes and the 401s of the authenticated scope too: a request
+ * with a valid credential spends that credential's budgets; any other spends its address's.
+ */
+function installApiRateLimits(app: AppInstance, deps: PlatformDeps): void {
+  const { rateLimit } = deps.config;
+  identifyCallers(app, platformCredentialResolver(deps), (request) => isApiPath(request.url));
+  installRateLimits(app, {
+    rules: [
+      { name: 'all', points: rateLimit.perMinute, durationSeconds: 60 },
+      { name: 'writes', points: rateLimit.writesPerMinute, durationSeconds: 60, writesOnly: true },
+    ],
+    redis: deps.redis,
+    keyPrefix: 'rl:platform',
+    appliesTo: (request) => isApiPath(request.url) && request.caller !== null,
+    keyOf: (request) => request.caller!.subject,
+  });
+  installRateLimits(app, {
+    rules: [{ name: 'public', points: rateLimit.publicPerMinute, durationSeconds: 60 }],
+    redis: deps.redis,
+    keyPrefix: 'rl:platform-address',
+    appliesTo: (request) => isApiPath(request.url) && request.caller === null,
+    keyOf: (request) => request.ip,
+  });
+}
+
 /** The /v1 platform API (not yet listening). */
 export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance> {
   const { app, notFound } = await createHttpApp({
     logger: deps.logger,
     publicUrl: deps.config.publicUrl,
+    trustProxyHops: deps.config.trustProxyHops,
     openapi: {
       title: 'Understudy Platform API',
       version: PLATFORM_API_VERSION,
@@ -47,27 +78,16 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     },
   });
   installOperations(app, { database: deps.database, service: 'platform' });
+  // Every /v1 route, public ones included: an unknown query parameter is a 400 naming it.
+  closeQueryStrings(app, (url) => isApiPath(url));
+  installApiRateLimits(app, deps);
   // Before the routes register: the MCP tools take their schemas from them.
   const routes = RouteCatalog.collect(app);
   for (const routes of deps.publicRoutes) await routes(app);
 
   await app.register(
     async (v1) => {
-      installAuthentication(v1, platformCredentialResolver(deps));
-      installRateLimits(v1, {
-        rules: [
-          { name: 'all', points: deps.config.rateLimit.perMinute, durationSeconds: 60 },
-          {
-            name: 'writes',
-            points: deps.config.rateLimit.writesPerMinute,
-            durationSeconds: 60,
-            writesOnly: true,
-          },
-        ],
-        redis: deps.redis,
-        keyPrefix: 'rl:platform',
-        keyOf: (request) => request.principal.subject,
-      });
+      requireAuthentication(v1);
       installIdempotency(v1, deps);
       v1.setNotFoundHandler(notFound);
       for (const routes of deps.routes) await routes(v1 as AppInstance);

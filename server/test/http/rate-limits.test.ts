@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { bearer, startPlatform, type TestPlatform } from '../harness.ts';
 
@@ -70,6 +71,108 @@ describe('rate limits per API key', () => {
       assert.ok(Number(limited.headers['retry-after']) >= 1);
     } finally {
       await t.close();
+    }
+  });
+
+  test('every /v1 response carries RateLimit-*: 401s, 404s, public routes and authenticated calls', async () => {
+    const t = await startPlatform();
+    try {
+      const ws = await t.signup();
+      const key = await t.createApiKey(ws);
+      const scoped = await t.createApiKey(ws, { name: 'memories only', scopes: ['memories:read'] });
+      const cases: Array<{
+        name: string;
+        status: number;
+        method?: 'GET' | 'POST';
+        url: string;
+        token?: string;
+      }> = [
+        { name: 'authenticated call', status: 200, url: '/v1/personas', token: key.secret },
+        { name: 'authenticated 404', status: 404, url: '/v1/no-such-thing', token: key.secret },
+        { name: 'key without the scope', status: 403, url: '/v1/personas', token: scoped.secret },
+        { name: 'no credentials', status: 401, url: '/v1/personas' },
+        { name: 'unknown key', status: 401, url: '/v1/personas', token: `svc_${'0'.repeat(64)}` },
+        { name: 'unknown route without credentials', status: 401, url: '/v1/no-such-thing' },
+        { name: 'room route (unknown meeting)', status: 404, url: `/v1/rooms/${randomUUID()}?t=x` },
+        { name: 'the API description', status: 200, url: '/v1/openapi.json' },
+        { name: 'JWKS', status: 200, url: '/.well-known/jwks.json' },
+        { name: 'log-in', status: 401, method: 'POST', url: '/auth/login' },
+      ];
+      for (const { name, status, method = 'GET', url, token } of cases) {
+        const response = await t.app.inject({
+          method,
+          url,
+          headers: token ? bearer(token) : {},
+          ...(method === 'POST'
+            ? { payload: { email: 'nobody@example.com', password: 'not the one!' } }
+            : {}),
+        });
+        assert.equal(response.statusCode, status, `${name}: ${response.body}`);
+        for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) {
+          assert.match(String(response.headers[header]), /^\d+$/, `${name} carries ${header}`);
+        }
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('requests without a valid credential spend a per-address budget, then 429', async () => {
+    const t = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const ws = await t.signup();
+      const anonymous = [
+        () => t.app.inject({ method: 'GET', url: '/v1/personas' }),
+        () => t.app.inject({ method: 'GET', url: '/v1/personas', headers: bearer(`svc_${'1'.repeat(64)}`) }),
+        () => t.app.inject({ method: 'GET', url: '/v1/openapi.json' }),
+      ];
+      const remaining = [];
+      for (const call of anonymous) {
+        const response = await call();
+        assert.equal(response.headers['ratelimit-limit'], '3');
+        remaining.push(response.headers['ratelimit-remaining']);
+      }
+      assert.deepEqual(remaining, ['2', '1', '0'], 'one budget for 401s and public routes alike');
+      const limited = await t.app.inject({ method: 'GET', url: `/v1/rooms/${randomUUID()}` });
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json().error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) >= 1);
+      // A valid credential from the same address spends its own budget.
+      const authenticated = await t.app.inject({
+        method: 'GET',
+        url: '/v1/personas',
+        headers: bearer(ws.token),
+      });
+      assert.equal(authenticated.statusCode, 200);
+      assert.equal(authenticated.headers['ratelimit-limit'], '600');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('per-address budgets count the client behind TRUST_PROXY_HOPS proxies, and ignore X-Forwarded-For without', async () => {
+    const call = (t: TestPlatform, forwardedFor: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/v1/openapi.json',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    const proxied = await startPlatform({
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY_HOPS: '1' },
+    });
+    try {
+      assert.equal((await call(proxied, '203.0.113.1')).statusCode, 200);
+      assert.equal((await call(proxied, '203.0.113.1')).statusCode, 429);
+      assert.equal((await call(proxied, '198.51.100.7, 203.0.113.2')).statusCode, 200, 'the nearest hop');
+    } finally {
+      await proxied.close();
+    }
+    const direct = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1' } });
+    try {
+      assert.equal((await call(direct, '203.0.113.1')).statusCode, 200);
+      assert.equal((await call(direct, '203.0.113.9')).statusCode, 429, 'a forged header buys no budget');
+    } finally {
+      await direct.close();
     }
   });
 

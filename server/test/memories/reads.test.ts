@@ -22,7 +22,8 @@ describe('reading', () => {
     await add(c, 'elsewhere', ['other container']);
     const listed = await c.call('GET', '/memories?user_memory_tag=order');
     assert.equal(listed.statusCode, 200);
-    assert.deepEqual(Object.keys(listed.json()), ['data']);
+    assert.deepEqual(Object.keys(listed.json()).sort(), ['data', 'has_more', 'next_cursor', 'object']);
+    assert.equal(listed.json().has_more, false);
     assert.deepEqual(
       listed.json().data.map((m: { content: string }) => m.content),
       ['third', 'second', 'first', 'old import'],
@@ -52,6 +53,7 @@ describe('reading', () => {
     );
     const capped = (await c.call('GET', '/memories?user_memory_tag=big')).json().data;
     assert.equal(capped.length, 400);
+    assert.equal((await c.call('GET', '/memories?user_memory_tag=big')).json().has_more, true);
     assert.equal(capped[0].content, 'fact number 400', 'the last of one import is the newest');
   });
 

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { FakeClock } from '../../src/core/clock.ts';
 import { customAgentForScenario } from '../../src/platform/scenarios/custom-agent.ts';
 import { personaBody } from '../fixtures/bodies.ts';
 import { type ApiClient, expectError, ok, startPlatform } from '../harness.ts';
 
 const t = await startPlatform();
+const BEFORE_SUNSET = '2026-09-01T09:00:00.000Z';
 after(() => t.close());
 
 async function persona(a: ApiClient) {
@@ -298,6 +300,9 @@ describe('scenarios', () => {
   });
 
   test('session options: legacy webhook secret once, deprecation headers, HTTPS in production', async () => {
+    // Before the legacy webhook's sunset; after it a webhook_url is refused (legacy-webhook.test.ts).
+    const now = t.clock.now();
+    t.clock.set(BEFORE_SUNSET);
     const a = await t.workspace();
     const s = await scenario(a);
     const first = await a.call('PUT', `/scenarios/${s.id}/session-options`, {
@@ -359,6 +364,7 @@ describe('scenarios', () => {
     );
 
     const production = await startPlatform({
+      clock: new FakeClock(BEFORE_SUNSET),
       env: { APP_ENV: 'production', PUBLIC_URL: 'https://api.example.com', SIGNUP_ENABLED: 'true' },
     });
     try {
@@ -380,6 +386,7 @@ describe('scenarios', () => {
       );
     } finally {
       await production.close();
+      t.clock.set(now);
     }
   });
 
@@ -549,11 +556,15 @@ describe('scenarios', () => {
       meeting_controls: { idle_timeout_seconds: 120 },
       session_options: { language: 'fr' },
     });
+    // A legacy webhook (settable before its sunset only), which the export must leave out.
+    const now = t.clock.now();
+    t.clock.set(BEFORE_SUNSET);
     ok(
       await a.call('PUT', `/scenarios/${s.id}/session-options`, {
         webhook_url: 'https://hooks.example.com/a',
       }),
     );
+    t.clock.set(now);
     await t.deps.db
       .insertInto('guardrails')
       .values({

@@ -32,25 +32,52 @@ export function requiredScopes(request: FastifyRequest, prefix: string): string[
   return [`${resource.replaceAll('-', '_')}:${isWrite(request.method) ? 'write' : 'read'}`];
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whoever the bearer credential names, or null when it is missing or unknown (see identifyCallers). */
+    caller: Principal | null;
+  }
+}
+
 /**
- * Authentication for every route of the scope it is installed in: a bearer API key or user JWT,
- * the workspace taken from it, route-level `userTokenOnly` and `scopes` rules, and the refusal of
- * bodies that try to name a workspace or membership.
+ * Resolves the bearer credential of the requests `appliesTo` selects into `request.caller`, refusing
+ * nothing: the rate limits run next and need to know whose budget a request spends (the key's, or
+ * its address's when there is no valid key), so that even the 401 requireAuthentication answers
+ * afterwards carries RateLimit-* headers.
  */
-export function installAuthentication(app: AnyFastify, resolve: CredentialResolver): void {
+export function identifyCallers(
+  app: AnyFastify,
+  resolve: CredentialResolver,
+  appliesTo: (request: FastifyRequest) => boolean,
+): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    if (!appliesTo(request)) return;
+    const token = bearerToken(request);
+    request.caller = token ? await resolve(token, request) : null;
+  });
+}
+
+/**
+ * Authentication for every route of the scope it is installed in (after identifyCallers): a bearer
+ * API key or user JWT, the workspace taken from it, route-level `userTokenOnly` and `scopes` rules,
+ * and the refusal of bodies that try to name a workspace or membership.
+ */
+export function requireAuthentication(app: AnyFastify): void {
   app.decorateRequest('principal', null as unknown as Principal);
   const prefix = app.prefix;
 
   app.addHook('onRequest', async (request) => {
-    const token = bearerToken(request);
-    if (!token) {
-      throw new AppError(
-        'unauthorized',
-        'Missing credentials: send Authorization: Bearer <API key or user token>.',
-      );
+    const principal = request.caller;
+    if (!principal) {
+      if (!bearerToken(request)) {
+        throw new AppError(
+          'unauthorized',
+          'Missing credentials: send Authorization: Bearer <API key or user token>.',
+        );
+      }
+      throw new AppError('invalid_api_key', 'Invalid API key or token.');
     }
-    const principal = await resolve(token, request);
-    if (!principal) throw new AppError('invalid_api_key', 'Invalid API key or token.');
     request.principal = principal;
     const config = request.routeOptions.config;
     if (config.userTokenOnly && principal.kind !== 'user') {

@@ -92,14 +92,23 @@ export class Paginator {
 
   /** null when the caller asked for no pagination (neither limit nor cursor). */
   parse(query: PageQuery, list: string, accountId: string): PageRequest | null {
-    const cursorParam = query.cursor !== undefined ? 'cursor' : 'starting_after';
     const cursor = query.cursor ?? query.starting_after;
     if (query.limit === undefined && cursor === undefined) return null;
     const limit = query.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new AppError('invalid_pagination', 'limit must be an integer from 1 to 100.', { param: 'limit' });
     }
-    return { limit, after: cursor === undefined ? null : this.decode(cursor, list, accountId, cursorParam) };
+    return { limit, after: this.position(query, list, accountId) };
+  }
+
+  /**
+   * Where the cursor (or `starting_after`) says the previous page stopped; null without one. For
+   * lists whose `limit` is not a 1-to-100 page size (memories: "at most this many", up to 1000).
+   */
+  position(query: Pick<PageQuery, 'cursor' | 'starting_after'>, list: string, accountId: string) {
+    const cursorParam = query.cursor !== undefined ? 'cursor' : 'starting_after';
+    const cursor = query.cursor ?? query.starting_after;
+    return cursor === undefined ? null : this.decode(cursor, list, accountId, cursorParam);
   }
 
   /** Builds the page from rows fetched with `limit + 1` (the extra row only says there is more). */

@@ -25,6 +25,8 @@ export interface RateLimitOptions {
   keyPrefix: string;
   /** Who a budget belongs to. */
   keyOf: (request: FastifyRequest) => string;
+  /** Which requests spend these budgets (default: every request of the scope). */
+  appliesTo?: (request: FastifyRequest) => boolean;
   /** A fixed Retry-After (the mailbox promises 60); otherwise the seconds until the window resets. */
   fixedRetryAfterSeconds?: number;
 }
@@ -57,11 +59,12 @@ function setHeaders(reply: FastifyReply, rule: RateLimitRule, result: RateLimite
 /**
  * Per-credential budgets (e.g. 600 requests and 120 writes a minute). Every response carries the
  * RateLimit-* headers of the tightest budget that applies; an exhausted one answers 429 with Retry-After.
- * Must be installed after authentication so the budget's owner is known.
+ * Must be installed after the caller is identified so the budget's owner is known.
  */
 export function installRateLimits(app: AnyFastify, options: RateLimitOptions): void {
   const limiters = options.rules.map((rule) => ({ rule, limiter: limiterFor(rule, options) }));
   app.addHook('onRequest', async (request, reply) => {
+    if (options.appliesTo && !options.appliesTo(request)) return;
     const key = options.keyOf(request);
     const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
     let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;

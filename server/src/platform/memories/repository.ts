@@ -45,10 +45,24 @@ export const memoryRepository = {
     return inserted.sort((a, b) => Number(a.seq) - Number(b.seq));
   },
 
-  /** Newest first: created_at, then insertion order. */
-  list(db: Kysely<DB>, accountId: string, tag: string | null, limit: number) {
+  /**
+   * Newest first: created_at, then insertion order (seq), optionally only those after a position
+   * in that order (keyset paging on the memories_*_idx indexes).
+   */
+  list(
+    db: Kysely<DB>,
+    accountId: string,
+    tag: string | null,
+    limit: number,
+    after: { createdAt: string; seq: string } | null = null,
+  ) {
     let query = memories.query(db, accountId);
     if (tag !== null) query = query.where('user_memory_tag', '=', tag);
+    if (after) {
+      query = query.where(
+        sql<boolean>`(created_at, seq) < (${after.createdAt}::timestamptz, ${after.seq}::bigint)`,
+      );
+    }
     return query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
   },
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, type FieldError } from '../../core/http/errors.ts';
+import { pageEnvelope } from '../../core/http/pagination.ts';
 import { Nullable, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import {
@@ -17,13 +18,20 @@ import {
   TagSummary,
   UpdateMemoryBody,
 } from './schemas.ts';
-import type { MemoryService } from './service.ts';
+import type { MemoryPageQuery, MemoryService } from './service.ts';
 
 const tags = ['Memories'];
+/** A container and one page of its memories; the cursor continues `data.memories`. */
+const TagPage = Type.Object({
+  data: TagDetail,
+  has_more: Type.Boolean(),
+  next_cursor: Nullable(Type.String()),
+});
 const NoContent = Type.Null({ description: 'No content.' });
 
 /**
- * `limit` here means "at most this many memories" (1 to 1000), not a page size: it is checked
+ * `limit` here keeps the spec's meaning, "at most this many memories" (1 to 1000, default 400),
+ * rather than the 1-to-100 page size of other lists; `next_cursor` reads on past it. It is checked
  * before schema validation so its error names the right range.
  */
 async function checkMemoryLimit(request: FastifyRequest) {
@@ -81,14 +89,13 @@ export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { me
       schema: {
         tags,
         operationId: 'listMemories',
-        summary: 'Memories of a container (or of the workspace), newest first.',
+        summary:
+          'Memories of a container (or of the workspace), newest first: at most `limit`; `next_cursor` reads on.',
         querystring: ListMemoriesQuery,
-        response: withErrors({ 200: Type.Object({ data: Type.Array(Memory) }) }),
+        response: withErrors({ 200: pageEnvelope(Memory) }),
       },
     },
-    async (request) => ({
-      data: await memories.list(request.principal, request.query.user_memory_tag, request.query.limit),
-    }),
+    async (request) => memories.list(request.principal, request.query.user_memory_tag, request.query),
   );
 
   app.get(
@@ -113,9 +120,8 @@ export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { me
     async (request) => memories.tags(request.principal, request.query),
   );
 
-  const readTag = async (request: FastifyRequest, tag: string, limit: number | undefined) => ({
-    data: await memories.tag(request.principal, tag, limit),
-  });
+  const readTag = (request: FastifyRequest, tag: string, query: MemoryPageQuery) =>
+    memories.tag(request.principal, tag, query);
   const deleteTag = async (request: FastifyRequest, reply: FastifyReply, tag: string) => {
     await memories.deleteTag(request.principal, tag);
     return reply.status(204).send(null);
@@ -128,13 +134,14 @@ export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { me
       schema: {
         tags,
         operationId: 'getMemoryTag',
-        summary: 'A container summary and its memories, newest first. 404 when the container is empty.',
+        summary:
+          'A container summary and its memories, newest first: at most `limit`; `next_cursor` reads on. 404 when the container is empty.',
         params: TagParams,
         querystring: TagMemoriesQuery,
-        response: withErrors({ 200: Type.Object({ data: TagDetail }) }),
+        response: withErrors({ 200: TagPage }),
       },
     },
-    async (request) => readTag(request, request.params.tag, request.query.limit),
+    async (request) => readTag(request, request.params.tag, request.query),
   );
 
   app.delete(
@@ -160,10 +167,10 @@ export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { me
       schema: {
         hide: true,
         querystring: TagMemoriesQuery,
-        response: withErrors({ 200: Type.Object({ data: TagDetail }) }),
+        response: withErrors({ 200: TagPage }),
       },
     },
-    async (request) => readTag(request, wildcardTag(request), request.query.limit),
+    async (request) => readTag(request, wildcardTag(request), request.query),
   );
 
   app.delete(

@@ -124,6 +124,16 @@ export const CreateMemoriesResponse = Type.Object({
   data: Type.Object({ created: Type.Array(Memory), skipped: Type.Array(SkippedFact) }),
 });
 
+/** Memories page with `limit` as their own "at most this many" and the usual cursor after it. */
+const MemoryCursor = {
+  cursor: Type.Optional(
+    Type.String({
+      description: 'Opaque cursor from a previous page (`next_cursor`): the memories after it.',
+    }),
+  ),
+  starting_after: PageQuery.properties.starting_after,
+};
+
 export const ListMemoriesQuery = Type.Object({
   user_memory_tag: Type.Optional(tag('Only this container. Omitted: every memory of the workspace.')),
   limit: Type.Optional(
@@ -133,6 +143,7 @@ export const ListMemoriesQuery = Type.Object({
       description: 'At most this many, 1 to 1000 (default 400).',
     }),
   ),
+  ...MemoryCursor,
 });
 
 export const TagMemoriesQuery = Type.Object({
@@ -143,6 +154,7 @@ export const TagMemoriesQuery = Type.Object({
       description: 'At most this many memories (default 400).',
     }),
   ),
+  ...MemoryCursor,
 });
 
 export const ListTagsQuery = Type.Object({

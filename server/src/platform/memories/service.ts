@@ -20,6 +20,10 @@ import { type MemoryRow, memoryRepository as repo, type TagRow } from './reposit
 import { DEFAULT_MEMORY_LIMIT } from './schemas.ts';
 
 const TAGS_LIST = 'memory_tags';
+const MEMORIES_LIST = 'memories';
+
+/** `limit` is "at most this many memories" (1 to 1000), the cursor where the last page stopped. */
+export type MemoryPageQuery = Pick<PageQuery, 'cursor' | 'starting_after'> & { limit?: number };
 /** Facts one request may create after multi-line entries are split (bounds a single write). */
 export const MAX_FACTS_PER_REQUEST = 5000;
 /** An imported `created_at` may run this far ahead of our clock (skew), and is then taken as now. */
@@ -267,14 +271,32 @@ export class MemoryService {
     return { created: result.created.map(renderMemory), skipped: result.skipped };
   }
 
-  async list(principal: Principal, tag: string | undefined, limit: number | undefined) {
+  /**
+   * A container's (or, without a tag, the workspace's) memories, newest first: at most `limit`
+   * (default 400), and `next_cursor` to read on past them. A cursor names the container it was
+   * issued for, so one from another container is refused.
+   */
+  async list(principal: Principal, tag: string | undefined, query: MemoryPageQuery) {
+    const { db, paginator } = this.deps;
+    const { accountId } = principal;
+    const list = `${MEMORIES_LIST}:${tag ?? '*'}`;
+    const after = paginator.position(query, list, accountId);
+    const limit = query.limit ?? DEFAULT_MEMORY_LIMIT;
     const rows = await repo.list(
-      this.deps.db,
-      principal.accountId,
+      db,
+      accountId,
       tag ?? null,
-      limit ?? DEFAULT_MEMORY_LIMIT,
+      limit + 1,
+      after && { createdAt: after.createdAt, seq: String(after.id) },
     );
-    return rows.map(renderMemory);
+    return paginator.page(
+      rows,
+      { limit, after },
+      list,
+      accountId,
+      (row) => ({ createdAt: row.created_at.toISOString(), id: String(row.seq) }),
+      renderMemory,
+    );
   }
 
   async tags(principal: Principal, query: PageQuery & { scenario_id?: string }) {
@@ -299,12 +321,17 @@ export class MemoryService {
     );
   }
 
-  async tag(principal: Principal, tag: string, limit: number | undefined) {
+  /** The container's summary and one page of its memories (as `list`). */
+  async tag(principal: Principal, tag: string, query: MemoryPageQuery) {
     if (!isValidTag(tag)) throw tagNotFound();
     const [summary] = await repo.tags(this.deps.db, principal.accountId, { tag });
     if (!summary) throw tagNotFound();
-    const rows = await repo.list(this.deps.db, principal.accountId, tag, limit ?? DEFAULT_MEMORY_LIMIT);
-    return { ...renderTag(summary), memories: rows.map(renderMemory) };
+    const page = await this.list(principal, tag, query);
+    return {
+      data: { ...renderTag(summary), memories: page.data },
+      has_more: page.has_more,
+      next_cursor: page.next_cursor,
+    };
   }
 
   async deleteTag(principal: Principal, tag: string) {

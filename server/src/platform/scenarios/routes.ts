@@ -127,7 +127,7 @@ export const scenarioRoutes: RouteModule<{
         tags,
         operationId: 'updateScenarioSessionOptions',
         summary:
-          'Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25). The first response that sets a webhook_url carries its `webhook_secret`, once.',
+          'Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25, after which setting one answers 400 and null still clears it). The first response that sets a webhook_url carries its `webhook_secret`, once.',
         params: UuidParam,
         body: UpdateSessionOptionsBody,
         response: withErrors({ 200: SessionOptionsResponse }),

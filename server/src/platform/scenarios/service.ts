@@ -70,6 +70,8 @@ export interface ScenarioDeps {
   goals: GoalService;
   outboundPolicy: OutboundPolicy;
   appEnv: 'development' | 'production';
+  /** From then on the legacy per-scenario webhook sends nothing, so setting one is refused. */
+  legacyWebhookSunset: Date;
 }
 
 export type RenderedScenario = Awaited<ReturnType<ScenarioService['render']>>;
@@ -306,6 +308,9 @@ export class ScenarioService {
         values.legacy_webhook_url = null;
         values.legacy_webhook_secret = null;
       } else if (input.webhook_url !== undefined) {
+        if (this.deps.clock.now() >= this.deps.legacyWebhookSunset) {
+          throw legacyWebhookRetired(this.deps.legacyWebhookSunset);
+        }
         values.legacy_webhook_url = this.checkWebhookUrl(input.webhook_url);
         if (!current.legacy_webhook_secret) {
           secret = prefixedSecret('whsec_', 24);
@@ -415,3 +420,16 @@ const agentNeedsBaseUrl = () =>
   new AppError('parameter_missing', 'Enabling the custom agent requires custom_agent_config.base_url.', {
     param: 'custom_agent_config.base_url',
   });
+
+/**
+ * After its sunset the legacy webhook sends nothing (events/legacy-webhook.ts): accepting a URL
+ * then would promise deliveries that never come, so it is refused, pointing to what replaced it.
+ */
+const legacyWebhookRetired = (sunset: Date) =>
+  new AppError(
+    'parameter_not_allowed',
+    `webhook_url is retired: the legacy per-scenario webhook sends no events since ${sunset.toISOString()}. ` +
+      'Create a webhook endpoint instead (POST /v1/webhooks/endpoints); ' +
+      'webhook_url: null still clears an old one.',
+    { param: 'webhook_url' },
+  );

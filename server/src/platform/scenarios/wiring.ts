@@ -35,6 +35,7 @@ export function createScenariosModule(deps: ScenariosModuleDeps) {
     goals,
     outboundPolicy,
     appEnv: config.appEnv,
+    legacyWebhookSunset: config.legacyWebhookSunset,
   });
   const scenarioTransfer = new ScenarioTransfer({
     db,
