@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import type { AppInstance } from '../../core/http/types.ts';
+import { imageSources, loadDocuments, REPO_ROOT } from './documents.ts';
+import { errorsPage } from './errors-page.ts';
+import { ASSET_HEADERS, referencePageHeaders } from './headers.ts';
+import { ASSET_PREFIX } from './layout.ts';
+import { apiPage, documentPage, landingPage, notFoundPage, SWAGGER_UI_PREFIX } from './pages.ts';
+import { loadSwaggerUi } from './vendor.ts';
+
+/** The site's own stylesheet and scripts (docs/decisions/0001: plain files, no build step). */
+const ASSETS = fileURLToPath(new URL('../../../../web/reference/assets/', import.meta.url));
+
+/** The mailbox is another service: the platform serves its committed document for the reference. */
+const MAILBOX_DOCUMENT = 'openapi/mailbox-v0.json';
+
+/**
+ * The reference site at /docs (outside /v1, no authentication): the landing page, the API
+ * references (Swagger UI), the error catalog every `doc_url` points into, and the Markdown guides,
+ * changelogs and SDK quick starts. Every page is rendered once at start-up; requests only pick one
+ * from a fixed set, so no address reaches a file that is not on the whitelist.
+ */
+export async function registerReferenceSite(app: AppInstance): Promise<void> {
+  const documents = loadDocuments();
+  const pages = new Map<string, string>([
+    ['/docs', landingPage(documents.values())],
+    ['/docs/errors', errorsPage()],
+    ['/docs/api/platform', apiPage('platform')],
+    ['/docs/api/mailbox', apiPage('mailbox')],
+  ]);
+  for (const document of documents.values())
+    pages.set(document.url, documentPage(document, documents.values()));
+  const missingPage = notFoundPage();
+  const swaggerUi = loadSwaggerUi();
+  const images = imageSources();
+  const mailboxDocument = readFileSync(join(REPO_ROOT, MAILBOX_DOCUMENT), 'utf8');
+
+  const sendPage = (reply: FastifyReply, url: string) => {
+    const html = pages.get(url);
+    return reply
+      .status(html ? 200 : 404)
+      .headers(referencePageHeaders())
+      .send(html ?? missingPage);
+  };
+
+  await app.register(async (scope) => {
+    const hidden = { schema: { hide: true } };
+    scope.get('/docs', hidden, async (_request, reply) => sendPage(reply, '/docs'));
+    scope.get('/docs/', hidden, async (_request, reply) => reply.redirect('/docs', 301));
+    scope.get('/docs/errors', hidden, async (_request, reply) => sendPage(reply, '/docs/errors'));
+    scope.get('/docs/api/:name', hidden, async (request, reply) => {
+      const { name } = request.params as { name: string };
+      return sendPage(reply, `/docs/api/${name}`);
+    });
+    // Guides (docs/*.md and docs/decisions/*.md), changelogs and SDKs: looked up, never read by path.
+    for (const section of ['guides', 'changelog', 'sdks']) {
+      scope.get(`/docs/${section}/*`, hidden, async (request, reply) => {
+        const { '*': rest } = request.params as { '*': string };
+        return sendPage(reply, `/docs/${section}/${rest}`);
+      });
+    }
+
+    scope.get('/docs/openapi/mailbox-v0.json', hidden, async (_request, reply) =>
+      reply
+        .headers({
+          ...ASSET_HEADERS,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Cache-Control': 'no-cache',
+        })
+        .send(mailboxDocument),
+    );
+    scope.get('/docs/images/:file', hidden, async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const image = images.get(file);
+      if (!image) return sendPage(reply, request.url);
+      return reply
+        .headers({ ...ASSET_HEADERS, 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=300' })
+        .send(readFileSync(join(REPO_ROOT, image.repoPath)));
+    });
+    scope.get(`${SWAGGER_UI_PREFIX}:file`, hidden, async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const vendored = swaggerUi.get(file);
+      if (!vendored) return sendPage(reply, request.url);
+      reply.headers({
+        ...ASSET_HEADERS,
+        'Content-Type': vendored.contentType,
+        'Cache-Control': 'public, max-age=300',
+        ETag: vendored.etag,
+      });
+      if (request.headers['if-none-match'] === vendored.etag) return reply.status(304).send();
+      return reply.send(vendored.body);
+    });
+    await scope.register(fastifyStatic, {
+      root: ASSETS,
+      prefix: ASSET_PREFIX,
+      decorateReply: false,
+      index: false,
+      wildcard: true,
+      serveDotFiles: false,
+      // No content hashes in the file names: a short cache, revalidated by ETag.
+      maxAge: '5m',
+      setHeaders: (response) => {
+        for (const [name, value] of Object.entries(ASSET_HEADERS)) response.setHeader(name, value);
+      },
+    });
+  });
+}
