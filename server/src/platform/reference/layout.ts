@@ -35,7 +35,8 @@ export function page(options: PageOptions): string {
     (entry) =>
       `<a href="${entry.href}"${entry.key === options.current ? ' aria-current="page"' : ''}>${entry.label}</a>`,
   ).join('');
-  const stylesheets = [`${ASSET_PREFIX}reference.css`, ...(options.stylesheets ?? [])]
+  // The site's stylesheet last: it adjusts the renderer's.
+  const stylesheets = [...(options.stylesheets ?? []), `${ASSET_PREFIX}reference.css`]
     .map((href) => `<link rel="stylesheet" href="${href}">`)
     .join('\n');
   const scripts = (options.scripts ?? []).map((src) => `<script src="${src}" defer></script>`).join('\n');
@@ -70,11 +71,12 @@ ${options.main}
 `;
 }
 
+// The short groups first, so they stay in sight above the long list of guides.
 const GROUP_HEADINGS: Array<[SiteDocument['group'], string]> = [
+  ['sdk', 'SDKs'],
+  ['changelog', 'Changelog'],
   ['guide', 'Guides'],
   ['decision', 'Decision records'],
-  ['changelog', 'Changelog'],
-  ['sdk', 'SDKs'],
 ];
 
 /** The side navigation of document pages: every document by group, and the current page's sections. */

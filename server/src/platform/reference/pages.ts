@@ -81,7 +81,7 @@ const card = (href: string, title: string, text: string, note = '') =>
   `<li class="card"><a href="${href}"><span class="card-title">${escapeHtml(title)}${note ? ` <span class="badge">${note}</span>` : ''}</span><span class="card-text">${escapeHtml(text)}</span></a></li>`;
 
 const clip = (text: string, length = 160) =>
-  text.length <= length ? text : `${text.slice(0, text.lastIndexOf(' ', length)).replace(/[,;:]$/, '')}…`;
+  text.length <= length ? text : `${text.slice(0, text.lastIndexOf(' ', length)).replace(/[,;:.]$/, '')}…`;
 
 /** `/docs`: where everything is. */
 export function landingPage(documents: Iterable<SiteDocument>): string {
