@@ -162,6 +162,18 @@ describe('reference site', () => {
     assert.doesNotMatch(body, /href="[^"]*\.md/);
   });
 
+  test('pictures in documents come from the site itself', async () => {
+    const { body } = await get('/docs/guides/reference-site');
+    const sources = [...body.matchAll(/<img src="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(sources.length > 0, 'the reference-site page shows its screenshots');
+    for (const src of sources) {
+      assert.match(src, /^\/docs\/images\//);
+      const image = await get(src);
+      assert.equal(image.statusCode, 200, src);
+      assert.equal(image.headers['content-type'], 'image/png', src);
+    }
+  });
+
   test('headings carry the anchors links point at', async () => {
     const { body } = await get('/docs/guides/mailbox');
     assert.match(body, /<h2 id="[a-z0-9-]+">/);
@@ -188,6 +200,18 @@ describe('reference site', () => {
       const response = await get(url);
       assert.ok([400, 403, 404].includes(response.statusCode), `${url} → ${response.statusCode}`);
       assert.doesNotMatch(response.body, /"name": ?"understudy"|devDependencies/, url);
+    }
+  });
+
+  test('section addresses lead to their list on the landing page', async () => {
+    const guides = await get('/docs/guides');
+    assert.equal(guides.statusCode, 302);
+    assert.equal(guides.headers.location, '/docs#guides');
+    const { body } = await get('/docs');
+    for (const section of ['api', 'guides', 'changelog', 'sdks']) {
+      const { headers } = await get(`/docs/${section}`);
+      const anchor = String(headers.location).split('#')[1];
+      assert.ok(body.includes(`id="${anchor}"`), section);
     }
   });
 

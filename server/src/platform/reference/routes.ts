@@ -14,6 +14,14 @@ import { loadSwaggerUi } from './vendor.ts';
 /** The site's own stylesheet and scripts (docs/decisions/0001: plain files, no build step). */
 const ASSETS = fileURLToPath(new URL('../../../../web/reference/assets/', import.meta.url));
 
+/** `/docs/<section>` → the landing page's list of that section. */
+const SECTION_ANCHORS = [
+  ['api', 'references'],
+  ['guides', 'guides'],
+  ['changelog', 'sdks'],
+  ['sdks', 'sdks'],
+] as const;
+
 /** The mailbox is another service: the platform serves its committed document for the reference. */
 const MAILBOX_DOCUMENT = 'openapi/mailbox-v0.json';
 
@@ -50,6 +58,10 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
     const hidden = { schema: { hide: true } };
     scope.get('/docs', hidden, async (_request, reply) => sendPage(reply, '/docs'));
     scope.get('/docs/', hidden, async (_request, reply) => reply.redirect('/docs', 301));
+    // The section addresses themselves have no page: the landing page lists each section.
+    for (const [section, anchor] of SECTION_ANCHORS) {
+      scope.get(`/docs/${section}`, hidden, async (_request, reply) => reply.redirect(`/docs#${anchor}`));
+    }
     scope.get('/docs/errors', hidden, async (_request, reply) => sendPage(reply, '/docs/errors'));
     scope.get('/docs/api/:name', hidden, async (request, reply) => {
       const { name } = request.params as { name: string };
