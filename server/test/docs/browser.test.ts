@@ -82,6 +82,24 @@ describe('reference site in Chromium', { skip }, () => {
     await close();
   });
 
+  it('tries an operation against this server with a key entered under Authorize', async () => {
+    const { key } = await t.workspace();
+    const { page, problems, close } = await open('/docs/api/platform');
+    await page.locator('.scheme-container .btn.authorize').click();
+    await page.locator('.auth-container input').first().fill(key);
+    await page.locator('.auth-btn-wrapper .btn.authorize').click();
+    await page.locator('.auth-btn-wrapper .btn-done').click();
+    const operation = page.locator('.opblock-get:has(.opblock-summary-path[data-path="/v1/scenarios"])');
+    await operation.locator('.opblock-summary-control').click();
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('.btn.execute').click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor();
+    assert.equal((await status.textContent())?.trim(), '200');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('renders the mailbox reference from its committed document, read-only', async () => {
     const { page, problems, close } = await open('/docs/api/mailbox');
     await page.waitForSelector('.opblock');

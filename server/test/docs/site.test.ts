@@ -3,6 +3,7 @@
 // Markdown links are rewritten to pages that exist, and no address reaches a file off the whitelist.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { ERROR_CODES } from '../../src/core/http/errors.ts';
 import { ERROR_CATALOG } from '../../src/core/http/errors-catalog.ts';
 import { documentSources } from '../../src/platform/reference/documents.ts';
@@ -87,6 +88,14 @@ describe('reference site', () => {
       headers: { 'if-none-match': etag },
     });
     assert.equal(again.statusCode, 304);
+    const compressed = await t.platform.app.inject({
+      method: 'GET',
+      url: '/docs/assets/vendor/swagger-ui/swagger-ui-bundle.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    assert.equal(compressed.headers['content-encoding'], 'gzip');
+    assert.ok(compressed.rawPayload.length < bundle.rawPayload.length / 2);
+    assert.equal(gunzipSync(compressed.rawPayload).toString(), bundle.body);
   });
 
   test('the API pages name the OpenAPI documents they render, and both documents are served', async () => {

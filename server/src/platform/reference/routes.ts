@@ -101,8 +101,12 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
         'Content-Type': vendored.contentType,
         'Cache-Control': 'public, max-age=300',
         ETag: vendored.etag,
+        Vary: 'Accept-Encoding',
       });
       if (request.headers['if-none-match'] === vendored.etag) return reply.status(304).send();
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        return reply.header('Content-Encoding', 'gzip').send(vendored.gzipped);
+      }
       return reply.send(vendored.body);
     });
     await scope.register(fastifyStatic, {

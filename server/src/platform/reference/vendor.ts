@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
 
 /**
  * Swagger UI's files, read from the installed `swagger-ui-dist` package (so `npm update` updates
@@ -13,6 +14,8 @@ const SWAGGER_UI_FILES: Record<string, string> = {
 
 export interface VendorFile {
   body: Buffer;
+  /** The same bytes gzipped once at start-up: the bundle shrinks from about 1.4 MB to a third. */
+  gzipped: Buffer;
   contentType: string;
   etag: string;
 }
@@ -29,7 +32,7 @@ export function loadSwaggerUi(): Map<string, VendorFile> {
     );
     const body = Buffer.from(text);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    files.set(name, { body, contentType, etag });
+    files.set(name, { body, gzipped: gzipSync(body), contentType, etag });
   }
   return files;
 }
