@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import type { AppInstance } from '../../core/http/types.ts';
-import { imageSources, loadDocuments, REPO_ROOT } from './documents.ts';
-import { errorsPage } from './errors-page.ts';
+import { siteContent } from './content.ts';
 import { ASSET_HEADERS, referencePageHeaders } from './headers.ts';
 import { ASSET_PREFIX } from './layout.ts';
-import { apiPage, documentPage, landingPage, notFoundPage, SWAGGER_UI_PREFIX } from './pages.ts';
-import { loadSwaggerUi } from './vendor.ts';
+import { SWAGGER_UI_PREFIX } from './pages.ts';
 
 /** The site's own stylesheet and scripts (docs/decisions/0001: plain files, no build step). */
 const ASSETS = fileURLToPath(new URL('../../../../web/reference/assets/', import.meta.url));
@@ -22,38 +18,22 @@ const SECTION_ANCHORS = [
   ['sdks', 'sdks'],
 ] as const;
 
-/** The mailbox is another service: the platform serves its committed document for the reference. */
-const MAILBOX_DOCUMENT = 'openapi/mailbox-v0.json';
+function sendPage(reply: FastifyReply, url: string) {
+  const { pages, notFoundPage } = siteContent();
+  const html = pages.get(url);
+  return reply
+    .status(html ? 200 : 404)
+    .headers(referencePageHeaders())
+    .send(html ?? notFoundPage);
+}
 
 /**
  * The reference site at /docs (outside /v1, no authentication): the landing page, the API
  * references (Swagger UI), the error catalog every `doc_url` points into, and the Markdown guides,
- * changelogs and SDK quick starts. Every page is rendered once at start-up; requests only pick one
- * from a fixed set, so no address reaches a file that is not on the whitelist.
+ * changelogs and SDK quick starts. Requests only pick a page from a fixed set (content.ts), so no
+ * address reaches a file that is not on the whitelist.
  */
 export async function registerReferenceSite(app: AppInstance): Promise<void> {
-  const documents = loadDocuments();
-  const pages = new Map<string, string>([
-    ['/docs', landingPage(documents.values())],
-    ['/docs/errors', errorsPage()],
-    ['/docs/api/platform', apiPage('platform')],
-    ['/docs/api/mailbox', apiPage('mailbox')],
-  ]);
-  for (const document of documents.values())
-    pages.set(document.url, documentPage(document, documents.values()));
-  const missingPage = notFoundPage();
-  const swaggerUi = loadSwaggerUi();
-  const images = imageSources();
-  const mailboxDocument = readFileSync(join(REPO_ROOT, MAILBOX_DOCUMENT), 'utf8');
-
-  const sendPage = (reply: FastifyReply, url: string) => {
-    const html = pages.get(url);
-    return reply
-      .status(html ? 200 : 404)
-      .headers(referencePageHeaders())
-      .send(html ?? missingPage);
-  };
-
   await app.register(async (scope) => {
     const hidden = { schema: { hide: true } };
     scope.get('/docs', hidden, async (_request, reply) => sendPage(reply, '/docs'));
@@ -82,19 +62,19 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
           'Content-Type': 'application/json; charset=utf-8',
           'Cache-Control': 'no-cache',
         })
-        .send(mailboxDocument),
+        .send(siteContent().mailboxDocument),
     );
     scope.get('/docs/images/:file', hidden, async (request, reply) => {
       const { file } = request.params as { file: string };
-      const image = images.get(file);
+      const image = siteContent().images.get(file);
       if (!image) return sendPage(reply, request.url);
       return reply
         .headers({ ...ASSET_HEADERS, 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=300' })
-        .send(readFileSync(join(REPO_ROOT, image.repoPath)));
+        .send(image);
     });
     scope.get(`${SWAGGER_UI_PREFIX}:file`, hidden, async (request, reply) => {
       const { file } = request.params as { file: string };
-      const vendored = swaggerUi.get(file);
+      const vendored = siteContent().swaggerUi.get(file);
       if (!vendored) return sendPage(reply, request.url);
       reply.headers({
         ...ASSET_HEADERS,
