@@ -72,5 +72,13 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
   });
 
   app.get('/v0/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The reference site is the platform's (PUBLIC_URL), where the mailbox's `doc_url`s point too.
+  const reference = deps.config.publicUrl;
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect(`${reference}/docs/api/mailbox`),
+  );
+  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect(`${reference}/docs/errors`),
+  );
   return app;
 }

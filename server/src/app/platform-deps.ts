@@ -17,6 +17,7 @@ import { createMeetingsModule } from '../platform/meetings/wiring.ts';
 import { createMemoriesModule } from '../platform/memories/wiring.ts';
 import { createPersonasModule } from '../platform/personas/wiring.ts';
 import { createRecordingsModule } from '../platform/recordings/wiring.ts';
+import { createReferenceModule } from '../platform/reference/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
 import type { SpeechEngines } from '../platform/speech/types.ts';
@@ -118,6 +119,7 @@ export async function createPlatformDeps(
     hub: options.liveHub,
   });
   const room = createRoomModule(core);
+  const reference = createReferenceModule();
 
   const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs]);
   const deps: PlatformDeps = {
@@ -166,6 +168,7 @@ export async function createPlatformDeps(
       ...live.publicRoutes,
       ...recordings.publicRoutes,
       ...identity.publicRoutes,
+      ...reference.publicRoutes,
     ],
     jobCatalog,
     workers: [],

@@ -1,7 +1,6 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type Database, pingDatabase } from '../db/database.ts';
 import type { AnyFastify } from './any-fastify.ts';
-import { ERROR_CODES } from './errors.ts';
 
 /** /healthz (process up), /readyz (database reachable) and /metrics (Prometheus), plus request metrics. */
 export function installOperations(app: AnyFastify, deps: { database: Database; service: string }): Registry {
@@ -37,19 +36,6 @@ export function installOperations(app: AnyFastify, deps: { database: Database; s
     } catch {
       return reply.status(503).send({ status: 'unavailable', reason: 'database unreachable' });
     }
-  });
-  app.get('/docs/errors', hide, async (_request, reply) => {
-    const rows = Object.entries(ERROR_CODES)
-      .map(
-        ([code, { status, type }]) =>
-          `<tr id="${code}"><td>${status}</td><td><code>${code}</code></td><td>${type}</td></tr>`,
-      )
-      .join('');
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        `<!doctype html><title>Error codes</title><h1>Error codes</h1><table><tr><th>Status</th><th>Code</th><th>Type</th></tr>${rows}</table>`,
-      );
   });
   app.get('/metrics', hide, async (_request, reply) => {
     reply.header('Content-Type', registry.contentType);

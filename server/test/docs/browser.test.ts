@@ -1,0 +1,158 @@
+// The reference site in a real browser: Debian's Chromium driven by playwright-core against the
+// platform on a loopback port. The platform reference renders its operations with Swagger UI,
+// with no console error (a CSP violation would be one) and no request leaving the server; the
+// landing page and the errors page are keyboard-navigable. Skips when /usr/bin/chromium is absent
+// (scripts/ensure-chromium.sh installs it).
+//
+// REFERENCE_SCREENSHOTS=<dir> saves screenshots of the pages there (docs/reference/ holds the
+// committed ones: `REFERENCE_SCREENSHOTS=docs/reference node scripts/test.mjs docs/browser`).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`;
+const SCREENSHOTS = process.env.REFERENCE_SCREENSHOTS ?? '';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // Network only to loopback: no name resolves except the test server's address.
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
+
+async function shot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+describe('reference site in Chromium', { skip }, () => {
+  let t: ListeningPlatform;
+  let browser: Browser;
+
+  before(async () => {
+    t = await startListeningPlatform();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A page that records console errors, failed requests and any request to another origin. */
+  async function open(path: string, viewport = { width: 1360, height: 900 }) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(t.baseUrl) && !request.url().startsWith('data:')) {
+        problems.push(`left the server: ${request.url()}`);
+      }
+    });
+    await page.goto(`${t.baseUrl}${path}`);
+    return { page, problems, close: () => context.close() };
+  }
+
+  it('renders the platform reference: operations listed, no console error, nothing fetched elsewhere', async () => {
+    const { page, problems, close } = await open('/docs/api/platform');
+    await page.waitForSelector('#api-reference[data-rendered="true"]');
+    await page.waitForSelector('.opblock');
+    const operations = await page.locator('.opblock').count();
+    assert.ok(operations > 50, `expected the platform's operations, saw ${operations}`);
+    assert.ok((await page.locator('.opblock-tag').count()) > 5, 'operations grouped by tag');
+    // An operation opens and shows its parameters and responses.
+    await page.locator('.opblock-summary-control').first().click();
+    await page.waitForSelector('.opblock.is-open .responses-wrapper');
+    await shot(page, 'api-platform');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('tries an operation against this server with a key entered under Authorize', async () => {
+    const { key } = await t.workspace();
+    const { page, problems, close } = await open('/docs/api/platform');
+    await page.locator('.scheme-container .btn.authorize').click();
+    await page.locator('.auth-container input').first().fill(key);
+    await page.locator('.auth-btn-wrapper .btn.authorize').click();
+    await page.locator('.auth-btn-wrapper .btn-done').click();
+    const operation = page.locator('.opblock-get:has(.opblock-summary-path[data-path="/v1/scenarios"])');
+    await operation.locator('.opblock-summary-control').click();
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('.btn.execute').click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor();
+    assert.equal((await status.textContent())?.trim(), '200');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('renders the mailbox reference from its committed document, read-only', async () => {
+    const { page, problems, close } = await open('/docs/api/mailbox');
+    await page.waitForSelector('.opblock');
+    assert.ok((await page.locator('.opblock').count()) > 10);
+    await page.locator('.opblock-summary-control').first().click();
+    await page.waitForSelector('.opblock.is-open');
+    assert.equal(await page.locator('.opblock.is-open .try-out__btn').count(), 0, 'no Try it out');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('shows the landing page, reachable by keyboard from the skip link to every section', async () => {
+    const { page, problems, close } = await open('/docs');
+    await shot(page, 'landing');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.closest('main') !== null);
+    assert.ok(focused, 'after the skip link, focus moves into the content');
+    for (const heading of ['API references', 'SDKs and changelog', 'Guides']) {
+      assert.ok(await page.getByRole('heading', { name: heading }).isVisible(), heading);
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it("lands on an error's section from its doc_url", async () => {
+    const { page, problems, close } = await open('/docs/errors#idempotency_key_in_use');
+    const section = page.locator('#idempotency_key_in_use');
+    assert.ok(await section.isVisible());
+    const top = await section.evaluate((element) => element.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 200, `the section is at the top of the window (${top}px)`);
+    await shot(page, 'errors');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  it('fits a phone screen: no sideways scrolling', async () => {
+    for (const path of ['/docs', '/docs/errors', '/docs/guides/webhooks']) {
+      const { page, problems, close } = await open(path, { width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px`);
+      if (path === '/docs') await shot(page, 'landing-phone');
+      assert.deepEqual(problems, []);
+      await close();
+    }
+  });
+
+  it('renders a guide with its navigation', async () => {
+    const { page, problems, close } = await open('/docs/guides/webhooks');
+    assert.ok(await page.locator('.sidebar a[aria-current="page"]').isVisible());
+    assert.deepEqual(problems, []);
+    await close();
+  });
+});
