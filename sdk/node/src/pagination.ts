@@ -15,7 +15,7 @@ const ITERATION_LIMIT = 100;
  * `page_token` → `next_page_token`; its event feed returns a token even on the last page (to
  * poll for newer events later), so iteration also stops at `has_more: false` or an empty page.
  */
-export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable<Item> {
+export class PagePromise<Page, Item> implements Promise<Page>, AsyncIterable<Item> {
   #first: Promise<Page> | null = null;
 
   constructor(
@@ -32,6 +32,12 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     this.#first ??= this.fetchPage(this.params) as Promise<Page>;
     return this.#first.then(onfulfilled, onrejected);
   }
+
+  finally(onfinally?: (() => void) | null): Promise<Page> {
+    return Promise.resolve(this as PromiseLike<Page>).finally(onfinally);
+  }
+
+  readonly [Symbol.toStringTag] = 'PagePromise';
 
   catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B> {
     return this.then(undefined, onrejected);

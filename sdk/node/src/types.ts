@@ -45,7 +45,11 @@ export type Result<Op> = Op extends { responses: infer R }
     : JsonOf<R[Extract<keyof R, SuccessStatus>]>
   : unknown;
 
-/** An item of a platform list (`data`). */
-export type CursorItem<Page> = Page extends { data: Array<infer I> } ? I : unknown;
+/** An item of a platform list (`data` of the page; some lists answer a bare array when not paginated). */
+export type CursorItem<Page> = Page extends { data: Array<infer I> }
+  ? I
+  : Page extends Array<infer I>
+    ? I
+    : never;
 /** An item of a mailbox list (under the list's own key, e.g. `inboxes`). */
-export type PageTokenItem<Page, K extends string> = Page extends { [P in K]: Array<infer I> } ? I : unknown;
+export type PageTokenItem<Page, K extends string> = Page extends { [P in K]: Array<infer I> } ? I : never;

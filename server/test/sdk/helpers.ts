@@ -53,7 +53,12 @@ export class FlakyProxy {
         JSON.stringify({
           status: 'error',
           message: 'Too many requests.',
-          error: { type: 'rate_limit_error', code: 'rate_limited', message: 'Too many requests.', param: null },
+          error: {
+            type: 'rate_limit_error',
+            code: 'rate_limited',
+            message: 'Too many requests.',
+            param: null,
+          },
           request_id: 'req_proxy',
         }),
       );

@@ -96,6 +96,7 @@ describe('pagination', () => {
       created.push(persona.id);
     }
     const first = await client.personas.list({ limit: 2 });
+    if (Array.isArray(first)) assert.fail('with a limit the list is a page');
     assert.equal(first.data.length, 2);
     assert.equal(first.has_more, true);
     assert.equal(typeof first.next_cursor, 'string');
@@ -109,7 +110,10 @@ describe('pagination', () => {
     assert.ok(calls.slice(1).every((call) => call.includes('cursor=')));
 
     const all = await client.personas.list().toArray();
-    assert.ok(calls.some((call) => call.includes('limit=100')), 'iteration without a limit sends one');
+    assert.ok(
+      calls.some((call) => call.includes('limit=100')),
+      'iteration without a limit sends one',
+    );
     assert.deepEqual(new Set(all.map((p) => p.id)), new Set(seen));
   });
 });
