@@ -88,7 +88,11 @@ describe('Mailbox client', () => {
       event_types: ['draft.created'],
       inbox_ids: [inbox.inbox_id],
     });
-    await mailbox.drafts.create(inbox.inbox_id, { to: ['someone@example.com'], subject: 'Hello', text: 'Hi' });
+    await mailbox.drafts.create(inbox.inbox_id, {
+      to: ['someone@example.com'],
+      subject: 'Hello',
+      text: 'Hi',
+    });
     const worker = new DeliveryWorker({
       database: t.deps.database,
       clock: t.clock,
@@ -108,6 +112,9 @@ describe('Mailbox client', () => {
     assert.equal(event.inbox_id, inbox.inbox_id);
     const header = String(delivery.headers['x-mailbox-signature']);
     assert.equal(verifyMailboxSignature(header, delivery.rawBody, { secrets: 'whsec_wrong' }).ok, false);
-    assert.equal(verifyMailboxSignature(header, `${delivery.rawBody}x`, { secrets: webhook.secret }).ok, false);
+    assert.equal(
+      verifyMailboxSignature(header, `${delivery.rawBody}x`, { secrets: webhook.secret }).ok,
+      false,
+    );
   });
 });
