@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 export type ProxyStep =
   | { kind: 'forward' }
   | { kind: 'rate-limit'; retryAfter: string }
-  | { kind: 'drop-answer' };
+  | { kind: 'unavailable' }
+  | { kind: 'drop-answer' }
+  | { kind: 'hang' };
 
 export interface SeenRequest {
   method: string;
@@ -46,19 +48,26 @@ export class FlakyProxy {
   #handle(req: IncomingMessage, res: import('node:http').ServerResponse) {
     const step = this.plan.shift() ?? { kind: 'forward' };
     this.seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, step: step.kind });
-    if (step.kind === 'rate-limit') {
+    if (step.kind === 'hang') {
+      req.resume(); // and never answer: the client's timeout ends it
+      return;
+    }
+    if (step.kind === 'rate-limit' || step.kind === 'unavailable') {
       req.resume();
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': step.retryAfter });
+      const [status, type, code] =
+        step.kind === 'rate-limit'
+          ? [429, 'rate_limit_error', 'rate_limited']
+          : [503, 'api_error', 'service_unavailable'];
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'x-request-id': 'req_proxy',
+        ...(step.kind === 'rate-limit' ? { 'retry-after': step.retryAfter } : {}),
+      });
       res.end(
         JSON.stringify({
           status: 'error',
-          message: 'Too many requests.',
-          error: {
-            type: 'rate_limit_error',
-            code: 'rate_limited',
-            message: 'Too many requests.',
-            param: null,
-          },
+          message: 'Try again.',
+          error: { type, code, message: 'Try again.', param: null, doc_url: '' },
           request_id: 'req_proxy',
         }),
       );

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   APIConnectionError,
+  APIServerError,
+  APITimeoutError,
   AuthenticationError,
   InvalidRequestError,
   RateLimitError,
@@ -188,6 +190,31 @@ describe('retries', () => {
     const { client } = countingClient(proxy.baseUrl, { maxRetries: 0 });
     proxy.plan = [{ kind: 'drop-answer' }];
     await assert.rejects(client.personas.list(), APIConnectionError);
+  });
+
+  test('a 503 is retried after a backoff, then succeeds; exhausted, it is an APIServerError', async () => {
+    const { client } = countingClient(proxy.baseUrl);
+    proxy.seen.length = 0;
+    proxy.plan = [{ kind: 'unavailable' }];
+    await client.personas.list();
+    assert.deepEqual(
+      proxy.seen.map((r) => r.step),
+      ['unavailable', 'forward'],
+    );
+    const impatient = countingClient(proxy.baseUrl, { maxRetries: 0 }).client;
+    proxy.plan = [{ kind: 'unavailable' }];
+    await assert.rejects(impatient.personas.list(), (error: unknown) => {
+      assert.ok(error instanceof APIServerError);
+      assert.equal(error.status, 503);
+      assert.equal(error.requestId, 'req_proxy');
+      return true;
+    });
+  });
+
+  test('an attempt that outlasts the timeout is an APITimeoutError', async () => {
+    const client = new Understudy({ apiKey: api.key, baseUrl: proxy.baseUrl, timeout: 200, maxRetries: 0 });
+    proxy.plan = [{ kind: 'hang' }];
+    await assert.rejects(client.personas.list(), APITimeoutError);
   });
 
   test('an aborted signal stops the call', async () => {
