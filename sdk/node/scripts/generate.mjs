@@ -41,8 +41,12 @@ function resolver(document) {
 
 /** The array property of a mailbox list body besides count/limit/next_page_token (e.g. `inboxes`). */
 function mailboxItemsKey(schema, resolve) {
-  const body = resolve(schema);
-  const keys = Object.entries(body?.properties ?? {})
+  const properties = (node) => {
+    const body = resolve(node) ?? {};
+    const parts = [...(body.allOf ?? []), ...(body.anyOf ?? []), ...(body.oneOf ?? [])];
+    return [...Object.entries(body.properties ?? {}), ...parts.flatMap(properties)];
+  };
+  const keys = properties(schema)
     .filter(([, property]) => resolve(property)?.type === 'array')
     .map(([key]) => key);
   if (keys.length !== 1) throw new Error(`cannot tell the items of a list body: ${JSON.stringify(keys)}`);

@@ -52,4 +52,4 @@ export type CursorItem<Page> = Page extends { data: Array<infer I> }
     ? I
     : never;
 /** An item of a mailbox list (under the list's own key, e.g. `inboxes`). */
-export type PageTokenItem<Page, K extends string> = Page extends { [P in K]: Array<infer I> } ? I : never;
+export type PageTokenItem<Page, K extends string> = Page extends { [P in K]?: Array<infer I> } ? I : never;
