@@ -46,7 +46,7 @@ export type Result<Op> = Op extends { responses: infer R }
   : unknown;
 
 /** An item of a platform list (`data` of the page; some lists answer a bare array when not paginated). */
-export type CursorItem<Page> = Page extends { data: Array<infer I> }
+export type CursorItem<Page> = Page extends { data?: Array<infer I> }
   ? I
   : Page extends Array<infer I>
     ? I
