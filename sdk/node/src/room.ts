@@ -109,25 +109,29 @@ export class RoomClient {
   }
 
   /**
-   * The next frame not read yet (of `type`, when given; frames of other types before it are passed
-   * over). Rejects on an `error` frame that is fatal, on close, or after the timeout.
+   * The next frame not read yet that is of `type` (or matches the predicate; any frame when
+   * omitted); frames before it are passed over. Rejects on an `error` frame that is fatal, on
+   * close, or after the timeout.
    */
-  async next(type?: string, timeoutMs = this.#options.timeout ?? 30_000): Promise<RoomFrame> {
+  async next(
+    type?: string | ((frame: RoomFrame) => boolean),
+    timeoutMs = this.#options.timeout ?? 30_000,
+  ): Promise<RoomFrame> {
+    const matches = typeof type === 'function' ? type : (frame: RoomFrame) => !type || frame.type === type;
+    const wanted = typeof type === 'function' ? 'a matching frame' : (type ?? 'a frame');
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       while (this.#read < this.frames.length) {
         const frame = this.frames[this.#read++]!;
-        if (type === undefined || frame.type === type) return frame;
+        if (matches(frame)) return frame;
         if (frame.type === 'error' && frame.fatal)
           throw new RoomError(`${frame.code}: ${frame.message}`, frame);
       }
       if (this.#closeCode !== null) {
-        throw new RoomError(
-          `the room socket closed (${this.#closeCode}) before ${type ?? 'a frame'} arrived`,
-        );
+        throw new RoomError(`the room socket closed (${this.#closeCode}) before ${wanted} arrived`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new RoomError(`no ${type ?? 'frame'} within ${timeoutMs} ms`);
+      if (left <= 0) throw new RoomError(`no ${wanted} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.#wake.push(() => {
