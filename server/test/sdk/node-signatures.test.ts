@@ -1,0 +1,71 @@
+// The SDK's verifiers against the service's own signing code (core/delivery/signature.ts and the
+// mailbox profile's HMAC): the legacy X-Service-Signature, which only a legacy webhook before its
+// sunset sends, and the edge cases of Service-Signature (future timestamps, other schemes, bytes).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  verifyLegacySignature,
+  verifyMailboxSignature,
+  verifyServiceSignature,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../../../sdk/node/src/index.ts';
+import { hmacSha256Hex } from '../../src/core/crypto/hashing.ts';
+import { legacyBodySignature, signatureHeader } from '../../src/core/delivery/signature.ts';
+
+const body = JSON.stringify({ id: 'evt_1', event: 'meeting.completed', data: { note: 'naïve café' } });
+const now = new Date('2026-11-01T12:00:00Z');
+
+test('the legacy webhook: Service-Signature and X-Service-Signature both verify; the first wins', () => {
+  const headers = {
+    'Service-Signature': signatureHeader({ secrets: ['whsec_legacy'], rawBody: body, now }),
+    'X-Service-Signature': legacyBodySignature('whsec_legacy', body),
+  };
+  assert.equal(
+    verifyLegacySignature(headers['X-Service-Signature'], body, { secrets: 'whsec_legacy' }).ok,
+    true,
+  );
+  assert.equal(
+    verifyLegacySignature(headers['X-Service-Signature'], body, { secrets: 'whsec_other' }).ok,
+    false,
+  );
+  assert.deepEqual(verifyLegacySignature('deadbeef', body, { secrets: 'whsec_legacy' }), {
+    ok: false,
+    reason: 'malformed_header',
+  });
+  const event = verifyWebhook<{ id: string }>(Buffer.from(body), headers, { secrets: ['whsec_legacy'], now });
+  assert.equal(event.id, 'evt_1');
+  const legacyOnly = { 'x-service-signature': headers['X-Service-Signature'] };
+  assert.equal(verifyWebhook<{ id: string }>(body, legacyOnly, { secrets: 'whsec_legacy' }).id, 'evt_1');
+});
+
+test('Service-Signature: bytes or text, future timestamps refused, unknown schemes ignored', () => {
+  const header = signatureHeader({ secrets: ['whsec_new', 'whsec_old'], rawBody: body, now });
+  const bytes = new TextEncoder().encode(body);
+  assert.equal(verifyServiceSignature(header, bytes, { secrets: 'whsec_old', now }).ok, true);
+  assert.equal(verifyServiceSignature(`${header},v2=abc`, body, { secrets: 'whsec_new', now }).ok, true);
+  const early = new Date(now.getTime() - 301_000);
+  assert.deepEqual(verifyServiceSignature(header, body, { secrets: 'whsec_new', now: early }), {
+    ok: false,
+    reason: 'timestamp_outside_tolerance',
+  });
+  assert.equal(
+    verifyServiceSignature(header, body, { secrets: 'whsec_new', now: early, toleranceSeconds: 600 }).ok,
+    true,
+  );
+  assert.deepEqual(verifyServiceSignature('t=abc,v1=00', body, { secrets: 'whsec_new', now }), {
+    ok: false,
+    reason: 'malformed_header',
+  });
+});
+
+test('X-Mailbox-Signature, and a delivery without any signature', () => {
+  const signature = hmacSha256Hex('whsec_mail', body);
+  assert.equal(verifyMailboxSignature(signature, body, { secrets: ['whsec_x', 'whsec_mail'] }).ok, true);
+  assert.equal(verifyMailboxSignature(signature.toUpperCase(), body, { secrets: 'whsec_mail' }).ok, true);
+  assert.equal(verifyMailboxSignature(signature.slice(2), body, { secrets: 'whsec_mail' }).ok, false);
+  assert.throws(
+    () => verifyWebhook(body, { 'content-type': 'application/json' }, { secrets: 'whsec_mail' }),
+    (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing_header',
+  );
+});
