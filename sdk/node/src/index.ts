@@ -30,6 +30,7 @@ export type { Params, RequestOptions, Result } from './types.js';
 export { VERSION } from './version.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
+  type SignatureScheme,
   type VerificationFailure,
   type VerificationResult,
   verifyLegacySignature,

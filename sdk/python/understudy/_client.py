@@ -94,6 +94,12 @@ class BaseClient:
             idempotent_writes=self._idempotent_writes,
             default_headers=default_headers,
         )
+        # The generated namespaces (``client.scenarios``…): the resources mixin, first among the
+        # bases of each client, provides them.
+        self._init_resources()
+
+    def _init_resources(self) -> None:
+        """Set up by the generated resources mixin (``PlatformResources``, ``MailboxResources``)."""
 
     def _call(
         self,

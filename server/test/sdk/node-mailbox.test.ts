@@ -106,7 +106,7 @@ describe('Mailbox client', () => {
     const event = verifyWebhook<{ event_type: string; inbox_id: string }>(
       delivery.rawBody,
       delivery.headers as Record<string, string>,
-      { secrets: webhook.secret },
+      { secrets: webhook.secret, schemes: ['mailbox'] },
     );
     assert.equal(event.event_type, 'draft.created');
     assert.equal(event.inbox_id, inbox.inbox_id);
