@@ -2,12 +2,12 @@ export { Mailbox, Understudy } from './clients.js';
 export {
   APIConnectionError,
   APIError,
-  APIServerError,
   APITimeoutError,
   AuthenticationError,
   IdempotencyError,
   InvalidRequestError,
-  PermissionError,
+  NotFoundError,
+  PermissionDeniedError,
   RateLimitError,
   UnderstudyError,
 } from './errors.js';

@@ -128,8 +128,7 @@ function verifyBodySignature(
   const hex = scheme === 'legacy' ? (header.startsWith('sha256=') ? header.slice(7) : null) : header.trim();
   if (!hex) return { ok: false, reason: 'malformed_header' };
   let matched = false;
-  for (const secret of list)
-    if (sameDigest(hex, hmac(secret, bytesOf(rawBody)))) matched = true;
+  for (const secret of list) if (sameDigest(hex, hmac(secret, bytesOf(rawBody)))) matched = true;
   return matched ? { ok: true, scheme, timestamp: null } : { ok: false, reason: 'no_matching_signature' };
 }
 

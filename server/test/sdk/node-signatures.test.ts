@@ -53,7 +53,10 @@ test('a captured legacy delivery with Service-Signature stripped is refused unle
   const asMailbox = { 'X-Mailbox-Signature': legacyOnly['X-Service-Signature'] };
   assert.throws(() => verifyWebhook(body, asMailbox, { secrets: 'whsec_legacy', schemes: ['legacy'] }));
   assert.equal(
-    verifyWebhook<{ id: string }>(body, legacyOnly, { secrets: 'whsec_legacy', schemes: ['service', 'legacy'] }).id,
+    verifyWebhook<{ id: string }>(body, legacyOnly, {
+      secrets: 'whsec_legacy',
+      schemes: ['service', 'legacy'],
+    }).id,
     'evt_1',
   );
 });
@@ -94,7 +97,11 @@ test('X-Mailbox-Signature, and a delivery without any signature', () => {
   assert.equal(verifyMailboxSignature(signature.slice(2), body, { secrets: 'whsec_mail' }).ok, false);
   assert.throws(
     () =>
-      verifyWebhook(body, { 'content-type': 'application/json' }, { secrets: 'whsec_mail', schemes: ['mailbox'] }),
+      verifyWebhook(
+        body,
+        { 'content-type': 'application/json' },
+        { secrets: 'whsec_mail', schemes: ['mailbox'] },
+      ),
     (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing_header',
   );
 });
