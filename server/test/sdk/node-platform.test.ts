@@ -120,6 +120,21 @@ describe('pagination', () => {
     );
     assert.deepEqual(new Set(all.map((p) => p.id)), new Set(seen));
   });
+
+  test('a memory tag of several pages is walked through its data.memories, as are the memories', async () => {
+    const { client, calls } = countingClient();
+    const tag = 'candidate:sdk-pages@example.com';
+    await client.memories.create({
+      user_memory_tag: tag,
+      memories: ['One.', 'Two.', 'Three.', 'Four.', 'Five.'],
+    });
+    calls.length = 0;
+    const contents = (await client.memories.getTag(tag, { limit: 2 }).toArray()).map((m) => m.content);
+    assert.deepEqual([...contents].sort(), ['Five.', 'Four.', 'One.', 'Three.', 'Two.']);
+    assert.equal(calls.length, 3, `three pages of two: ${calls.join(', ')}`);
+    const listed = await client.memories.list({ user_memory_tag: tag, limit: 2 }).toArray();
+    assert.deepEqual(listed.map((m) => m.content).sort(), [...contents].sort());
+  });
 });
 
 describe('retries', () => {
