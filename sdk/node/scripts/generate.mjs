@@ -53,6 +53,30 @@ function mailboxItemsKey(schema, resolve) {
   return keys[0];
 }
 
+/**
+ * Where a platform page keeps its items: `data`, or a dotted path when `data` is an object that
+ * holds the list (`GET /memories/tags/{tag}` answers `{ data: { …summary, memories: [...] } }`).
+ */
+function cursorItemsPath(schema, resolve) {
+  const objectBranches = (node) => {
+    const body = resolve(node) ?? {};
+    const parts = [...(body.allOf ?? []), ...(body.anyOf ?? []), ...(body.oneOf ?? [])];
+    return [body, ...parts.flatMap(objectBranches)].filter((branch) => branch.properties);
+  };
+  for (const envelope of objectBranches(schema)) {
+    const data = resolve(envelope.properties.data);
+    if (!data) continue;
+    if (data.type === 'array') return 'data';
+    const lists = objectBranches(data).flatMap((branch) =>
+      Object.entries(branch.properties)
+        .filter(([, property]) => resolve(property)?.type === 'array')
+        .map(([key]) => key),
+    );
+    if (lists.length === 1) return `data.${lists[0]}`;
+  }
+  return 'data';
+}
+
 function successSchema(operation, resolve) {
   for (const status of ['200', '201', '202']) {
     const response = resolve(operation.responses?.[status]);
@@ -90,8 +114,9 @@ function readOperations(service) {
         parameters.some((p) => p.in !== 'path' && p.required) ||
         Boolean(requestBody?.required && (body === 'raw' || (bodySchema?.required ?? []).length > 0));
       let pagination = null;
-      if (query.includes('cursor')) pagination = { style: 'cursor', items: 'data' };
-      else if (query.includes('page_token')) {
+      if (query.includes('cursor')) {
+        pagination = { style: 'cursor', items: cursorItemsPath(successSchema(operation, resolve), resolve) };
+      } else if (query.includes('page_token')) {
         pagination = {
           style: 'page_token',
           items: mailboxItemsKey(successSchema(operation, resolve), resolve),
@@ -136,9 +161,12 @@ function signature(op) {
   args.push(`params${op.paramsRequired ? '' : '?'}: Params<${opType}>`);
   args.push('options?: RequestOptions');
   const result = `Result<${opType}>`;
-  const returns = op.pagination
-    ? `PagePromise<${result}, ${op.pagination.style === 'cursor' ? 'CursorItem' : 'PageTokenItem'}<${result}${op.pagination.style === 'cursor' ? '' : `, '${op.pagination.items}'`}>>`
-    : `Promise<${result}>`;
+  // A platform list's items are `data` (or a bare array unpaginated); elsewhere, at the items path.
+  const item =
+    op.pagination?.style === 'cursor' && op.pagination.items === 'data'
+      ? `CursorItem<${result}>`
+      : `ItemAt<${result}, '${op.pagination?.items}'>`;
+  const returns = op.pagination ? `PagePromise<${result}, ${item}>` : `Promise<${result}>`;
   const deprecated = op.deprecated ? ' @deprecated' : '';
   return `${comment(`${op.summary}${deprecated} (\`${op.operationId}\`: ${op.httpMethod} ${op.path})`, '    ')}    ${op.method}(${args.join(', ')}): ${returns};\n`;
 }
@@ -176,7 +204,7 @@ function operationsModule(service, operations) {
     )
     .join('');
   return `${HEADER.replace('%s', service.document)}import type { PagePromise } from '../pagination.js';
-import type { CursorItem, PageTokenItem, Params, RequestOptions, Result } from '../types.js';
+import type { CursorItem, ItemAt, Params, RequestOptions, Result } from '../types.js';
 import type { OperationTable } from '../operation.js';
 import type { operations } from './${service.module}.js';
 

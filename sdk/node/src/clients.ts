@@ -2,6 +2,7 @@ import { bindOperations } from './bind.js';
 import { type MailboxApi, mailboxOperations } from './generated/mailbox-v0-operations.js';
 import { platformOperations, type UnderstudyApi } from './generated/platform-v1-operations.js';
 import { type ClientOptions, HttpClient } from './http-client.js';
+import { type HeaderSource, type RawBody, type VerifyOptions, verifyWebhook } from './webhooks.js';
 
 /**
  * The platform API (/v1): `new Understudy({ apiKey, baseUrl })`, then one namespace per area,
@@ -32,6 +33,11 @@ export class Mailbox {
       this,
       bindOperations(mailboxOperations, new HttpClient(options, { honoursIdempotencyKeys: false })),
     );
+  }
+
+  /** `verifyWebhook` for the mailbox's deliveries: `X-Mailbox-Signature` unless `schemes` says otherwise. */
+  verifyWebhook<Event = unknown>(rawBody: RawBody, headers: HeaderSource, options: VerifyOptions): Event {
+    return verifyWebhook<Event>(rawBody, headers, { schemes: ['mailbox'], ...options });
   }
 }
 export interface Mailbox extends MailboxApi {}

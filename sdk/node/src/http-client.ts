@@ -65,6 +65,9 @@ export class HttpClient {
     options: RequestOptions = {},
   ): Promise<unknown> {
     const { url, init } = this.#build(spec, pathArgs, params, options);
+    // A stream is read once: held in memory, the body can be sent again by a retry.
+    if (init.body instanceof ReadableStream)
+      init.body = new Uint8Array(await new Response(init.body).arrayBuffer());
     const maxRetries = options.maxRetries ?? this.#options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
     const retriableWrite = spec.method === 'GET' || this.#traits.honoursIdempotencyKeys;
@@ -105,7 +108,9 @@ export class HttpClient {
       let text: string | null = null;
       let bytes: Uint8Array | null = null;
       try {
-        response = await this.#fetch(url, { ...init, signal: controller.signal });
+        // No redirects: following one would turn a POST into a GET and carry the key elsewhere;
+        // a 3xx from an API is a mistake to report (an InvalidRequestError), as in the Python SDK.
+        response = await this.#fetch(url, { ...init, redirect: 'manual', signal: controller.signal });
         if (isText(response.headers.get('content-type'))) text = await response.text();
         else bytes = new Uint8Array(await response.arrayBuffer());
       } catch (cause) {
@@ -175,7 +180,7 @@ export class HttpClient {
     const search = query.toString();
     return {
       url: `${this.#baseUrl}${path}${search ? `?${search}` : ''}`,
-      init: { method: spec.method, headers, body } satisfies RequestInit,
+      init: { method: spec.method, headers, body } as RequestInit,
     };
   }
 }

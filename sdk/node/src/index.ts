@@ -2,12 +2,12 @@ export { Mailbox, Understudy } from './clients.js';
 export {
   APIConnectionError,
   APIError,
-  APIServerError,
   APITimeoutError,
   AuthenticationError,
   IdempotencyError,
   InvalidRequestError,
-  PermissionError,
+  NotFoundError,
+  PermissionDeniedError,
   RateLimitError,
   UnderstudyError,
 } from './errors.js';
@@ -30,6 +30,7 @@ export type { Params, RequestOptions, Result } from './types.js';
 export { VERSION } from './version.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
+  type SignatureScheme,
   type VerificationFailure,
   type VerificationResult,
   verifyLegacySignature,

@@ -12,7 +12,11 @@ export interface OperationSpec {
   headers: readonly string[];
   /** What the rest of the params object becomes: a JSON body, a multipart form, raw bytes, or nothing. */
   body: 'json' | 'multipart' | 'raw' | null;
-  /** Cursor lists: `limit` + `cursor` → `next_cursor` (platform), `limit` + `page_token` → `next_page_token` (mailbox). */
+  /**
+   * Cursor lists: `limit` + `cursor` → `next_cursor` (platform), `limit` + `page_token` →
+   * `next_page_token` (mailbox). `items` is the dotted path of the page's list (`data`,
+   * `data.memories`, `inboxes`).
+   */
   pagination: { style: 'cursor' | 'page_token'; items: string } | null;
 }
 

@@ -1,3 +1,4 @@
+import { UnderstudyError } from './errors.js';
 import type { OperationSpec } from './operation.js';
 
 type Params = Record<string, unknown>;
@@ -50,13 +51,19 @@ export class PagePromise<Page, Item> implements Promise<Page>, AsyncIterable<Ite
     const tokenField = style === 'cursor' ? 'next_cursor' : 'next_page_token';
     let params: Params = { ...this.params };
     if (params.limit === undefined) params.limit = ITERATION_LIMIT;
+    const seen = new Set<string>();
     for (;;) {
       const page = (await this.fetchPage(params)) as Record<string, unknown>;
       yield page as Page;
       const token = page[tokenField];
-      const got = page[items];
+      const got = itemsOf(page, items);
       if (typeof token !== 'string' || !token || page.has_more === false) return;
       if (!Array.isArray(got) || got.length === 0) return;
+      // A server that hands back a cursor it gave before would be walked in a circle forever.
+      if (seen.has(token)) {
+        throw new UnderstudyError(`${this.spec.operationId}: the service repeated the page token ${token}`);
+      }
+      seen.add(token);
       params = { ...params, [tokenParam]: token };
       delete params.starting_after;
     }
@@ -65,7 +72,7 @@ export class PagePromise<Page, Item> implements Promise<Page>, AsyncIterable<Ite
   async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
     const { items } = this.spec.pagination!;
     for await (const page of this.pages()) {
-      const got = (page as Record<string, unknown>)[items];
+      const got = itemsOf(page, items);
       if (Array.isArray(got)) yield* got as Item[];
     }
   }
@@ -76,4 +83,11 @@ export class PagePromise<Page, Item> implements Promise<Page>, AsyncIterable<Ite
     for await (const item of this) all.push(item);
     return all;
   }
+}
+
+/** The value at a dotted path of a page (`data`, `data.memories`, `inboxes`). */
+function itemsOf(page: unknown, path: string): unknown {
+  let value = page;
+  for (const key of path.split('.')) value = (value as Record<string, unknown> | null)?.[key];
+  return value;
 }

@@ -52,6 +52,8 @@ export class RoomError extends Error {
 }
 
 const OPEN = 1;
+/** The longest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class RoomClient {
   /** Every frame received so far, in order. */
@@ -111,7 +113,7 @@ export class RoomClient {
   /**
    * The next frame not read yet that is of `type` (or matches the predicate; any frame when
    * omitted); frames before it are passed over. Rejects on an `error` frame that is fatal, on
-   * close, or after the timeout.
+   * close, or after the timeout (`Infinity`: none).
    */
   async next(
     type?: string | ((frame: RoomFrame) => boolean),
@@ -133,7 +135,9 @@ export class RoomClient {
       const left = deadline - Date.now();
       if (left <= 0) throw new RoomError(`no ${wanted} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
+        // setTimeout takes at most 2^31-1 ms (a longer delay fires after 1 ms, in a busy loop):
+        // no timer without a deadline, and a long one wakes to re-check and wait again.
+        const timer = Number.isFinite(left) ? setTimeout(resolve, Math.min(left, MAX_TIMER_MS)) : undefined;
         this.#wake.push(() => {
           clearTimeout(timer);
           resolve();
@@ -146,7 +150,7 @@ export class RoomClient {
   async *[Symbol.asyncIterator](): AsyncGenerator<RoomFrame> {
     for (;;) {
       try {
-        yield await this.next(undefined, Number.MAX_SAFE_INTEGER / 2);
+        yield await this.next(undefined, Number.POSITIVE_INFINITY);
       } catch (error) {
         if (this.#closeCode !== null && this.#read >= this.frames.length) return;
         throw error;

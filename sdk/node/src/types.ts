@@ -51,5 +51,14 @@ export type CursorItem<Page> = Page extends { data?: Array<infer I> }
   : Page extends Array<infer I>
     ? I
     : never;
-/** An item of a mailbox list (under the list's own key, e.g. `inboxes`). */
-export type PageTokenItem<Page, K extends string> = Page extends { [P in K]?: Array<infer I> } ? I : never;
+/**
+ * An item of a list kept at a dotted path of the page: a mailbox list's own key (e.g. `inboxes`),
+ * or a list inside the page's `data` object (e.g. `data.memories`).
+ */
+export type ItemAt<Page, Path extends string> = Path extends `${infer Head}.${infer Rest}`
+  ? Page extends { [P in Head]?: infer Inner }
+    ? ItemAt<NonNullable<Inner>, Rest>
+    : never
+  : Page extends { [P in Path]?: Array<infer I> }
+    ? I
+    : never;

@@ -18,8 +18,11 @@ export type VerificationFailure =
   | 'timestamp_outside_tolerance'
   | 'no_matching_signature';
 
+/** `service`: `Service-Signature`; `legacy`: `X-Service-Signature`; `mailbox`: `X-Mailbox-Signature`. */
+export type SignatureScheme = 'service' | 'legacy' | 'mailbox';
+
 export type VerificationResult =
-  | { ok: true; scheme: 'service' | 'legacy' | 'mailbox'; timestamp: number | null }
+  | { ok: true; scheme: SignatureScheme; timestamp: number | null }
   | { ok: false; reason: VerificationFailure };
 
 export class WebhookVerificationError extends Error {
@@ -40,11 +43,30 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** The receiver's clock (default now). */
   now?: Date;
+  /**
+   * The schemes `verifyWebhook` accepts (default `['service']`). The body-only schemes carry no
+   * timestamp, so a captured delivery verifies forever: name `legacy` or `mailbox` only on an
+   * endpoint that receives them, never beside `service` on one that does not.
+   */
+  schemes?: readonly SignatureScheme[];
 }
 
+const HEADER_OF_SCHEME: Record<SignatureScheme, string> = {
+  service: 'service-signature',
+  legacy: 'x-service-signature',
+  mailbox: 'x-mailbox-signature',
+};
+
 const bytesOf = (body: RawBody) => (typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body));
-const secretList = (secrets: string | readonly string[]) =>
-  typeof secrets === 'string' ? [secrets] : secrets;
+/** The secrets as a list; an empty or missing one (an unset environment variable) is refused. */
+function secretList(secrets: string | readonly string[] | undefined): readonly string[] {
+  const list = typeof secrets === 'string' ? [secrets] : (secrets ?? []);
+  // An empty key is one anybody can sign with: refuse it loudly rather than verify against it.
+  if (list.length === 0 || list.some((secret) => typeof secret !== 'string' || secret === '')) {
+    throw new TypeError('webhook secrets must be non-empty strings (is the environment variable set?)');
+  }
+  return list;
+}
 const hmac = (secret: string, ...parts: Buffer[]) => {
   const mac = createHmac('sha256', secret);
   for (const part of parts) mac.update(part);
@@ -64,6 +86,7 @@ export function verifyServiceSignature(
   rawBody: RawBody,
   options: VerifyOptions,
 ): VerificationResult {
+  const secrets = secretList(options.secrets);
   if (!header) return { ok: false, reason: 'missing_header' };
   let timestamp: number | null = null;
   const signatures: string[] = [];
@@ -84,7 +107,7 @@ export function verifyServiceSignature(
   const signed = [Buffer.from(`${timestamp}.`, 'utf8'), bytesOf(rawBody)];
   let matched = false;
   // No early exit: every pair is compared, so the time taken does not tell which secret matched.
-  for (const secret of secretList(options.secrets)) {
+  for (const secret of secrets) {
     const expected = hmac(secret, ...signed);
     for (const candidate of signatures) if (sameDigest(candidate, expected)) matched = true;
   }
@@ -100,12 +123,12 @@ function verifyBodySignature(
   secrets: string | readonly string[],
   scheme: 'legacy' | 'mailbox',
 ): VerificationResult {
+  const list = secretList(secrets);
   if (!header) return { ok: false, reason: 'missing_header' };
   const hex = scheme === 'legacy' ? (header.startsWith('sha256=') ? header.slice(7) : null) : header.trim();
   if (!hex) return { ok: false, reason: 'malformed_header' };
   let matched = false;
-  for (const secret of secretList(secrets))
-    if (sameDigest(hex, hmac(secret, bytesOf(rawBody)))) matched = true;
+  for (const secret of list) if (sameDigest(hex, hmac(secret, bytesOf(rawBody)))) matched = true;
   return matched ? { ok: true, scheme, timestamp: null } : { ok: false, reason: 'no_matching_signature' };
 }
 
@@ -136,23 +159,31 @@ function headerOf(headers: HeaderSource, name: string): string | null {
 }
 
 /**
- * Checks whichever signature the delivery carries (`Service-Signature` first, then
- * `X-Service-Signature`, then `X-Mailbox-Signature`) and returns the parsed event.
- * Throws WebhookVerificationError (with its `reason`) when the delivery is not authentic.
+ * Checks the delivery's signature under the schemes `options.schemes` names (by default only the
+ * timestamped `Service-Signature`) and returns the parsed event. A header of a scheme not named is
+ * ignored, so stripping `Service-Signature` from a delivery that also carries a body-only signature
+ * does not downgrade the check. Throws WebhookVerificationError (with its `reason`) when the
+ * delivery is not authentic, and TypeError when no secret is given.
  */
 export function verifyWebhook<Event = unknown>(
   rawBody: RawBody,
   headers: HeaderSource,
   options: VerifyOptions,
 ): Event {
-  const service = headerOf(headers, 'service-signature');
-  const legacy = headerOf(headers, 'x-service-signature');
-  const mailbox = headerOf(headers, 'x-mailbox-signature');
-  const result = service
-    ? verifyServiceSignature(service, rawBody, options)
-    : legacy
-      ? verifyLegacySignature(legacy, rawBody, options)
-      : verifyMailboxSignature(mailbox, rawBody, options);
+  secretList(options.secrets);
+  const schemes = options.schemes ?? ['service'];
+  const scheme = (['service', 'legacy', 'mailbox'] as const).find(
+    (candidate) => schemes.includes(candidate) && headerOf(headers, HEADER_OF_SCHEME[candidate]),
+  );
+  const header = scheme ? headerOf(headers, HEADER_OF_SCHEME[scheme]) : null;
+  const result =
+    scheme === 'service'
+      ? verifyServiceSignature(header, rawBody, options)
+      : scheme === 'legacy'
+        ? verifyLegacySignature(header, rawBody, options)
+        : scheme === 'mailbox'
+          ? verifyMailboxSignature(header, rawBody, options)
+          : ({ ok: false, reason: 'missing_header' } as const);
   if (!result.ok) throw new WebhookVerificationError(result.reason);
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   return JSON.parse(text) as Event;

@@ -264,8 +264,52 @@ class Op:
                 )
                 self.default_content_type = next(iter(content))
         self.pagination = "cursor" if "cursor" in self.query_names else "page_token" if "page_token" in self.query_names else None
+        self.items = self._items_path(spec, schemas) if self.pagination else None
         self.return_type = "Page" if self.pagination else self._return_type(spec, schemas)
         self.full_path = (prefix + path) if prefix else path
+
+    def _items_path(self, spec: Dict[str, Any], schemas: Schemas) -> str:
+        """Where a page keeps its items, as a dotted path: ``data`` (platform lists), a list inside
+        an object ``data`` (``data.memories`` of a memory tag), or the mailbox list's own key
+        (``inboxes``)."""
+        schema: Any = None
+        for status in ("200", "201", "202"):
+            response = schemas.resolve(spec.get("responses", {}).get(status))
+            schema = ((response or {}).get("content", {}).get("application/json", {}) or {}).get("schema")
+            if schema:
+                break
+
+        def objects(node: Any) -> List[Dict[str, Any]]:
+            body = schemas.resolve(node)
+            if not isinstance(body, dict):
+                return []
+            parts = [*body.get("allOf", []), *body.get("anyOf", []), *body.get("oneOf", [])]
+            own = [body] if isinstance(body.get("properties"), dict) else []
+            return own + [branch for part in parts for branch in objects(part)]
+
+        def lists(node: Any) -> List[str]:
+            return [
+                key
+                for branch in objects(node)
+                for key, field in branch["properties"].items()
+                if (schemas.resolve(field) or {}).get("type") == "array"
+            ]
+
+        if self.pagination == "page_token":
+            keys = lists(schema)
+            if len(keys) != 1:
+                raise SystemExit(f"{self.operation_id}: cannot tell the items of the list body: {keys}")
+            return keys[0]
+        for envelope in objects(schema):
+            data = schemas.resolve(envelope["properties"].get("data"))
+            if not isinstance(data, dict):
+                continue
+            if data.get("type") == "array":
+                return "data"
+            inner = lists(data)
+            if len(inner) == 1:
+                return f"data.{inner[0]}"
+        return "data"
 
     @staticmethod
     def _return_type(spec: Dict[str, Any], schemas: Schemas) -> str:
@@ -375,7 +419,7 @@ def render_resources(by_service: Dict[str, List[Op]], prefixes: Dict[str, str]) 
             out.append(
                 f"    {op.operation_id!r}: Operation({op.operation_id!r}, {op.http_method!r}, {op.path!r}, "
                 f"{tuple(p.wire for p in op.path_params)!r}, {tuple(op.query_names)!r}, {tuple(op.header_names)!r}, "
-                f"{op.body_kind!r}, {op.pagination!r}),"
+                f"{op.body_kind!r}, {op.pagination!r}, {op.items!r}),"
             )
         out.append("}")
         out.append("")

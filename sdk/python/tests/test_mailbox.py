@@ -68,11 +68,14 @@ class MailboxTest(unittest.TestCase):
             self.mailbox.messages.send(sender["inbox_id"], to=[recipient["inbox_id"]], subject=subject, text="Hi there.")
             headers, body = receiver.wait(lambda h, b: subject.encode() in b, "the message.received delivery")
             self.assertIn("X-Mailbox-Signature", headers)
-            event: Any = verify_webhook(body, headers, hook["secret"])
+            event: Any = self.mailbox.verify_webhook(body, headers, hook["secret"])
+            with self.assertRaises(WebhookVerificationError) as missing:
+                verify_webhook(body, headers, hook["secret"])  # Service-Signature only, by default
+            self.assertEqual(missing.exception.reason, "missing_header")
             self.assertEqual(headers["X-Mailbox-Event"], "message.received")
             self.assertEqual(event["message"]["subject"], subject)
             with self.assertRaises(WebhookVerificationError) as caught:
-                verify_webhook(body + b" ", headers, hook["secret"])
+                verify_webhook(body + b" ", headers, hook["secret"], schemes=("mailbox",))
             self.assertEqual(caught.exception.reason, "no_matching_signature")
 
             messages = self.mailbox.messages.list(recipient["inbox_id"], limit=1)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import email.utils
 import http.server
 import json
+import math
+import socket
 import threading
 import time
 import unittest
@@ -192,7 +194,7 @@ class TransportTest(unittest.TestCase):
         )
         self.assertEqual(Mailbox(api_key="k", base_url="http://h:1/v0/").base_url, "http://h:1")
 
-    def test_platform_lists_always_send_a_limit_and_pages_follow_cursors(self) -> None:
+    def test_a_call_sends_only_the_callers_limit_and_iteration_follows_cursors(self) -> None:
         server = self.serve(
             [
                 (200, {}, {"object": "list", "data": [{"id": 1}, {"id": 2}], "has_more": True, "next_cursor": "c1"}),
@@ -200,10 +202,46 @@ class TransportTest(unittest.TestCase):
             ]
         )
         client, _ = self.client(server)
-        items = list(client.goals.list(scenario_id="s1").auto_paging_iter())
+        items = list(client.memories.list(user_memory_tag="t").auto_paging_iter())
         self.assertEqual([i["id"] for i in items], [1, 2, 3])
-        self.assertEqual(server.requests[0]["path"], "/v1/goals?scenario_id=s1&limit=25")
-        self.assertEqual(server.requests[1]["path"], "/v1/goals?cursor=c1&scenario_id=s1&limit=25")
+        # The API's own default page (400 memories) for the call; 100 a page while iterating.
+        self.assertEqual(server.requests[0]["path"], "/v1/memories?user_memory_tag=t")
+        self.assertEqual(server.requests[1]["path"], "/v1/memories?user_memory_tag=t&limit=100&cursor=c1")
+        client.goals.list(scenario_id="s1", limit=7)
+        self.assertEqual(server.requests[2]["path"], "/v1/goals?limit=7&scenario_id=s1")
+
+    def test_an_unpaginated_bare_array_is_one_page(self) -> None:
+        server = self.serve([(200, {}, [{"id": 1}, {"id": 2}])])
+        client, _ = self.client(server)
+        page = client.personas.list()
+        self.assertEqual([p["id"] for p in page.auto_paging_iter()], [1, 2])
+        self.assertEqual(len(server.requests), 1)
+
+    def test_a_repeated_cursor_stops_the_iteration(self) -> None:
+        looping = {"object": "list", "data": [{"id": 1}], "has_more": True, "next_cursor": "c1"}
+        server = self.serve([(200, {}, looping)])
+        client, _ = self.client(server)
+        with self.assertRaises(understudy.UnderstudyError) as caught:
+            list(client.goals.list(limit=1).auto_paging_iter())
+        self.assertIn("repeated", str(caught.exception))
+        self.assertEqual(len(server.requests), 2)
+        events = {"count": 1, "limit": 1, "has_more": True, "next_page_token": "t1", "events": [{"n": 1}]}
+        mailbox, _ = self.client(self.serve([(200, {}, events)]), cls=Mailbox)
+        with self.assertRaises(understudy.UnderstudyError):
+            list(mailbox.events.list_inbox_events("i@m", limit=1).auto_paging_iter())
+
+    def test_a_memory_tag_pages_its_nested_memories(self) -> None:
+        def tag_page(ids: List[int], cursor: Any) -> Dict[str, Any]:
+            memories = [{"id": n} for n in ids]
+            data = {"user_memory_tag": "t", "memory_count": 3, "memories": memories}
+            return {"data": data, "has_more": cursor is not None, "next_cursor": cursor}
+
+        server = self.serve([(200, {}, tag_page([1, 2], "c1")), (200, {}, tag_page([3], None))])
+        client, _ = self.client(server)
+        first = client.memories.get_tag("t", limit=2)
+        self.assertEqual([m["id"] for m in first.data], [1, 2])
+        self.assertEqual([m["id"] for m in first.auto_paging_iter()], [1, 2, 3])
+        self.assertEqual(server.requests[1]["path"], "/v1/memories/tags/t?limit=2&cursor=c1")
 
     def test_the_event_log_stops_at_has_more_false(self) -> None:
         server = self.serve(
@@ -226,6 +264,30 @@ class TransportTest(unittest.TestCase):
         self.assertIn(b'name="userInput"\r\n\r\nMock interview', request["body"])
         self.assertIn(b'name="duration"\r\n\r\n20', request["body"])
         self.assertIn(b'filename="cv.txt"\r\nContent-Type: text/plain\r\n\r\nhello', request["body"])
+
+    def test_a_timeout_is_an_api_timeout_error(self) -> None:
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # accepts the connection, never answers
+        self.addCleanup(silent.close)
+        client = Understudy(api_key="k", base_url=f"http://127.0.0.1:{silent.getsockname()[1]}", timeout=0.2, max_retries=0)
+        with self.assertRaises(understudy.APITimeoutError):
+            client.personas.get("p")
+
+    def test_a_non_finite_retry_after_is_as_if_absent(self) -> None:
+        for value in ("nan", "inf", "-inf", "NaN"):
+            self.assertIsNone(parse_retry_after(value), value)
+        server = self.serve([(503, {"Retry-After": "nan"}, error(503, "api_error", "service_unavailable")), (200, {}, {"ok": 1})])
+        client, waits = self.client(server)
+        self.assertEqual(client.personas.get("p"), {"ok": 1})
+        self.assertTrue(all(math.isfinite(wait) and wait >= 0 for wait in waits), waits)
+
+    def test_both_clients_use_the_base_constructor(self) -> None:
+        # Set-up lives in BaseClient alone: a copy in a subclass drifts from it.
+        for cls in (Understudy, Mailbox):
+            self.assertNotIn("__init__", vars(cls), cls.__name__)
+        self.assertTrue(hasattr(Mailbox(api_key="k", max_retries=5), "inboxes"))
+        self.assertEqual(Understudy(api_key="k", max_retries=5)._transport.max_retries, 5)
 
     def test_parse_retry_after(self) -> None:
         self.assertEqual(parse_retry_after("2"), 2.0)

@@ -71,7 +71,8 @@ class BodySignatureTest(unittest.TestCase):
     def test_legacy_x_service_signature(self) -> None:
         header = f"sha256={hex_hmac('whsec_legacy', BODY)}"
         verify_legacy_signature(header, BODY, "whsec_legacy")
-        self.assertEqual(verify_webhook(BODY, {"X-Service-Signature": header}, ["whsec_legacy"])["event"], "meeting.created")
+        delivery = {"X-Service-Signature": header}
+        self.assertEqual(verify_webhook(BODY, delivery, ["whsec_legacy"], schemes=("legacy",))["event"], "meeting.created")
         with self.assertRaises(WebhookVerificationError):
             verify_legacy_signature(header, BODY + b"\n", "whsec_legacy")
         with self.assertRaises(WebhookVerificationError) as caught:
@@ -81,7 +82,7 @@ class BodySignatureTest(unittest.TestCase):
     def test_x_mailbox_signature(self) -> None:
         header = hex_hmac("whsec_mail", BODY)
         verify_mailbox_signature(header.upper(), BODY, "whsec_mail")
-        self.assertEqual(verify_webhook(BODY, {"x-mailbox-signature": header}, "whsec_mail")["id"], "evt_1")
+        self.assertEqual(verify_webhook(BODY, {"x-mailbox-signature": header}, "whsec_mail", schemes=("mailbox",))["id"], "evt_1")
         with self.assertRaises(WebhookVerificationError) as caught:
             verify_mailbox_signature(header, BODY, ["whsec_other"])
         self.assertEqual(caught.exception.reason, "no_matching_signature")
@@ -96,9 +97,29 @@ class BodySignatureTest(unittest.TestCase):
             verify_webhook(BODY, {"Content-Type": "application/json"}, "s")
         self.assertEqual(caught.exception.reason, "missing_header")
 
-    def test_no_secret_is_a_programming_error(self) -> None:
+    def test_a_stripped_service_signature_does_not_downgrade_to_the_body_only_schemes(self) -> None:
+        # A captured legacy delivery carries both headers; replayed without Service-Signature, the
+        # body-only signature would verify forever (it has no timestamp).
+        legacy = {"X-Service-Signature": f"sha256={hex_hmac('s', BODY)}"}
+        with self.assertRaises(WebhookVerificationError) as caught:
+            verify_webhook(BODY, legacy, "s", now=NOW)
+        self.assertEqual(caught.exception.reason, "missing_header")
+        with self.assertRaises(WebhookVerificationError):
+            verify_webhook(BODY, legacy, "s", schemes=("mailbox",))
+        as_mailbox = {"X-Mailbox-Signature": legacy["X-Service-Signature"]}
+        with self.assertRaises(WebhookVerificationError):
+            verify_webhook(BODY, as_mailbox, "s", schemes=("legacy",))
+        self.assertEqual(verify_webhook(BODY, legacy, "s", schemes=("service", "legacy"))["id"], "evt_1")
         with self.assertRaises(ValueError):
-            verify_mailbox_signature("a" * 64, BODY, [])
+            verify_webhook(BODY, legacy, "s", schemes="legacy")
+
+    def test_no_secret_is_a_programming_error(self) -> None:
+        header = hex_hmac("", BODY)
+        for secrets in ([], "", None, ["whsec_ok", ""], ["whsec_ok", None]):
+            with self.assertRaises(ValueError, msg=repr(secrets)):
+                verify_mailbox_signature(header, BODY, secrets)  # type: ignore[arg-type]
+            with self.assertRaises(ValueError, msg=repr(secrets)):
+                verify_webhook(BODY, {"X-Mailbox-Signature": header}, secrets, schemes=("mailbox",))  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -51,7 +51,13 @@ def read_client_frame(conn: socket.socket) -> Tuple[int, bytes, bool]:
 
 
 class FakeServer:
-    def __init__(self, script: Callable[[socket.socket, List[Tuple[int, bytes, bool]]], None], status: int = 101, accept: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        script: Callable[[socket.socket, List[Tuple[int, bytes, bool]]], None],
+        status: int = 101,
+        accept: Optional[str] = None,
+        upgrade: str = "Upgrade: websocket\r\nConnection: Upgrade\r\n",
+    ) -> None:
         self.received: List[Tuple[int, bytes, bool]] = []
         self.request = b""
         listener = socket.socket()
@@ -69,7 +75,7 @@ class FakeServer:
                     conn.sendall(f"HTTP/1.1 {status} Not Found\r\nContent-Length: 2\r\n\r\n{{}}".encode())
                     return
                 digest = accept or base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
-                conn.sendall(f"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {digest}\r\n\r\n".encode())
+                conn.sendall(f"HTTP/1.1 101 Switching Protocols\r\n{upgrade}Sec-WebSocket-Accept: {digest}\r\n\r\n".encode())
                 try:
                     script(conn, self.received)
                 except (EOFError, OSError):
@@ -136,6 +142,89 @@ class WebSocketTest(unittest.TestCase):
             ws.recv(timeout=0.2)
         release.set()
         ws.close(timeout=1)
+
+
+class ProtocolTest(unittest.TestCase):
+    """What a server may not do, and what a timeout may not break."""
+
+    def test_a_timeout_mid_frame_or_mid_message_loses_nothing(self) -> None:
+        step = threading.Semaphore(0)
+        whole = frame(0x1, b"x" * 300)
+
+        def script(conn: socket.socket, received: List[Tuple[int, bytes, bool]]) -> None:
+            conn.sendall(whole[:3])  # the 16-bit length, cut in half
+            step.acquire()
+            conn.sendall(whole[3:] + frame(0x1, b"first ", fin=False))
+            step.acquire()
+            conn.sendall(frame(0x0, b"second"))
+            step.acquire()
+
+        server = FakeServer(script)
+        ws = WebSocket.connect(server.url, timeout=5)
+        with self.assertRaises(TimeoutError):
+            ws.recv(timeout=0.2)
+        step.release()
+        self.assertEqual(ws.recv(timeout=5).data, "x" * 300)
+        with self.assertRaises(TimeoutError):
+            ws.recv(timeout=0.2)  # after the first fragment of a message
+        step.release()
+        self.assertEqual(ws.recv(timeout=5).data, "first second")
+        step.release()
+        ws.close(timeout=1)
+
+    def refused(self, sent: bytes, upgrade: Optional[str] = None) -> Tuple[WebSocketError, List[Tuple[int, bytes, bool]]]:
+        def script(conn: socket.socket, received: List[Tuple[int, bytes, bool]]) -> None:
+            conn.sendall(sent)
+            received.append(read_client_frame(conn))
+
+        server = FakeServer(script) if upgrade is None else FakeServer(script, upgrade=upgrade)
+        ws = WebSocket.connect(server.url, timeout=5)
+        with self.assertRaises(WebSocketError) as caught:
+            ws.recv(timeout=5)
+        self.assertNotIsInstance(caught.exception, ConnectionClosed)
+        with self.assertRaises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        self.assertEqual(closed.exception.code, 1002, "the connection is failed, not read on")
+        server.thread.join(5)
+        return caught.exception, server.received
+
+    def test_a_masked_server_frame_fails_the_connection(self) -> None:
+        payload = b"hi"
+        masked = bytes([0x81, 0x80 | len(payload)]) + b"\x01\x02\x03\x04" + bytes(b ^ m for b, m in zip(payload, b"\x01\x02"))
+        error, received = self.refused(masked)
+        self.assertIn("masked", str(error))
+        self.assertEqual(received[0][0], 0x8)
+        self.assertEqual(struct.unpack("!H", received[0][1][:2])[0], 1002)
+
+    def test_control_frames_are_short_and_unfragmented(self) -> None:
+        self.refused(frame(0x9, b"p" * 126))
+        self.refused(frame(0x9, b"ping", fin=False))
+
+    def test_a_close_payload_of_one_byte_is_a_protocol_error(self) -> None:
+        error, _ = self.refused(frame(0x8, b"\x03"))
+        self.assertIn("close", str(error))
+
+    def test_a_long_close_reason_is_cut_between_characters(self) -> None:
+        def script(conn: socket.socket, received: List[Tuple[int, bytes, bool]]) -> None:
+            received.append(read_client_frame(conn))
+            conn.sendall(frame(0x8, struct.pack("!H", 1000)))
+
+        server = FakeServer(script)
+        ws = WebSocket.connect(server.url, timeout=5)
+        ws.close(1000, "é" * 100)  # 200 bytes of two-byte characters
+        server.thread.join(5)
+        opcode, payload, _ = server.received[0]
+        self.assertEqual(opcode, 0x8)
+        self.assertLessEqual(len(payload), 125)
+        self.assertEqual(payload[2:].decode("utf-8"), "é" * 61)
+
+    def test_a_101_without_the_upgrade_headers_is_refused(self) -> None:
+        for upgrade in ("Connection: Upgrade\r\n", "Upgrade: websocket\r\n", "Upgrade: h2c\r\nConnection: Upgrade\r\n"):
+            server = FakeServer(lambda conn, received: None, upgrade=upgrade)
+            with self.assertRaises(WebSocketError, msg=upgrade):
+                WebSocket.connect(server.url, timeout=5)
+        keep_alive = FakeServer(lambda conn, received: None, upgrade="upgrade: WebSocket\r\nconnection: keep-alive, Upgrade\r\n")
+        WebSocket.connect(keep_alive.url, timeout=5).close(timeout=0.2)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from .client import Mailbox, Understudy
 from .errors import (
     APIConnectionError,
     APIError,
+    APITimeoutError,
     AuthenticationError,
     IdempotencyError,
     InvalidRequestError,
@@ -42,6 +43,7 @@ __all__ = [
     "types",
     "UnderstudyError",
     "APIConnectionError",
+    "APITimeoutError",
     "APIError",
     "AuthenticationError",
     "IdempotencyError",

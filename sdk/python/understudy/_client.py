@@ -53,11 +53,14 @@ class Operation:
     body: Optional[str]
     #: "cursor" (platform lists), "page_token" (mailbox lists) or None.
     pagination: Optional[str]
+    #: Where a page keeps its items, as a dotted path: "data", "data.memories", "inboxes"…
+    items: Optional[str] = None
 
 
-#: What a platform list sends as `limit` when the caller gives none: the platform's own page size.
-#: Without `limit` and `cursor` the platform would answer with the whole list in another shape.
-DEFAULT_PAGE_LIMIT = 25
+#: The page size asked for while iterating (``auto_paging_iter``) when the caller gave none: the
+#: services' maximum. A single call sends only the caller's own ``limit``, so the API's defaults
+#: hold (the memories' 400, say).
+ITERATION_LIMIT = 100
 
 
 class BaseClient:
@@ -94,6 +97,12 @@ class BaseClient:
             idempotent_writes=self._idempotent_writes,
             default_headers=default_headers,
         )
+        # The generated namespaces (``client.scenarios``…): the resources mixin, first among the
+        # bases of each client, provides them.
+        self._init_resources()
+
+    def _init_resources(self) -> None:
+        """Set up by the generated resources mixin (``PlatformResources``, ``MailboxResources``)."""
 
     def _call(
         self,
@@ -109,8 +118,6 @@ class BaseClient:
             path = path.replace("{" + name + "}", urllib.parse.quote(str(value), safe=""))
         query = {name: given.pop(name) for name in operation.query_params if name in given}
         headers = {name: str(given.pop(name)) for name in operation.header_params if name in given}
-        if operation.pagination == "cursor" and "limit" not in query:
-            query["limit"] = DEFAULT_PAGE_LIMIT
         body: Dict[str, Any] = {}
         if operation.body == "raw":
             body = {"content": given.pop("body", None), "content_type": given.pop("content_type", None)}
@@ -123,6 +130,10 @@ class BaseClient:
         response = self._transport.request(
             operation.method, path, query=query, headers=headers, options=options, **body
         )
+        if operation.pagination and isinstance(response.body, list):
+            # Without `limit` or `cursor` some platform lists answer every item as a bare array:
+            # one page holding them all.
+            return self._page(operation, path_args, params, options, {"data": response.body})
         if operation.pagination and isinstance(response.body, dict):
             return self._page(operation, path_args, params, options, response.body)
         return response.body
@@ -143,8 +154,10 @@ class BaseClient:
                 timeout=options.timeout, max_retries=options.max_retries, headers=options.headers
             )
             following = {**params, token_param: token}
+            if following.get("limit", NOT_GIVEN) is NOT_GIVEN:
+                following["limit"] = ITERATION_LIMIT
             if operation.pagination == "cursor":
                 following.pop("starting_after", None)
             return self._call(operation, path_args, following, next_options)  # type: ignore[no-any-return]
 
-        return Page(body, style=operation.pagination or "cursor", fetch_next=fetch_next)
+        return Page(body, style=operation.pagination or "cursor", fetch_next=fetch_next, items=operation.items or "data")

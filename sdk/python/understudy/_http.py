@@ -7,6 +7,7 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
+import math
 import random
 import socket
 import time
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from ._version import __version__
-from .errors import APIConnectionError, UnderstudyError, error_from_response
+from .errors import APIConnectionError, APITimeoutError, UnderstudyError, error_from_response
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 2
@@ -163,8 +164,12 @@ class Transport:
                 raise APIConnectionError(f"Connection lost while reading the answer: {e}") from e
             return _read(answer.code, answer.headers, raw)
         except urllib.error.URLError as e:
+            if isinstance(e.reason, (socket.timeout, TimeoutError)):
+                raise APITimeoutError(f"{method} {url} timed out after {timeout} s") from e
             raise APIConnectionError(f"Could not reach {url}: {e.reason}") from e
-        except (OSError, http.client.HTTPException, socket.timeout) as e:
+        except (socket.timeout, TimeoutError) as e:
+            raise APITimeoutError(f"{method} {url} timed out after {timeout} s") from e
+        except (OSError, http.client.HTTPException) as e:
             raise APIConnectionError(f"Connection to {url} failed: {e!r}") from e
 
 
@@ -195,9 +200,12 @@ def parse_retry_after(value: Optional[str]) -> Optional[float]:
         return None
     value = value.strip()
     try:
-        return float(value)
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        # `nan` and `inf` parse as floats, but no wait can honour them: as if absent.
+        return seconds if math.isfinite(seconds) else None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

@@ -4,15 +4,15 @@ service (``/v0``). Their namespaces and methods are generated from the OpenAPI d
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Any, Mapping, Sequence
 
 from ._client import BaseClient
-from ._http import DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY, DEFAULT_TIMEOUT
 from ._resources import MAILBOX_PATH_PREFIX, PLATFORM_PATH_PREFIX, MailboxResources, PlatformResources
 from .room import Room
+from .webhooks import Payload, Secrets, verify_webhook
 
 
-class Understudy(BaseClient, PlatformResources):
+class Understudy(PlatformResources, BaseClient):
     """The platform API::
 
         client = Understudy(api_key="svc_...", base_url="https://api.example.com")
@@ -28,32 +28,12 @@ class Understudy(BaseClient, PlatformResources):
     _default_base_url = "http://localhost:8080"
     _idempotent_writes = True
 
-    def __init__(
-        self,
-        api_key: Optional[str] = None,
-        *,
-        base_url: Optional[str] = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        max_retry_delay: float = DEFAULT_MAX_RETRY_DELAY,
-        default_headers: Optional[Mapping[str, str]] = None,
-    ) -> None:
-        super().__init__(
-            api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_retry_delay=max_retry_delay,
-            default_headers=default_headers,
-        )
-        self._init_resources()
-
     def connect_room(self, meeting_id: str, room_token: str, *, timeout: float = 30.0) -> Room:
         """Opens a meeting's room as its participant (the room token, not the API key, opens it)."""
         return Room.connect(self.base_url, meeting_id, room_token, timeout=timeout)
 
 
-class Mailbox(BaseClient, MailboxResources):
+class Mailbox(MailboxResources, BaseClient):
     """The mailbox API (``/v0``; give the service's base URL, the prefix is added)::
 
         mailbox = Mailbox(api_key="svc_...", base_url="https://mail.example.com")
@@ -69,25 +49,11 @@ class Mailbox(BaseClient, MailboxResources):
     _default_base_url = "http://localhost:8081"
     _idempotent_writes = False
 
-    def __init__(
-        self,
-        api_key: Optional[str] = None,
-        *,
-        base_url: Optional[str] = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        max_retry_delay: float = DEFAULT_MAX_RETRY_DELAY,
-        default_headers: Optional[Mapping[str, str]] = None,
-    ) -> None:
-        super().__init__(
-            api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_retry_delay=max_retry_delay,
-            default_headers=default_headers,
-        )
-        self._init_resources()
+    def verify_webhook(
+        self, payload: Payload, headers: Mapping[str, str], secrets: Secrets, *, schemes: Sequence[str] = ("mailbox",)
+    ) -> Any:
+        """:func:`understudy.verify_webhook` for the mailbox's deliveries (``X-Mailbox-Signature``)."""
+        return verify_webhook(payload, headers, secrets, schemes=schemes)
 
 
 __all__ = ["Understudy", "Mailbox"]

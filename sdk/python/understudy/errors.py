@@ -1,4 +1,5 @@
-"""One exception class per error ``type`` of the services' error body, plus a connection error.
+"""One exception class per error ``type`` of the services' error body, plus a connection error;
+the Node SDK exports the same names (server/test/sdk/names-agree.test.ts checks).
 
 Every error body of both services has the shape
 ``{"error": {"type", "code", "message", "param", "doc_url"}, "request_id"}``; the class is
@@ -51,6 +52,10 @@ class UnderstudyError(Exception):
 
 class APIConnectionError(UnderstudyError):
     """The request never got an HTTP answer: refused, reset, timed out, DNS or TLS failure."""
+
+
+class APITimeoutError(APIConnectionError):
+    """The attempt took longer than the timeout."""
 
 
 class InvalidRequestError(UnderstudyError):

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
-#: Fields of an envelope that are never the items.
-_ENVELOPE_FIELDS = frozenset({"object", "has_more", "next_cursor", "next_page_token", "count", "limit"})
+from .errors import UnderstudyError
 
 
 class Page(Dict[str, Any]):
@@ -31,20 +30,21 @@ class Page(Dict[str, Any]):
         *,
         style: str,
         fetch_next: Callable[[str], "Page"],
+        items: str = "data",
     ) -> None:
         super().__init__(body)
         self._style = style
         self._fetch_next = fetch_next
+        self._items = items
 
     @property
     def data(self) -> List[Any]:
-        """The items of this page, whatever the envelope calls them (``data``, ``inboxes``...)."""
-        if isinstance(self.get("data"), list):
-            return self["data"]  # type: ignore[no-any-return]
-        for name, value in self.items():
-            if name not in _ENVELOPE_FIELDS and isinstance(value, list):
-                return value
-        return []
+        """The items of this page, wherever the envelope keeps them (``data``, ``inboxes``, the
+        ``memories`` inside a memory tag's ``data``...)."""
+        value: Any = self
+        for key in self._items.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        return value if isinstance(value, list) else []
 
     @property
     def next_token(self) -> Optional[str]:
@@ -69,6 +69,14 @@ class Page(Dict[str, Any]):
 
     def auto_paging_iter(self) -> Iterator[Any]:
         page: Optional[Page] = self
+        seen: set[str] = set()
         while page is not None:
             yield from page.data
-            page = page.next_page()
+            token = page.next_token
+            if token is None:
+                return
+            # A server that hands back a token it gave before would be walked in a circle forever.
+            if token in seen:
+                raise UnderstudyError(f"The service repeated the page token {token!r}; stopping the iteration.")
+            seen.add(token)
+            page = page._fetch_next(token)

@@ -36,32 +36,51 @@ class WebhookVerificationError(Exception):
         self.reason = reason
 
 
+#: The header each scheme signs with: ``service`` is timestamped, the other two sign the body alone.
+SCHEME_HEADERS = {
+    "service": "service-signature",
+    "legacy": "x-service-signature",
+    "mailbox": "x-mailbox-signature",
+}
+
+
 def verify_webhook(
     payload: Payload,
     headers: Mapping[str, str],
     secrets: Secrets,
     *,
+    schemes: Sequence[str] = ("service",),
     tolerance: int = DEFAULT_TOLERANCE_SECONDS,
     now: Optional[float] = None,
 ) -> Any:
-    """Checks a delivery of either service and returns its parsed JSON body.
+    """Checks a delivery and returns its parsed JSON body.
 
     ``payload`` is the body exactly as received; ``headers`` the request's headers (any case);
     ``secrets`` the signing secret, or every secret you accept (new and previous during a
-    rotation). ``Service-Signature`` is preferred when present; otherwise ``X-Service-Signature``
-    or ``X-Mailbox-Signature`` is checked. Raises :class:`WebhookVerificationError`.
+    rotation). Only the schemes named in ``schemes`` are checked: by default the timestamped
+    ``Service-Signature`` alone. The body-only ``"legacy"`` (``X-Service-Signature``) and
+    ``"mailbox"`` (``X-Mailbox-Signature``) carry no timestamp, so a captured delivery verifies
+    under them forever: name them only on an endpoint that receives them. A header of a scheme not
+    named is ignored, so stripping ``Service-Signature`` does not downgrade the check. Raises
+    :class:`WebhookVerificationError`, or ``ValueError`` for an empty secret or an unknown scheme.
     """
+    _secret_list(secrets)
+    unknown = [scheme for scheme in schemes if scheme not in SCHEME_HEADERS]
+    if unknown or isinstance(schemes, str):
+        raise ValueError(f"schemes must be a sequence of {sorted(SCHEME_HEADERS)}, got {schemes!r}")
     lowered = {name.lower(): value for name, value in headers.items()}
-    if "service-signature" in lowered:
-        verify_service_signature(lowered["service-signature"], payload, secrets, tolerance=tolerance, now=now)
-    elif "x-service-signature" in lowered:
-        verify_legacy_signature(lowered["x-service-signature"], payload, secrets)
-    elif "x-mailbox-signature" in lowered:
-        verify_mailbox_signature(lowered["x-mailbox-signature"], payload, secrets)
+    present = [scheme for scheme in SCHEME_HEADERS if scheme in schemes and SCHEME_HEADERS[scheme] in lowered]
+    if not present:
+        names = ", ".join(SCHEME_HEADERS[scheme] for scheme in schemes)
+        raise WebhookVerificationError("missing_header", f"No signature header of the accepted schemes ({names}).")
+    scheme = present[0]
+    header = lowered[SCHEME_HEADERS[scheme]]
+    if scheme == "service":
+        verify_service_signature(header, payload, secrets, tolerance=tolerance, now=now)
+    elif scheme == "legacy":
+        verify_legacy_signature(header, payload, secrets)
     else:
-        raise WebhookVerificationError(
-            "missing_header", "No Service-Signature, X-Service-Signature or X-Mailbox-Signature header."
-        )
+        verify_mailbox_signature(header, payload, secrets)
     return json.loads(_bytes(payload))
 
 
@@ -74,6 +93,7 @@ def verify_service_signature(
     now: Optional[float] = None,
 ) -> int:
     """Checks a ``Service-Signature`` header; returns its timestamp (unix seconds)."""
+    _secret_list(secrets)
     timestamp, candidates = parse_service_signature(header)
     current = time.time() if now is None else now
     if abs(int(current) - timestamp) > tolerance:
@@ -111,6 +131,7 @@ def parse_service_signature(header: Optional[str]) -> tuple[int, list[str]]:
 
 def verify_legacy_signature(header: Optional[str], payload: Payload, secrets: Secrets) -> None:
     """Checks the legacy ``X-Service-Signature: sha256=<hex>`` (HMAC of the body alone)."""
+    _secret_list(secrets)
     if not header:
         raise WebhookVerificationError("missing_header", "No X-Service-Signature header.")
     scheme, _, value = header.strip().partition("=")
@@ -121,6 +142,7 @@ def verify_legacy_signature(header: Optional[str], payload: Payload, secrets: Se
 
 def verify_mailbox_signature(header: Optional[str], payload: Payload, secrets: Secrets) -> None:
     """Checks ``X-Mailbox-Signature: <hex>`` (HMAC of the body alone)."""
+    _secret_list(secrets)
     if not header:
         raise WebhookVerificationError("missing_header", "No X-Mailbox-Signature header.")
     value = header.strip()
@@ -156,9 +178,10 @@ def _hmac_hex(secret: str, content: bytes) -> str:
 
 
 def _secret_list(secrets: Secrets) -> list[str]:
-    listed = [secrets] if isinstance(secrets, str) else list(secrets)
-    if not listed:
-        raise ValueError("At least one signing secret is needed.")
+    listed = [secrets] if isinstance(secrets, str) else list(secrets or [])
+    # An empty key is one anybody can sign with: refuse it loudly rather than verify against it.
+    if not listed or any(not isinstance(secret, str) or not secret for secret in listed):
+        raise ValueError("Webhook secrets must be non-empty strings (is the environment variable set?).")
     return listed
 
 

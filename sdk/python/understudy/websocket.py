@@ -2,7 +2,9 @@
 
 Enough for the room's realtime protocol: the opening handshake (with ``Sec-WebSocket-Accept``
 checked), masked client frames, text and binary messages (fragmented ones reassembled), answers
-to pings, and the closing handshake. No extensions (no compression), no subprotocols.
+to pings, and the closing handshake; a server that breaks the protocol (masked or oversized
+control frames, a one-byte close) fails the connection. No extensions (no compression), no
+subprotocols.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import ssl
 import struct
 import urllib.parse
 from dataclasses import dataclass
-from typing import Mapping, Optional, Union
+from typing import Mapping, NoReturn, Optional, Union
 
 _GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -69,10 +71,15 @@ class WebSocket:
 
     def __init__(self, sock: socket.socket, buffered: bytes = b"") -> None:
         self._sock = sock
+        # Bytes received and not yet parsed: a frame is taken from here only once it is complete,
+        # so a timeout halfway through one leaves the stream where it was.
         self._buffer = bytearray(buffered)
         self.close_code: Optional[int] = None
         self.close_reason = ""
         self._close_sent = False
+        # The message being reassembled from its fragments, kept across timeouts of recv().
+        self._fragments: list[bytes] = []
+        self._message_opcode: Optional[int] = None
 
     @classmethod
     def connect(
@@ -112,6 +119,12 @@ class WebSocket:
             status, response_headers = _parse_head(head)
             if status != 101:
                 raise HandshakeError(status, rest)
+            # A 101 from something that is not a WebSocket server (RFC 6455 4.1, points 2 and 3).
+            if response_headers.get("upgrade", "").lower() != "websocket":
+                raise WebSocketError("The server's 101 lacks Upgrade: websocket.")
+            connection = {token.strip().lower() for token in response_headers.get("connection", "").split(",")}
+            if "upgrade" not in connection:
+                raise WebSocketError("The server's 101 lacks Connection: Upgrade.")
             expected = base64.b64encode(hashlib.sha1((key + _GUID).encode("ascii")).digest()).decode("ascii")
             if response_headers.get("sec-websocket-accept") != expected:
                 raise WebSocketError("The server's Sec-WebSocket-Accept does not match the key.")
@@ -149,7 +162,10 @@ class WebSocket:
 
     def _send_close(self, code: int, reason: str) -> None:
         self._close_sent = True
-        self._send_frame(OP_CLOSE, struct.pack("!H", code) + reason.encode("utf-8")[:123])
+        # A control frame carries at most 125 bytes: the code and 123 of the reason, cut between
+        # two characters so the peer receives valid UTF-8.
+        encoded = reason.encode("utf-8")[:123].decode("utf-8", "ignore").encode("utf-8")
+        self._send_frame(OP_CLOSE, struct.pack("!H", code) + encoded)
 
     def _send_frame(self, opcode: int, payload: bytes) -> None:
         if self._close_sent and opcode != OP_CLOSE:
@@ -173,10 +189,11 @@ class WebSocket:
 
     def recv(self, timeout: Optional[float] = None) -> Message:
         """The next data message. Pings are answered on the way; a close frame (or a dropped
-        connection) raises :class:`ConnectionClosed`; ``timeout`` raises ``TimeoutError``."""
+        connection) raises :class:`ConnectionClosed`; ``timeout`` raises ``TimeoutError`` and
+        loses nothing (a later call carries on where this one stopped)."""
+        if self.close_code is not None:
+            raise ConnectionClosed(self.close_code, self.close_reason)
         self._sock.settimeout(timeout)
-        fragments: list[bytes] = []
-        message_opcode: Optional[int] = None
         while True:
             if self.close_code is not None:
                 raise ConnectionClosed(self.close_code, self.close_reason)
@@ -187,42 +204,36 @@ class WebSocket:
             if opcode in (OP_CLOSE, OP_PING, OP_PONG):
                 continue  # handled in _read_frame
             if opcode == OP_CONTINUATION:
-                if message_opcode is None:
-                    raise WebSocketError("Continuation frame without a message to continue.")
+                if self._message_opcode is None:
+                    self._fail("Continuation frame without a message to continue.")
             else:
-                if message_opcode is not None:
-                    raise WebSocketError("A new message began before the previous one ended.")
-                message_opcode = opcode
-            fragments.append(payload)
-            if sum(len(f) for f in fragments) > MAX_MESSAGE_BYTES:
-                raise WebSocketError("Message too large.")
+                if self._message_opcode is not None:
+                    self._fail("A new message began before the previous one ended.")
+                self._message_opcode = opcode
+            self._fragments.append(payload)
+            if sum(len(f) for f in self._fragments) > MAX_MESSAGE_BYTES:
+                self._fail("Message too large.", 1009)
             if fin:
-                data = b"".join(fragments)
+                data = b"".join(self._fragments)
+                message_opcode, self._fragments, self._message_opcode = self._message_opcode, [], None
                 if message_opcode == OP_TEXT:
                     return Message(data.decode("utf-8"))
                 return Message(data)
 
     def _read_frame(self) -> tuple[bool, int, bytes]:
-        first, second = self._read_exactly(2)
-        fin = bool(first & 0x80)
-        opcode = first & 0x0F
-        if first & 0x70:
-            raise WebSocketError("Reserved bits set without a negotiated extension.")
-        length = second & 0x7F
-        if length == 126:
-            (length,) = struct.unpack("!H", self._read_exactly(2))
-        elif length == 127:
-            (length,) = struct.unpack("!Q", self._read_exactly(8))
-        if length > MAX_MESSAGE_BYTES:
-            raise WebSocketError("Frame too large.")
-        mask = self._read_exactly(4) if second & 0x80 else None
-        payload = self._read_exactly(length)
-        if mask:
-            payload = _mask(payload, mask)
+        """The next complete frame, receiving until one is buffered whole."""
+        while True:
+            parsed = self._take_frame()
+            if parsed is not None:
+                break
+            self._receive()
+        fin, opcode, payload = parsed
         if opcode == OP_PING:
             if not self._close_sent:
                 self._send_frame(OP_PONG, payload)
         elif opcode == OP_CLOSE:
+            if len(payload) == 1:
+                self._fail("A close frame's payload is empty or at least two bytes long.")
             self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
             self.close_reason = payload[2:].decode("utf-8", "replace")
             if not self._close_sent:
@@ -234,17 +245,60 @@ class WebSocket:
             self._sock.close()
         return fin, opcode, payload
 
-    def _read_exactly(self, count: int) -> bytes:
-        while len(self._buffer) < count:
-            chunk = self._sock.recv(max(65536, count - len(self._buffer)))
-            if not chunk:
-                self._sock.close()
-                self.close_code = self.close_code or 1006
-                raise ConnectionClosed(self.close_code, self.close_reason or "connection dropped")
-            self._buffer += chunk
-        taken = bytes(self._buffer[:count])
-        del self._buffer[:count]
-        return taken
+    def _take_frame(self) -> Optional[tuple[bool, int, bytes]]:
+        """Removes one frame from the buffer and returns it, or None (buffer untouched) while the
+        frame is still incomplete."""
+        buffer = self._buffer
+        if len(buffer) < 2:
+            return None
+        first, second = buffer[0], buffer[1]
+        fin = bool(first & 0x80)
+        opcode = first & 0x0F
+        if first & 0x70:
+            self._fail("Reserved bits set without a negotiated extension.")
+        if opcode not in (OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG):
+            self._fail(f"Unknown opcode {opcode:#x}.")
+        if second & 0x80:
+            self._fail("The server masked a frame (RFC 6455 5.1: only clients mask).")
+        length, offset = second & 0x7F, 2
+        if opcode >= OP_CLOSE and (not fin or length > 125):
+            self._fail("A control frame must be unfragmented and carry at most 125 bytes.")
+        if length == 126:
+            if len(buffer) < 4:
+                return None
+            (length,) = struct.unpack("!H", buffer[2:4])
+            offset = 4
+        elif length == 127:
+            if len(buffer) < 10:
+                return None
+            (length,) = struct.unpack("!Q", buffer[2:10])
+            offset = 10
+        if length > MAX_MESSAGE_BYTES:
+            self._fail("Frame too large.", 1009)
+        if len(buffer) < offset + length:
+            return None
+        payload = bytes(buffer[offset : offset + length])
+        del buffer[: offset + length]
+        return fin, opcode, payload
+
+    def _receive(self) -> None:
+        chunk = self._sock.recv(65536)
+        if not chunk:
+            self._sock.close()
+            self.close_code = self.close_code or 1006
+            raise ConnectionClosed(self.close_code, self.close_reason or "connection dropped")
+        self._buffer += chunk
+
+    def _fail(self, message: str, code: int = 1002) -> NoReturn:
+        """The peer broke the protocol: the connection is failed (RFC 6455 7.1.7), never read again."""
+        try:
+            if not self._close_sent:
+                self._send_close(code, "")
+        except OSError:
+            pass
+        self._sock.close()
+        self.close_code, self.close_reason = code, message
+        raise WebSocketError(message)
 
 
 def _mask(payload: bytes, mask: bytes) -> bytes:

@@ -25,4 +25,19 @@ describe('the Node and Python SDKs', () => {
       assert.equal(unkeyword(other.method), snake(entry.method), entry.operationId);
     }
   });
+
+  it('export the same error classes (the classes each errors module defines)', () => {
+    const nodeClasses = [...readFileSync('sdk/node/src/errors.ts', 'utf8').matchAll(/^export class (\w+)/gm)];
+    const pythonClasses = [
+      ...readFileSync('sdk/python/understudy/errors.py', 'utf8').matchAll(/^class (\w+)\(/gm),
+    ];
+    const names = (matches: RegExpMatchArray[]) => matches.map((match) => match[1]).sort();
+    assert.deepEqual(names(nodeClasses), names(pythonClasses));
+    const nodeIndex = readFileSync('sdk/node/src/index.ts', 'utf8');
+    const pythonInit = readFileSync('sdk/python/understudy/__init__.py', 'utf8');
+    for (const name of names(nodeClasses)) {
+      assert.match(nodeIndex, new RegExp(`\\b${name},`), `the Node SDK exports ${name}`);
+      assert.match(pythonInit, new RegExp(`"${name}"`), `the Python SDK exports ${name}`);
+    }
+  });
 });

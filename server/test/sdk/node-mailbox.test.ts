@@ -7,8 +7,10 @@ import {
   APIConnectionError,
   InvalidRequestError,
   Mailbox,
+  NotFoundError,
   verifyMailboxSignature,
   verifyWebhook,
+  WebhookVerificationError,
 } from '../../../sdk/node/src/index.ts';
 import { TestReceiver } from '../../src/core/delivery/testing/receiver.ts';
 import { DeliveryWorker } from '../../src/core/delivery/worker.ts';
@@ -60,9 +62,10 @@ describe('Mailbox client', () => {
     assert.equal(seen.length, created.length);
   });
 
-  test('an unknown inbox is an InvalidRequestError 404', async () => {
+  test('an unknown inbox is an InvalidRequestError 404 (a NotFoundError)', async () => {
     await assert.rejects(mailbox.inboxes.get('no-such-inbox@mail.test'), (error: unknown) => {
       assert.ok(error instanceof InvalidRequestError);
+      assert.ok(error instanceof NotFoundError);
       assert.equal(error.status, 404);
       assert.match(error.requestId ?? '', /\S/);
       return true;
@@ -103,10 +106,18 @@ describe('Mailbox client', () => {
     for (let round = 0; round < 200 && receiver.requests.length === 0; round += 1) await worker.runOnce();
     const delivery = receiver.requests[0]!;
     assert.ok(delivery, 'the delivery arrived');
-    const event = verifyWebhook<{ event_type: string; inbox_id: string }>(
+    // The mailbox client's helper names the mailbox scheme; the general one checks only Service-Signature.
+    const event = mailbox.verifyWebhook<{ event_type: string; inbox_id: string }>(
       delivery.rawBody,
       delivery.headers as Record<string, string>,
       { secrets: webhook.secret },
+    );
+    assert.throws(
+      () =>
+        verifyWebhook(delivery.rawBody, delivery.headers as Record<string, string>, {
+          secrets: webhook.secret,
+        }),
+      (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing_header',
     );
     assert.equal(event.event_type, 'draft.created');
     assert.equal(event.inbox_id, inbox.inbox_id);

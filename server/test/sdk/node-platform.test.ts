@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   APIConnectionError,
-  APIServerError,
+  APIError,
   APITimeoutError,
   AuthenticationError,
   InvalidRequestError,
+  NotFoundError,
   RateLimitError,
   Understudy,
 } from '../../../sdk/node/src/index.ts';
@@ -53,6 +54,7 @@ describe('typed errors', () => {
       (caught: unknown) => caught,
     );
     assert.ok(error instanceof InvalidRequestError);
+    assert.ok(error instanceof NotFoundError, 'a 404 is a NotFoundError, as in the Python SDK');
     assert.equal(error.status, 404);
     assert.equal(error.type, 'invalid_request_error');
     assert.equal(error.code, 'resource_not_found');
@@ -117,6 +119,21 @@ describe('pagination', () => {
       'iteration without a limit sends one',
     );
     assert.deepEqual(new Set(all.map((p) => p.id)), new Set(seen));
+  });
+
+  test('a memory tag of several pages is walked through its data.memories, as are the memories', async () => {
+    const { client, calls } = countingClient();
+    const tag = 'candidate:sdk-pages@example.com';
+    await client.memories.create({
+      user_memory_tag: tag,
+      memories: ['One.', 'Two.', 'Three.', 'Four.', 'Five.'],
+    });
+    calls.length = 0;
+    const contents = (await client.memories.getTag(tag, { limit: 2 }).toArray()).map((m) => m.content);
+    assert.deepEqual([...contents].sort(), ['Five.', 'Four.', 'One.', 'Three.', 'Two.']);
+    assert.equal(calls.length, 3, `three pages of two: ${calls.join(', ')}`);
+    const listed = await client.memories.list({ user_memory_tag: tag, limit: 2 }).toArray();
+    assert.deepEqual(listed.map((m) => m.content).sort(), [...contents].sort());
   });
 });
 
@@ -192,7 +209,7 @@ describe('retries', () => {
     await assert.rejects(client.personas.list(), APIConnectionError);
   });
 
-  test('a 503 is retried after a backoff, then succeeds; exhausted, it is an APIServerError', async () => {
+  test('a 503 is retried after a backoff, then succeeds; exhausted, it is an APIError', async () => {
     const { client } = countingClient(proxy.baseUrl);
     proxy.seen.length = 0;
     proxy.plan = [{ kind: 'unavailable' }];
@@ -204,7 +221,7 @@ describe('retries', () => {
     const impatient = countingClient(proxy.baseUrl, { maxRetries: 0 }).client;
     proxy.plan = [{ kind: 'unavailable' }];
     await assert.rejects(impatient.personas.list(), (error: unknown) => {
-      assert.ok(error instanceof APIServerError);
+      assert.ok(error instanceof APIError);
       assert.equal(error.status, 503);
       assert.equal(error.requestId, 'req_proxy');
       return true;

@@ -36,7 +36,38 @@ test('the legacy webhook: Service-Signature and X-Service-Signature both verify;
   const event = verifyWebhook<{ id: string }>(Buffer.from(body), headers, { secrets: ['whsec_legacy'], now });
   assert.equal(event.id, 'evt_1');
   const legacyOnly = { 'x-service-signature': headers['X-Service-Signature'] };
-  assert.equal(verifyWebhook<{ id: string }>(body, legacyOnly, { secrets: 'whsec_legacy' }).id, 'evt_1');
+  const options = { secrets: 'whsec_legacy', schemes: ['legacy'] } as const;
+  assert.equal(verifyWebhook<{ id: string }>(body, legacyOnly, options).id, 'evt_1');
+});
+
+test('a captured legacy delivery with Service-Signature stripped is refused unless legacy is opted into', () => {
+  const legacyOnly = { 'X-Service-Signature': legacyBodySignature('whsec_legacy', body) };
+  const refusedAs = (options: Parameters<typeof verifyWebhook>[2], reason: string) =>
+    assert.throws(
+      () => verifyWebhook(body, legacyOnly, options),
+      (error: unknown) => error instanceof WebhookVerificationError && error.reason === reason,
+    );
+  refusedAs({ secrets: 'whsec_legacy', now }, 'missing_header');
+  // The legacy value is the mailbox's scheme with a prefix: neither header stands in for the other.
+  refusedAs({ secrets: 'whsec_legacy', schemes: ['mailbox'] }, 'missing_header');
+  const asMailbox = { 'X-Mailbox-Signature': legacyOnly['X-Service-Signature'] };
+  assert.throws(() => verifyWebhook(body, asMailbox, { secrets: 'whsec_legacy', schemes: ['legacy'] }));
+  assert.equal(
+    verifyWebhook<{ id: string }>(body, legacyOnly, {
+      secrets: 'whsec_legacy',
+      schemes: ['service', 'legacy'],
+    }).id,
+    'evt_1',
+  );
+});
+
+test('an empty or missing secret (an unset environment variable) is refused, not verified against', () => {
+  const headers = { 'X-Mailbox-Signature': hmacSha256Hex('', body) };
+  for (const secrets of [undefined, '', [], ['whsec_ok', undefined], ['']]) {
+    const options = { secrets, schemes: ['mailbox'] } as unknown as Parameters<typeof verifyWebhook>[2];
+    assert.throws(() => verifyWebhook(body, headers, options), /non-empty/);
+    assert.throws(() => verifyMailboxSignature(headers['X-Mailbox-Signature'], body, options), /non-empty/);
+  }
 });
 
 test('Service-Signature: bytes or text, future timestamps refused, unknown schemes ignored', () => {
@@ -65,7 +96,12 @@ test('X-Mailbox-Signature, and a delivery without any signature', () => {
   assert.equal(verifyMailboxSignature(signature.toUpperCase(), body, { secrets: 'whsec_mail' }).ok, true);
   assert.equal(verifyMailboxSignature(signature.slice(2), body, { secrets: 'whsec_mail' }).ok, false);
   assert.throws(
-    () => verifyWebhook(body, { 'content-type': 'application/json' }, { secrets: 'whsec_mail' }),
+    () =>
+      verifyWebhook(
+        body,
+        { 'content-type': 'application/json' },
+        { secrets: 'whsec_mail', schemes: ['mailbox'] },
+      ),
     (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing_header',
   );
 });

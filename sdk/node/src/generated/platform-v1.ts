@@ -359,7 +359,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25). The first response that sets a webhook_url carries its `webhook_secret`, once. */
+        /** Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25, after which setting one answers 400 and null still clears it). The first response that sets a webhook_url carries its `webhook_secret`, once. */
         put: operations["updateScenarioSessionOptions"];
         post?: never;
         delete?: never;
@@ -707,7 +707,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Memories of a container (or of the workspace), newest first. */
+        /** Memories of a container (or of the workspace), newest first: at most `limit`; `next_cursor` reads on. */
         get: operations["listMemories"];
         put?: never;
         /** Add up to 500 entries to a container. Multi-line strings become one fact per line; facts already held are skipped. */
@@ -742,7 +742,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A container summary and its memories, newest first. 404 when the container is empty. */
+        /** A container summary and its memories, newest first: at most `limit`; `next_cursor` reads on. 404 when the container is empty. */
         get: operations["getMemoryTag"];
         put?: never;
         post?: never;
@@ -9317,6 +9317,10 @@ export interface operations {
                 user_memory_tag?: string;
                 /** @description At most this many, 1 to 1000 (default 400). */
                 limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`): the memories after it. */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
             };
             header?: never;
             path?: never;
@@ -9331,6 +9335,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @enum {string} */
+                        object: "list";
                         data: {
                             /** Format: uuid */
                             id: string;
@@ -9355,6 +9361,8 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -9671,6 +9679,10 @@ export interface operations {
             query?: {
                 /** @description At most this many memories (default 400). */
                 limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`): the memories after it. */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
             };
             header?: never;
             path: {
@@ -9732,6 +9744,8 @@ export interface operations {
                                 updated_at: string;
                             }[];
                         };
+                        has_more: boolean;
+                        next_cursor: string | null;
                     };
                 };
             };
