@@ -4,9 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
-import { ErrorResponse } from '../core/http/schemas.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
+import { hoistNamedSchemas, markNamedSchemas } from './openapi-components.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -41,7 +41,6 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
-  app.addSchema({ ...ErrorResponse, $id: 'Error' });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -62,6 +61,9 @@ export async function createHttpApp(
       },
       security: [{ bearer: [] }],
     },
+    transform: ({ schema, url }) => ({ schema: markNamedSchemas(schema), url }),
+    transformObject: (documentObject) =>
+      hoistNamedSchemas('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
   });
   return { app: app as unknown as AppInstance, notFound };
 }

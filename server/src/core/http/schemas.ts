@@ -20,7 +20,7 @@ export const ErrorResponse = Type.Object(
       Type.Array(Type.Object({ param: Type.String(), code: Type.String(), message: Type.String() })),
     ),
   },
-  { title: 'Error' },
+  { $id: 'Error', title: 'Error' },
 );
 
 /** Adds the error body to a route's responses for every 4xx and 5xx status. */

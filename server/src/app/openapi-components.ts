@@ -1,0 +1,103 @@
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * Named component schemas for the OpenAPI documents, so that generated SDK types get the names an
+ * integrator reads in the docs (`Scenario`, `ScenarioList`, `Error`) instead of accidental ones.
+ *
+ * A TypeBox schema is named by its `$id`. @fastify/swagger keeps a root `$id` inline and names the
+ * nested ones `def-N`, so the route schemas reach it with each `$id` turned into a marker it
+ * leaves alone (`markNamedSchemas`, the swagger `transform`), and the finished document has every
+ * marked schema moved to `components.schemas` and referenced (`hoistNamedSchemas`, the swagger
+ * `transformObject`). A request or response body without a name of its own is named after its
+ * operation (`createScenario` → `CreateScenarioRequest`, `getUsage` → `GetUsageResponse`).
+ *
+ * The runtime never sees the markers: the route schemas themselves are not changed.
+ */
+
+const MARKER = 'x-component-name';
+const SCHEMAS = '#/components/schemas/';
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/** A copy of a route schema where each named schema (`$id`) carries the marker instead. */
+export function markNamedSchemas<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(markNamedSchemas) as T;
+  if (!isObject(node) || Object.getPrototypeOf(node) !== Object.prototype) return node;
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$id' && typeof value === 'string') copy[MARKER] = value;
+    else copy[key] = markNamedSchemas(value);
+  }
+  return copy as T;
+}
+
+const pascal = (operationId: string) => operationId[0]!.toUpperCase() + operationId.slice(1);
+
+/** Body schemas without a name of their own take their operation's. */
+function nameOperationBodies(operationId: string, operation: Json): void {
+  const requestContent = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+  for (const media of Object.values(requestContent ?? {})) {
+    if (isObject(media.schema) && !(MARKER in media.schema)) media.schema[MARKER] = `${pascal(operationId)}Request`;
+  }
+  const responses = Object.entries((operation.responses ?? {}) as Record<string, Json>).filter(
+    ([status, response]) => status.startsWith('2') && isObject(response.content),
+  );
+  for (const [status, response] of responses) {
+    for (const media of Object.values(response.content as Record<string, Json>)) {
+      if (!isObject(media.schema) || MARKER in media.schema) continue;
+      const suffix = responses.length > 1 ? `${status}Response` : 'Response';
+      media.schema[MARKER] = `${pascal(operationId)}${suffix}`;
+    }
+  }
+}
+
+/**
+ * @fastify/swagger moves a body schema's single example to the media object; the hoisted
+ * component gets it back, so that it equals the same schema found nested elsewhere.
+ */
+function restoreExamples(media: Json): void {
+  const schema = media.schema;
+  if (!isObject(schema) || !(MARKER in schema) || 'examples' in schema) return;
+  if ('example' in media) schema.examples = [media.example];
+  else if (isObject(media.examples)) schema.examples = Object.values(media.examples).map((e) => (e as Json).value);
+}
+
+/** Moves every marked schema to `components.schemas`, leaving a `$ref` where it was. */
+export function hoistNamedSchemas<T extends Json>(document: T): T {
+  const components = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, unknown>;
+  // `names` is set when `node` maps names to schemas (properties), whose keys are not keywords.
+  const hoist = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => hoist(item));
+    if (!isObject(node)) return node;
+    if ('schema' in node && !names) restoreExamples(node);
+    const copy: Json = {};
+    for (const [key, value] of Object.entries(node)) {
+      // Examples and defaults are data, not schemas.
+      copy[key] = !names && DATA_KEYWORDS.has(key) ? value : hoist(value, !names && key === 'properties');
+    }
+    const name = copy[MARKER];
+    if (typeof name !== 'string') return copy;
+    delete copy[MARKER];
+    const existing = components[name];
+    if (existing !== undefined && !isDeepStrictEqual(existing, copy)) {
+      throw new Error(`Two different schemas are both named ${name}: give one of them another $id`);
+    }
+    components[name] = copy;
+    return { $ref: `${SCHEMAS}${name}` };
+  };
+
+  for (const pathItem of Object.values((document.paths ?? {}) as Record<string, Json>)) {
+    for (const operation of Object.values(pathItem)) {
+      if (isObject(operation) && typeof operation.operationId === 'string') {
+        nameOperationBodies(operation.operationId, operation);
+      }
+    }
+  }
+  const hoisted = hoist(document) as T;
+  const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
+  (hoisted.components as Json).schemas = sorted;
+  return hoisted;
+}
