@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
-import { hoistNamedSchemas, markNamedSchemas } from './openapi-components.ts';
+import { documentedSchema, hoistNamedSchemas, withoutNames } from './openapi-components.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -41,6 +41,9 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
+  app.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = withoutNames(route.schema);
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -61,9 +64,11 @@ export async function createHttpApp(
       },
       security: [{ bearer: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: markNamedSchemas(schema), url }),
+    transform: ({ schema, url }) => ({ schema: documentedSchema(schema), url }),
     transformObject: (documentObject) =>
-      hoistNamedSchemas('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
+      hoistNamedSchemas(
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+      ),
   });
   return { app: app as unknown as AppInstance, notFound };
 }

@@ -11,7 +11,9 @@ import { isDeepStrictEqual } from 'node:util';
  * `transformObject`). A request or response body without a name of its own is named after its
  * operation (`createScenario` → `CreateScenarioRequest`, `getUsage` → `GetUsageResponse`).
  *
- * The runtime never sees the markers: the route schemas themselves are not changed.
+ * Validation and serialization get each route schema without its `$id`s (`withoutNames`, an
+ * `onRoute` hook): Ajv, inside fast-json-stringify too, would take each `$id` for a schema resource
+ * of its own, and refuse a schema that holds the same named part twice (a list and its page).
  */
 
 const MARKER = 'x-component-name';
@@ -22,8 +24,31 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
 
+/** The route schemas as written, by the copy without names that the route runs with. */
+const namedOriginals = new WeakMap<object, object>();
+
+/** A copy of a route schema without `$id`s, for the route to run with (an `onRoute` hook). */
+export function withoutNames<T extends object>(schema: T): T {
+  const copy = dropIds(schema) as T;
+  namedOriginals.set(copy, schema);
+  return copy;
+}
+
+function dropIds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropIds);
+  if (!isObject(node) || Object.getPrototypeOf(node) !== Object.prototype) return node;
+  const copy: Json = {};
+  for (const [key, value] of Object.entries(node)) if (key !== '$id') copy[key] = dropIds(value);
+  return copy;
+}
+
+/** What the document is built from (the swagger `transform`): the named route schema, marked. */
+export function documentedSchema<T extends object>(schema: T): T {
+  return markNamedSchemas((namedOriginals.get(schema) as T | undefined) ?? schema);
+}
+
 /** A copy of a route schema where each named schema (`$id`) carries the marker instead. */
-export function markNamedSchemas<T>(node: T): T {
+function markNamedSchemas<T>(node: T): T {
   if (Array.isArray(node)) return node.map(markNamedSchemas) as T;
   if (!isObject(node) || Object.getPrototypeOf(node) !== Object.prototype) return node;
   const copy: Json = {};
@@ -38,9 +63,12 @@ const pascal = (operationId: string) => operationId[0]!.toUpperCase() + operatio
 
 /** Body schemas without a name of their own take their operation's. */
 function nameOperationBodies(operationId: string, operation: Json): void {
-  const requestContent = (operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+  const requestContent = (operation.requestBody as Json | undefined)?.content as
+    | Record<string, Json>
+    | undefined;
   for (const media of Object.values(requestContent ?? {})) {
-    if (isObject(media.schema) && !(MARKER in media.schema)) media.schema[MARKER] = `${pascal(operationId)}Request`;
+    if (isObject(media.schema) && !(MARKER in media.schema))
+      media.schema[MARKER] = `${pascal(operationId)}Request`;
   }
   const responses = Object.entries((operation.responses ?? {}) as Record<string, Json>).filter(
     ([status, response]) => status.startsWith('2') && isObject(response.content),
@@ -62,7 +90,8 @@ function restoreExamples(media: Json): void {
   const schema = media.schema;
   if (!isObject(schema) || !(MARKER in schema) || 'examples' in schema) return;
   if ('example' in media) schema.examples = [media.example];
-  else if (isObject(media.examples)) schema.examples = Object.values(media.examples).map((e) => (e as Json).value);
+  else if (isObject(media.examples))
+    schema.examples = Object.values(media.examples).map((e) => (e as Json).value);
 }
 
 /** Moves every marked schema to `components.schemas`, leaving a `$ref` where it was. */
