@@ -11,7 +11,17 @@ import { documentedSchema, hoistNamedSchemas, withoutNames } from './openapi-com
 export interface HttpAppOptions {
   logger: Logger;
   publicUrl: string;
-  openapi: { title: string; version: string; description: string; serverPath: string };
+  openapi: {
+    title: string;
+    version: string;
+    description: string;
+    serverPath: string;
+    /** Security schemes besides the API key (`bearer`), named by routes' `security`. */
+    securitySchemes?: Record<
+      string,
+      { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
+    >;
+  };
   bodyLimitBytes?: number;
 }
 
@@ -60,6 +70,7 @@ export async function createHttpApp(
             scheme: 'bearer',
             description: 'An API key (svc_…) or a user token (JWT).',
           },
+          ...options.openapi.securitySchemes,
         },
       },
       security: [{ bearer: [] }],

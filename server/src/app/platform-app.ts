@@ -44,6 +44,20 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       version: PLATFORM_API_VERSION,
       description: 'Meeting simulation: scenarios, personas, goals, meetings, analyses, webhooks.',
       serverPath: '/',
+      securitySchemes: {
+        roomToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Room-Token',
+          description: 'The room token of a meeting (`room_token` when it was created); room routes only.',
+        },
+        roomTokenQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 't',
+          description: 'The room token as the query parameter `t` (the only way for the WebSocket).',
+        },
+      },
     },
   });
   installOperations(app, { database: deps.database, service: 'platform' });
