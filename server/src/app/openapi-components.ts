@@ -43,8 +43,10 @@ function dropIds(node: unknown): unknown {
 }
 
 /** What the document is built from (the swagger `transform`): the named route schema, marked. */
-export function documentedSchema<T extends object>(schema: T): T {
-  return markNamedSchemas((namedOriginals.get(schema) as T | undefined) ?? schema);
+export function documentedSchema<T extends { hide?: boolean }>(schema: T): T {
+  const original = namedOriginals.get(schema) as T | undefined;
+  // Plugins hide routes on the copy the route runs with (@fastify/websocket hides its sockets).
+  return original ? { ...markNamedSchemas(original), hide: schema.hide } : markNamedSchemas(schema);
 }
 
 /** A copy of a route schema where each named schema (`$id`) carries the marker instead. */

@@ -191,18 +191,9 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       {
         websocket: true,
         preValidation: authenticate,
-        schema: {
-          ...documented,
-          operationId: 'connectRoom',
-          summary:
-            'Open the realtime WebSocket (token in `t`): JSON text frames and PCM binary frames, described ' +
-            'frame by frame in openapi/room-realtime.asyncapi.json.',
-          params: Params,
-          querystring: TokenQuery,
-          response: withErrors({
-            101: Type.Unsafe({ description: 'Switching Protocols: the WebSocket is open.' }),
-          }),
-        },
+        // Described frame by frame in openapi/room-realtime.asyncapi.json, not in OpenAPI (which
+        // cannot describe a WebSocket; @fastify/websocket hides the route anyway).
+        schema: { hide: true, params: Params, querystring: TokenQuery },
       },
       (socket: WebSocket, request: FastifyRequest) => attachSocket(deps, socket, request.room, request),
     );
