@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
-import { documentedSchema, hoistNamedSchemas, withoutNames } from './openapi-components.ts';
+import type { WebhookDoc } from '../core/http/webhook-doc.ts';
+import { documentedSchema, hoistNamedSchemas, webhookDocuments, withoutNames } from './openapi-components.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -21,6 +22,8 @@ export interface HttpAppOptions {
       string,
       { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
     >;
+    /** The events the service POSTs to receivers: the document's `webhooks` section. */
+    webhooks?: WebhookDoc[];
   };
   bodyLimitBytes?: number;
 }
@@ -54,6 +57,7 @@ export async function createHttpApp(
   app.addHook('onRoute', (route) => {
     if (route.schema) route.schema = withoutNames(route.schema);
   });
+  const events = webhookDocuments(options.openapi.webhooks ?? []);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -72,8 +76,10 @@ export async function createHttpApp(
           },
           ...options.openapi.securitySchemes,
         },
+        schemas: events.schemas,
       },
       security: [{ bearer: [] }],
+      webhooks: events.webhooks,
     },
     transform: ({ schema, url }) => ({ schema: documentedSchema(schema), url }),
     transformObject: (documentObject) =>

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { WebhookDoc } from '../core/http/webhook-doc.ts';
 
 /**
  * Named component schemas for the OpenAPI documents, so that generated SDK types get the names an
@@ -98,7 +99,13 @@ function restoreExamples(media: Json): void {
 
 /** Moves every marked schema to `components.schemas`, leaving a `$ref` where it was. */
 export function hoistNamedSchemas<T extends Json>(document: T): T {
-  const components = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, unknown>;
+  const named: Record<string, unknown> = {};
+  const register = (name: string, schema: unknown) => {
+    if (name in named && !isDeepStrictEqual(named[name], schema)) {
+      throw new Error(`Two different schemas are both named ${name}: give one of them another $id`);
+    }
+    named[name] = schema;
+  };
   // `names` is set when `node` maps names to schemas (properties), whose keys are not keywords.
   const hoist = (node: unknown, names = false): unknown => {
     if (Array.isArray(node)) return node.map((item) => hoist(item));
@@ -112,11 +119,7 @@ export function hoistNamedSchemas<T extends Json>(document: T): T {
     const name = copy[MARKER];
     if (typeof name !== 'string') return copy;
     delete copy[MARKER];
-    const existing = components[name];
-    if (existing !== undefined && !isDeepStrictEqual(existing, copy)) {
-      throw new Error(`Two different schemas are both named ${name}: give one of them another $id`);
-    }
-    components[name] = copy;
+    register(name, copy);
     return { $ref: `${SCHEMAS}${name}` };
   };
 
@@ -128,7 +131,49 @@ export function hoistNamedSchemas<T extends Json>(document: T): T {
     }
   }
   const hoisted = hoist(document) as T;
-  const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
-  (hoisted.components as Json).schemas = sorted;
+  const components = hoisted.components as Json;
+  for (const [name, schema] of Object.entries((components.schemas ?? {}) as Json)) register(name, schema);
+  components.schemas = Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)));
   return hoisted;
+}
+
+const camel = (event: string) =>
+  event.replace(/[._]([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+/**
+ * The `webhooks` section (OpenAPI 3.1): one POST per event with its signed headers, and the
+ * payload schemas as components (swagger converts them like the route schemas).
+ */
+export function webhookDocuments(events: WebhookDoc[]): {
+  webhooks: Record<string, never>;
+  schemas: Record<string, never>;
+} {
+  const webhooks: Json = {};
+  const schemas: Json = {};
+  for (const { event, summary, payload, headers, deprecated } of events) {
+    const { $id: name, ...schema } = payload as unknown as { $id?: string } & Json;
+    if (!name) throw new Error(`The payload of ${event} needs an $id to be named`);
+    schemas[name] = markNamedSchemas(schema);
+    webhooks[event] = {
+      post: {
+        operationId: `${camel(event)}Webhook`,
+        tags: ['Webhooks'],
+        summary,
+        ...(deprecated ? { deprecated } : {}),
+        parameters: Object.entries(headers).map(([header, { description, example }]) => ({
+          in: 'header',
+          name: header,
+          required: true,
+          description,
+          schema: { type: 'string', ...(example ? { examples: [example] } : {}) },
+        })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `${SCHEMAS}${name}` } } },
+        },
+        responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else is retried.' } },
+      },
+    };
+  }
+  return { webhooks, schemas } as { webhooks: Record<string, never>; schemas: Record<string, never> };
 }

@@ -6,6 +6,7 @@ import type { Principal } from '../core/http/principal.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
+import { PLATFORM_WEBHOOKS } from '../platform/events/schemas.ts';
 import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
@@ -44,6 +45,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       version: PLATFORM_API_VERSION,
       description: 'Meeting simulation: scenarios, personas, goals, meetings, analyses, webhooks.',
       serverPath: '/',
+      webhooks: PLATFORM_WEBHOOKS,
       securitySchemes: {
         roomToken: {
           type: 'apiKey',
