@@ -23,7 +23,7 @@ const JoinMessage = Type.Object(
       Type.Object({ output: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, $id: 'JoinFrame', title: 'JoinFrame', description: 'Enter the meeting.' },
 );
 
 const UtteranceMessage = Type.Object(
@@ -37,21 +37,52 @@ const UtteranceMessage = Type.Object(
     input: Type.Optional(Type.Union([Type.Literal('voice'), Type.Literal('typed')])),
     id: Type.Optional(Type.String({ maxLength: 64 })),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'UtteranceFrame',
+    title: 'UtteranceFrame',
+    description: 'What the participant said or typed; only `final` ones are stored and answered.',
+  },
 );
 
-const LeaveMessage = Type.Object({ type: Type.Literal('leave') }, { additionalProperties: true });
+const LeaveMessage = Type.Object(
+  { type: Type.Literal('leave') },
+  {
+    additionalProperties: true,
+    $id: 'LeaveFrame',
+    title: 'LeaveFrame',
+    description: 'The participant leaves.',
+  },
+);
 const PingMessage = Type.Object(
   { type: Type.Literal('ping'), ts: Type.Optional(Type.Number()) },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'PingFrame',
+    title: 'PingFrame',
+    description: 'Keep-alive; send one every 20 s.',
+  },
 );
 
 // The microphone stream: every binary frame after `audio.start` (until `audio.stop`) is PCM.
 const AudioStartMessage = Type.Object(
   { type: Type.Literal('audio.start'), start_ms: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'AudioStartFrame',
+    title: 'AudioStartFrame',
+    description: 'The microphone stream starts: the binary frames after it are PCM.',
+  },
 );
-const AudioStopMessage = Type.Object({ type: Type.Literal('audio.stop') }, { additionalProperties: true });
+const AudioStopMessage = Type.Object(
+  { type: Type.Literal('audio.stop') },
+  {
+    additionalProperties: true,
+    $id: 'AudioStopFrame',
+    title: 'AudioStopFrame',
+    description: 'The microphone stream ends; an utterance in progress is finalised.',
+  },
+);
 
 const ClientMessage = Type.Union([
   JoinMessage,
