@@ -70,7 +70,12 @@ function asyncApiDocument(socket: SocketDescription): string {
   const received = [...Object.keys(socket.receive), ...Object.keys(socket.binary?.receive ?? {})];
   const document = {
     asyncapi: '3.0.0',
-    info: { title: socket.title, version: socket.version, description: socket.description },
+    info: {
+      title: socket.title,
+      version: socket.version,
+      description: socket.description,
+      tags: [{ name: 'WebSocket' }],
+    },
     defaultContentType: 'application/json',
     servers: {
       installation: {
@@ -98,13 +103,13 @@ function asyncApiDocument(socket: SocketDescription): string {
     operations: {
       receiveClientFrames: {
         action: 'receive',
-        summary: 'Frames a client sends: the server receives them.',
+        description: 'Frames a client sends: the server receives them.',
         channel: { $ref: `#/channels/${socket.channelId}` },
         messages: refs(sent),
       },
       sendServerFrames: {
         action: 'send',
-        summary: 'Frames the server sends.',
+        description: 'Frames the server sends.',
         channel: { $ref: `#/channels/${socket.channelId}` },
         messages: refs(received),
       },

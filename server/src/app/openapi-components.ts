@@ -134,7 +134,21 @@ export function hoistNamedSchemas<T extends Json>(document: T): T {
   const components = hoisted.components as Json;
   for (const [name, schema] of Object.entries((components.schemas ?? {}) as Json)) register(name, schema);
   components.schemas = Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)));
+  if (hoisted.paths) (hoisted as Json).tags = declaredTags(hoisted);
   return hoisted;
+}
+
+/** Every tag an operation or webhook uses, declared at the top (what the linter asks for). */
+function declaredTags(document: Json): Array<{ name: string }> {
+  const names = new Set<string>();
+  for (const group of [document.paths, document.webhooks] as Array<Record<string, Json> | undefined>) {
+    for (const item of Object.values(group ?? {})) {
+      for (const operation of Object.values(item)) {
+        for (const tag of ((operation as Json).tags ?? []) as string[]) names.add(tag);
+      }
+    }
+  }
+  return [...names].sort().map((name) => ({ name }));
 }
 
 const camel = (event: string) =>
