@@ -25,36 +25,41 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
 
-/** The route schemas as written, by the copy without names that the route runs with. */
-const namedOriginals = new WeakMap<object, object>();
+/**
+ * Where a copy keeps the `$id` it was made without: a symbol key, which Ajv, fast-json-stringify
+ * and JSON never read. Plugins change the copy the route runs with (@fastify/websocket hides its
+ * sockets, the mailbox adds each route's scope to `security`), so the document is built from it.
+ */
+const NAME = Symbol('schema name');
 
 /** A copy of a route schema without `$id`s, for the route to run with (an `onRoute` hook). */
 export function withoutNames<T extends object>(schema: T): T {
-  const copy = dropIds(schema) as T;
-  namedOriginals.set(copy, schema);
-  return copy;
+  return dropIds(schema) as T;
 }
 
 function dropIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(dropIds);
   if (!isObject(node) || Object.getPrototypeOf(node) !== Object.prototype) return node;
-  const copy: Json = {};
-  for (const [key, value] of Object.entries(node)) if (key !== '$id') copy[key] = dropIds(value);
+  const copy: Json & { [NAME]?: string } = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$id' && typeof value === 'string') copy[NAME] = value;
+    else if (key !== '$id') copy[key] = dropIds(value);
+  }
   return copy;
 }
 
-/** What the document is built from (the swagger `transform`): the named route schema, marked. */
-export function documentedSchema<T extends { hide?: boolean }>(schema: T): T {
-  const original = namedOriginals.get(schema) as T | undefined;
-  // Plugins hide routes on the copy the route runs with (@fastify/websocket hides its sockets).
-  return original ? { ...markNamedSchemas(original), hide: schema.hide } : markNamedSchemas(schema);
+/** What the document is built from (the swagger `transform`): the route schema, names marked. */
+export function documentedSchema<T extends object>(schema: T): T {
+  return markNamedSchemas(schema);
 }
 
-/** A copy of a route schema where each named schema (`$id`) carries the marker instead. */
+/** A copy of a schema where each named part (`$id`, or the name its copy kept) carries the marker. */
 function markNamedSchemas<T>(node: T): T {
   if (Array.isArray(node)) return node.map(markNamedSchemas) as T;
   if (!isObject(node) || Object.getPrototypeOf(node) !== Object.prototype) return node;
   const copy: Json = {};
+  const kept = (node as { [NAME]?: string })[NAME];
+  if (kept) copy[MARKER] = kept;
   for (const [key, value] of Object.entries(node)) {
     if (key === '$id' && typeof value === 'string') copy[MARKER] = value;
     else copy[key] = markNamedSchemas(value);
