@@ -7,7 +7,7 @@ import type { WebhookDoc } from '../core/http/webhook-doc.ts';
  *
  * A TypeBox schema is named by its `$id`. @fastify/swagger keeps a root `$id` inline and names the
  * nested ones `def-N`, so the route schemas reach it with each `$id` turned into a marker it
- * leaves alone (`markNamedSchemas`, the swagger `transform`), and the finished document has every
+ * leaves alone (`documentedSchema`, the swagger `transform`), and the finished document has every
  * marked schema moved to `components.schemas` and referenced (`hoistNamedSchemas`, the swagger
  * `transformObject`). A request or response body without a name of its own is named after its
  * operation (`createScenario` → `CreateScenarioRequest`, `getUsage` → `GetUsageResponse`).
