@@ -4,14 +4,27 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
-import { ErrorResponse } from '../core/http/schemas.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
+import type { WebhookDoc } from '../core/http/webhook-doc.ts';
+import { documentedSchema, hoistNamedSchemas, webhookDocuments, withoutNames } from './openapi-components.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
   publicUrl: string;
-  openapi: { title: string; version: string; description: string; serverPath: string };
+  openapi: {
+    title: string;
+    version: string;
+    description: string;
+    serverPath: string;
+    /** Security schemes besides the API key (`bearer`), named by routes' `security`. */
+    securitySchemes?: Record<
+      string,
+      { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
+    >;
+    /** The events the service POSTs to receivers: the document's `webhooks` section. */
+    webhooks?: WebhookDoc[];
+  };
   bodyLimitBytes?: number;
   /** Proxies whose X-Forwarded-For is believed for `request.ip` (0: none, the socket's address). */
   trustProxyHops?: number;
@@ -47,7 +60,10 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
-  app.addSchema({ ...ErrorResponse, $id: 'Error' });
+  app.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = withoutNames(route.schema);
+  });
+  const events = webhookDocuments(options.openapi.webhooks ?? []);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -64,10 +80,18 @@ export async function createHttpApp(
             scheme: 'bearer',
             description: 'An API key (svc_…) or a user token (JWT).',
           },
+          ...options.openapi.securitySchemes,
         },
+        schemas: events.schemas,
       },
       security: [{ bearer: [] }],
+      webhooks: events.webhooks,
     },
+    transform: ({ schema, url }) => ({ schema: documentedSchema(schema), url }),
+    transformObject: (documentObject) =>
+      hoistNamedSchemas(
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject,
+      ),
   });
   return { app: app as unknown as AppInstance, notFound };
 }

@@ -4,6 +4,7 @@ import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
+import { MAILBOX_WEBHOOKS } from '../mailbox/events/schemas.ts';
 import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
 import { enforceRouteRules } from '../mailbox/route-rules.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
@@ -25,6 +26,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
       description:
         'Inboxes for agents: real SMTP in and out, threading, scoped keys, webhooks and WebSocket events.',
       serverPath: '/v0',
+      webhooks: MAILBOX_WEBHOOKS,
     },
     // Attachments travel base64 in JSON: room for the largest message plus the encoding overhead.
     bodyLimitBytes: Math.ceil(deps.config.mailMaxMessageBytes * 1.4) + 64 * 1024,

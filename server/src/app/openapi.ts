@@ -2,13 +2,14 @@ import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { openPGlite } from '../core/db/database.ts';
 import { createMailboxDeps } from '../mailbox/wiring.ts';
+import { generateAsyncApiDocuments } from './asyncapi.ts';
 import { createCoreDeps, disposeAll } from './core-deps.ts';
 import { buildMailboxApp } from './mailbox-app.ts';
 import { buildPlatformApp } from './platform-app.ts';
 import { createPlatformDeps } from './platform-deps.ts';
 
 /**
- * The OpenAPI documents, keyed by their committed path. They come from the route schemas of apps
+ * The OpenAPI documents (and the AsyncAPI documents of the WebSockets), keyed by their committed path. They come from the route schemas of apps
  * built in memory (never a running server), with fixed settings so the output is reproducible.
  */
 export async function generateOpenApiDocuments(): Promise<Record<string, string>> {
@@ -36,5 +37,5 @@ export async function generateOpenApiDocuments(): Promise<Record<string, string>
     await disposeAll(deps);
     await database.close();
   }
-  return documents;
+  return { ...documents, ...generateAsyncApiDocuments() };
 }

@@ -7,6 +7,7 @@ import { closeQueryStrings } from '../core/http/query-rules.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
+import { PLATFORM_WEBHOOKS } from '../platform/events/schemas.ts';
 import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
@@ -75,6 +76,21 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       version: PLATFORM_API_VERSION,
       description: 'Meeting simulation: scenarios, personas, goals, meetings, analyses, webhooks.',
       serverPath: '/',
+      webhooks: PLATFORM_WEBHOOKS,
+      securitySchemes: {
+        roomToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Room-Token',
+          description: 'The room token of a meeting (`room_token` when it was created); room routes only.',
+        },
+        roomTokenQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 't',
+          description: 'The room token as the query parameter `t` (the only way for the WebSocket).',
+        },
+      },
     },
   });
   installOperations(app, { database: deps.database, service: 'platform' });

@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import { safeEqual } from '../core/crypto/hashing.ts';
 import { AppError } from '../core/http/errors.ts';
 import type { PageRequest } from '../core/http/pagination.ts';
+import { listName } from '../core/http/schemas.ts';
 
 export const ListQuery = Type.Object(
   {
@@ -22,12 +23,15 @@ export interface Position {
 
 /** `{ count, limit, next_page_token, <items> }`, the list shape of the mailbox API. */
 export const listEnvelope = <K extends string, T extends ReturnType<typeof Type.Object>>(key: K, item: T) =>
-  Type.Object({
-    count: Type.Integer({ description: 'Items in this page.' }),
-    limit: Type.Integer(),
-    next_page_token: Type.Union([Type.String(), Type.Null()]),
-    [key]: Type.Array(item),
-  } as { count: any; limit: any; next_page_token: any } & Record<K, ReturnType<typeof Type.Array<T>>>);
+  Type.Object(
+    {
+      count: Type.Integer({ description: 'Items in this page.' }),
+      limit: Type.Integer(),
+      next_page_token: Type.Union([Type.String(), Type.Null()]),
+      [key]: Type.Array(item),
+    } as { count: any; limit: any; next_page_token: any } & Record<K, ReturnType<typeof Type.Array<T>>>,
+    listName(item),
+  );
 
 /** The list's body: the rendered rows under the list's own key. */
 export type ListEnvelope<K extends string, T> = {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type Static, Type } from 'typebox';
 import { safeEqual } from '../crypto/hashing.ts';
 import { AppError } from './errors.ts';
+import { listName } from './schemas.ts';
 
 /** Query parameters of every list: pagination is opt-in (send neither and the list comes whole). */
 export const PageQuery = Type.Object({
@@ -40,12 +41,15 @@ export interface Page<T> {
 }
 
 export const pageEnvelope = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({
-    object: Type.Literal('list'),
-    data: Type.Array(item),
-    has_more: Type.Boolean(),
-    next_cursor: Type.Union([Type.String(), Type.Null()]),
-  });
+  Type.Object(
+    {
+      object: Type.Literal('list'),
+      data: Type.Array(item),
+      has_more: Type.Boolean(),
+      next_cursor: Type.Union([Type.String(), Type.Null()]),
+    },
+    listName(item, 'Page'),
+  );
 
 const DEFAULT_LIMIT = 25;
 

@@ -20,7 +20,22 @@ export function createValidatorCompiler() {
   const strict = compiler({ coerceTypes: false });
   const coercing = compiler({ coerceTypes: 'array' });
   return ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object);
+    (httpPart === 'body' ? strict : coercing).compile(withoutIds(schema));
+}
+
+/**
+ * A route schema's `$id`s only name its parts in the OpenAPI document (app/openapi-components.ts).
+ * Ajv would take each for a schema resource of its own, and refuse a body that holds the same named
+ * part twice, or two routes whose bodies are copies of one named schema: it gets them without.
+ */
+function withoutIds(node: unknown): object {
+  if (Array.isArray(node)) return node.map(withoutIds);
+  if (typeof node !== 'object' || node === null) return node as object;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== '$id') copy[key] = withoutIds(value);
+  }
+  return copy;
 }
 
 /**

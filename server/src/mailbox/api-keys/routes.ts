@@ -17,10 +17,10 @@ const keyFields = {
   last_used_at: Nullable(Timestamp),
   created_at: Timestamp,
 };
-export const ApiKey = Type.Object(keyFields, { title: 'ApiKey' });
+export const ApiKey = Type.Object(keyFields, { $id: 'ApiKey', title: 'ApiKey' });
 export const CreatedApiKey = Type.Object(
   { ...keyFields, api_key: Type.String({ description: 'Shown once, here; only its hash is stored.' }) },
-  { title: 'CreatedApiKey' },
+  { $id: 'CreatedApiKey', title: 'CreatedApiKey' },
 );
 
 /** Scoped `aik_` keys: admin only (see ApiKeyService). */

@@ -39,7 +39,7 @@ export const Domain = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Domain' },
+  { $id: 'Domain', title: 'Domain' },
 );
 
 const DomainParams = Type.Object({ domain_id: Type.String({ maxLength: 253 }) });

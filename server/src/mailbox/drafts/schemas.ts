@@ -30,7 +30,7 @@ export const Draft = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Draft' },
+  { $id: 'Draft', title: 'Draft' },
 );
 
 export const CreateDraftBody = Type.Object(

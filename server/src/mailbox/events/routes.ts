@@ -15,6 +15,7 @@ const EventPayload = Type.Object(
   },
   {
     additionalProperties: true,
+    $id: 'Event',
     title: 'Event',
     description: 'Exactly the webhook payload: message, thread, matched_by, auto_reply… per type.',
   },

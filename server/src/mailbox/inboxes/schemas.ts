@@ -13,7 +13,7 @@ export const Inbox = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Inbox' },
+  { $id: 'Inbox', title: 'Inbox' },
 );
 
 export const CreateInboxBody = Type.Object(

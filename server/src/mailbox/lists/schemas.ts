@@ -21,7 +21,7 @@ export const ListEntry = Type.Object(
     reason: Nullable(Type.String()),
     created_at: Timestamp,
   },
-  { title: 'ListEntry' },
+  { $id: 'ListEntry', title: 'ListEntry' },
 );
 
 export const CreateEntryBody = Type.Object(

@@ -10,7 +10,7 @@ export const Attachment = Type.Object(
     content_id: Nullable(Type.String()),
     inline: Type.Boolean(),
   },
-  { title: 'Attachment' },
+  { $id: 'Attachment', title: 'Attachment' },
 );
 
 export const Recipient = Type.Object(
@@ -34,7 +34,7 @@ export const Recipient = Type.Object(
     last_response: Nullable(Type.String({ description: "The relay's last answer for this recipient." })),
     updated_at: Timestamp,
   },
-  { title: 'Recipient' },
+  { $id: 'Recipient', title: 'Recipient' },
 );
 
 export const Message = Type.Object(
@@ -126,7 +126,7 @@ export const Message = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Message' },
+  { $id: 'Message', title: 'Message' },
 );
 
 export const Thread = Type.Object(
@@ -146,7 +146,7 @@ export const Thread = Type.Object(
     updated_at: Timestamp,
     messages: Type.Optional(Type.Array(Message)),
   },
-  { title: 'Thread' },
+  { $id: 'Thread', title: 'Thread' },
 );
 
 export const AttachmentInput = Type.Object(
@@ -271,7 +271,7 @@ export const DeletedMessage = Type.Object(
     thread_id: Nullable(Type.String()),
     permanent: Type.Boolean({ description: 'true: gone for good; false: in the trash (label `trash`).' }),
   },
-  { title: 'DeletedMessage' },
+  { $id: 'DeletedMessage', title: 'DeletedMessage' },
 );
 
 export const DeletedThread = Type.Object(
@@ -280,5 +280,5 @@ export const DeletedThread = Type.Object(
     thread_id: Type.String(),
     permanent: Type.Boolean({ description: 'true: gone for good; false: every message in the trash.' }),
   },
-  { title: 'DeletedThread' },
+  { $id: 'DeletedThread', title: 'DeletedThread' },
 );

@@ -16,7 +16,7 @@ export const Pod = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Pod' },
+  { $id: 'Pod', title: 'Pod' },
 );
 
 /** Pods group inboxes (and domains) of one namespace, e.g. one per end customer of an agent product. */

@@ -27,13 +27,13 @@ const webhookFields = {
   updated_at: Timestamp,
 };
 
-export const Webhook = Type.Object(webhookFields, { title: 'Webhook' });
+export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', title: 'Webhook' });
 export const CreatedWebhook = Type.Object(
   {
     ...webhookFields,
     secret: Type.String({ description: '`whsec_…`: shown once, here. Verify X-Mailbox-Signature with it.' }),
   },
-  { title: 'CreatedWebhook' },
+  { $id: 'CreatedWebhook', title: 'CreatedWebhook' },
 );
 
 export const CreateWebhookBody = Type.Object(
@@ -86,5 +86,5 @@ export const Delivery = Type.Object(
     updated_at: Timestamp,
     attempts: Type.Array(DeliveryAttempt),
   },
-  { title: 'WebhookDelivery' },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
 );

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/http/pagination.ts';
-import { Nullable, Timestamp } from '../../core/http/schemas.ts';
+import { listName, Nullable, Timestamp } from '../../core/http/schemas.ts';
 
 /** One speech metric: filler words, weak words, repetitions or sentence starters. */
 export const SpeechMetricSchema = Type.Object(
@@ -17,7 +17,7 @@ export const SpeechMetricSchema = Type.Object(
     }),
     examples: Type.Array(Type.String(), { description: 'Up to 3 verbatim snippets of the participant.' }),
   },
-  { title: 'SpeechMetric' },
+  { $id: 'SpeechMetric', title: 'SpeechMetric' },
 );
 
 export const HighlightSchema = Type.Object(
@@ -25,7 +25,7 @@ export const HighlightSchema = Type.Object(
     title: Type.String(),
     timestamp: Type.String({ description: 'Offset into the meeting, `MM:SS`.', examples: ['03:41'] }),
   },
-  { title: 'AnalysisHighlight' },
+  { $id: 'AnalysisHighlight', title: 'AnalysisHighlight' },
 );
 
 export const GoalDefinitionSchema = Type.Object(
@@ -40,7 +40,11 @@ export const GoalDefinitionSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'AnalysisGoalDefinition', description: 'The goal as it was defined when it was scored.' },
+  {
+    $id: 'AnalysisGoalDefinition',
+    title: 'AnalysisGoalDefinition',
+    description: 'The goal as it was defined when it was scored.',
+  },
 );
 
 const SentenceIds = Type.Array(Type.Integer(), {
@@ -57,7 +61,7 @@ export const StandaloneGoalResult = Type.Object(
     feedback: Type.String(),
     sentence_ids: SentenceIds,
   },
-  { title: 'GoalResult' },
+  { $id: 'GoalResult', title: 'GoalResult' },
 );
 
 /** `analysis.goal_results[]` of a meeting read (spec: short_description, long_description, score, goal). */
@@ -69,7 +73,7 @@ export const EmbeddedGoalResult = Type.Object(
     sentence_ids: SentenceIds,
     goal: GoalDefinitionSchema,
   },
-  { title: 'MeetingAnalysisGoalResult' },
+  { $id: 'MeetingAnalysisGoalResult', title: 'MeetingAnalysisGoalResult' },
 );
 
 const analysisFields = {
@@ -116,27 +120,34 @@ export const Analysis = Type.Object(
     ...analysisFields,
     Meeting: Type.Object(
       { id: Type.String(), person_name: Nullable(Type.String()), created_at: Timestamp },
-      { title: 'AnalysisMeeting' },
+      { $id: 'AnalysisMeeting', title: 'AnalysisMeeting' },
     ),
     GoalResults: Type.Array(StandaloneGoalResult),
   },
-  { title: 'Analysis' },
+  { $id: 'Analysis', title: 'Analysis' },
 );
 
 /** The `analysis` embedded in GET /meetings/{id} (present only when analysis_status is completed). */
 export const MeetingAnalysis = Type.Object(
   { ...analysisFields, goal_results: Type.Array(EmbeddedGoalResult) },
-  { title: 'MeetingAnalysis', description: 'Present only when analysis_status is completed.' },
+  {
+    $id: 'MeetingAnalysis',
+    title: 'MeetingAnalysis',
+    description: 'Present only when analysis_status is completed.',
+  },
 );
 
 export const AnalysisList = Type.Union([
   Type.Array(Analysis),
-  Type.Object({
-    object: Type.Literal('list'),
-    data: Type.Array(Analysis),
-    has_more: Type.Boolean(),
-    next_cursor: Nullable(Type.String()),
-  }),
+  Type.Object(
+    {
+      object: Type.Literal('list'),
+      data: Type.Array(Analysis),
+      has_more: Type.Boolean(),
+      next_cursor: Nullable(Type.String()),
+    },
+    listName(Analysis, 'Page'),
+  ),
 ]);
 
 export const AnalysisListQuery = PageQuery;
@@ -157,5 +168,5 @@ export const TriggerResponse = Type.Object(
       job_id: Type.String({ description: 'The background job that runs the analysis.' }),
     }),
   },
-  { title: 'AnalysisTriggered' },
+  { $id: 'AnalysisTriggered', title: 'AnalysisTriggered' },
 );

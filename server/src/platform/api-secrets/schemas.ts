@@ -14,7 +14,7 @@ export const ApiSecret = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'ApiSecret' },
+  { $id: 'ApiSecret', title: 'ApiSecret' },
 );
 
 export const CreatedApiSecret = Type.Object({

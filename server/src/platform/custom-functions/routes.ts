@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/http/pagination.ts';
-import { Nullable, withErrors } from '../../core/http/schemas.ts';
+import { listName, Nullable, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import {
   AttachmentParams,
@@ -18,12 +18,15 @@ import type { CustomFunctionService } from './service.ts';
 const tags = ['Custom functions'];
 
 const listOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({
-    data: Type.Array(item),
-    object: Type.Optional(Type.Literal('list')),
-    has_more: Type.Optional(Type.Boolean()),
-    next_cursor: Type.Optional(Nullable(Type.String())),
-  });
+  Type.Object(
+    {
+      data: Type.Array(item),
+      object: Type.Optional(Type.Literal('list')),
+      has_more: Type.Optional(Type.Boolean()),
+      next_cursor: Type.Optional(Nullable(Type.String())),
+    },
+    listName(item),
+  );
 
 export const customFunctionRoutes: RouteModule<{ functions: CustomFunctionService }> = (
   app,

@@ -81,16 +81,16 @@ const fields = {
   updated_at: Timestamp,
 };
 
-export const CustomFunction = Type.Object(fields, { title: 'CustomFunction' });
+export const CustomFunction = Type.Object(fields, { $id: 'CustomFunction', title: 'CustomFunction' });
 
 export const FunctionScenario = Type.Object(
   { id: Type.String({ format: 'uuid' }), name: Type.String(), attached_at: Timestamp },
-  { title: 'CustomFunctionScenario' },
+  { $id: 'CustomFunctionScenario', title: 'CustomFunctionScenario' },
 );
 
 export const CustomFunctionWithScenarios = Type.Object(
   { ...fields, scenarios: Type.Array(FunctionScenario) },
-  { title: 'CustomFunctionWithScenarios' },
+  { $id: 'CustomFunctionWithScenarios', title: 'CustomFunctionWithScenarios' },
 );
 
 export const CustomFunctionWithSecret = Type.Object(
@@ -101,12 +101,12 @@ export const CustomFunctionWithSecret = Type.Object(
       examples: ['whsec_3q2v0aH9cYkq7RZr0b1m1yPZl2X5n8dS'],
     }),
   },
-  { title: 'CustomFunctionWithSecret' },
+  { $id: 'CustomFunctionWithSecret', title: 'CustomFunctionWithSecret' },
 );
 
 export const ScenarioCustomFunction = Type.Object(
   { ...fields, attached_at: Timestamp },
-  { title: 'ScenarioCustomFunction' },
+  { $id: 'ScenarioCustomFunction', title: 'ScenarioCustomFunction' },
 );
 
 export const CreateCustomFunctionBody = Type.Object(

@@ -1,3 +1,5 @@
+import type { renderParticipant } from '../meetings/render.ts';
+
 /**
  * The platform's event catalog. `meeting.started` is accepted in subscriptions (the spec lists
  * it as planned) but nothing ever emits it, which the emitter's types enforce.
@@ -31,10 +33,8 @@ export interface MeetingRef {
   scenario_id: string;
 }
 
-export interface ParticipantData {
-  id: string;
-  [field: string]: unknown;
-}
+/** The participant as the API renders it (`Participant`). */
+export type ParticipantData = ReturnType<typeof renderParticipant>;
 
 export interface AnalysisData {
   analysis_id: string;

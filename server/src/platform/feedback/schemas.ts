@@ -33,7 +33,7 @@ export const Feedback = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'MeetingFeedback' },
+  { $id: 'MeetingFeedback', title: 'MeetingFeedback' },
 );
 
 export const SubmitFeedbackBody = Type.Object(
@@ -74,7 +74,10 @@ export const SubmitFeedbackBody = Type.Object(
   },
 );
 
-const entry = Type.Object({ key: Type.String(), label: Type.String() }, { title: 'FeedbackCatalogEntry' });
+const entry = Type.Object(
+  { key: Type.String(), label: Type.String() },
+  { $id: 'FeedbackCatalogEntry', title: 'FeedbackCatalogEntry' },
+);
 
 export const FeedbackCatalog = Type.Object(
   {
@@ -82,7 +85,7 @@ export const FeedbackCatalog = Type.Object(
     video_issues: Type.Array(entry),
     agent_issues: Type.Array(entry),
   },
-  { title: 'FeedbackCatalog' },
+  { $id: 'FeedbackCatalog', title: 'FeedbackCatalog' },
 );
 
 export const MeetingIdParams = Type.Object({ id: Type.String({ description: 'Meeting id (UUID).' }) });

@@ -112,6 +112,7 @@ export const Goal = Type.Object(
     updated_at: Timestamp,
   },
   {
+    $id: 'Goal',
     title: 'Goal',
     examples: [
       {

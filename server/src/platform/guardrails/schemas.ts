@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Timestamp } from '../../core/http/schemas.ts';
+import { listName, Nullable, Timestamp } from '../../core/http/schemas.ts';
 
 export const GUARDRAIL_NAME_PATTERN = '^[a-zA-Z0-9_-]{1,64}$';
 export const MAX_GUARDRAIL_PROMPT = 10_000;
@@ -34,7 +34,7 @@ export const Guardrail = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Guardrail' },
+  { $id: 'Guardrail', title: 'Guardrail' },
 );
 
 export const GuardrailScenario = Type.Object(
@@ -45,12 +45,12 @@ export const GuardrailScenario = Type.Object(
     position: Type.Integer(),
     attached_at: Timestamp,
   },
-  { title: 'GuardrailScenario' },
+  { $id: 'GuardrailScenario', title: 'GuardrailScenario' },
 );
 
 export const GuardrailWithScenarios = Type.Object(
   { ...Guardrail.properties, scenarios: Type.Array(GuardrailScenario) },
-  { title: 'GuardrailWithScenarios' },
+  { $id: 'GuardrailWithScenarios', title: 'GuardrailWithScenarios' },
 );
 
 export const Attachment = Type.Object(
@@ -61,7 +61,7 @@ export const Attachment = Type.Object(
     attached_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'GuardrailAttachment' },
+  { $id: 'GuardrailAttachment', title: 'GuardrailAttachment' },
 );
 
 /** A guardrail as attached to one scenario: the definition plus its attachment. */
@@ -73,7 +73,7 @@ export const ScenarioGuardrail = Type.Object(
       description: "True when both switches are on, so the scenario's next meeting will include it.",
     }),
   },
-  { title: 'ScenarioGuardrail' },
+  { $id: 'ScenarioGuardrail', title: 'ScenarioGuardrail' },
 );
 
 export const CreateGuardrailBody = Type.Object(
@@ -124,9 +124,12 @@ export const AttachmentParams = Type.Object({
 });
 
 export const listEnvelope = <T extends ReturnType<typeof Type.Object>>(item: T) =>
-  Type.Object({
-    data: Type.Array(item),
-    object: Type.Optional(Type.Literal('list')),
-    has_more: Type.Optional(Type.Boolean()),
-    next_cursor: Type.Optional(Nullable(Type.String())),
-  });
+  Type.Object(
+    {
+      data: Type.Array(item),
+      object: Type.Optional(Type.Literal('list')),
+      has_more: Type.Optional(Type.Boolean()),
+      next_cursor: Type.Optional(Nullable(Type.String())),
+    },
+    listName(item),
+  );

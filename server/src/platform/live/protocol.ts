@@ -1,9 +1,10 @@
 // The room's WebSocket messages (docs/realtime.md). Client frames are validated here; server
 // frames are built by the session through the types below.
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import type { RenderedSentence } from '../meetings/render.ts';
-import type { EndReason } from '../meetings/schemas.ts';
+import { Nullable } from '../../core/http/schemas.ts';
+import { END_REASONS } from '../meetings/schemas.ts';
+import { RoomSentence, roomWelcomeFields } from './room-schemas.ts';
 
 export const MAX_UTTERANCE_CHARS = 4_000;
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -22,7 +23,7 @@ const JoinMessage = Type.Object(
       Type.Object({ output: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, $id: 'JoinFrame', title: 'JoinFrame', description: 'Enter the meeting.' },
 );
 
 const UtteranceMessage = Type.Object(
@@ -36,21 +37,52 @@ const UtteranceMessage = Type.Object(
     input: Type.Optional(Type.Union([Type.Literal('voice'), Type.Literal('typed')])),
     id: Type.Optional(Type.String({ maxLength: 64 })),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'UtteranceFrame',
+    title: 'UtteranceFrame',
+    description: 'What the participant said or typed; only `final` ones are stored and answered.',
+  },
 );
 
-const LeaveMessage = Type.Object({ type: Type.Literal('leave') }, { additionalProperties: true });
+const LeaveMessage = Type.Object(
+  { type: Type.Literal('leave') },
+  {
+    additionalProperties: true,
+    $id: 'LeaveFrame',
+    title: 'LeaveFrame',
+    description: 'The participant leaves.',
+  },
+);
 const PingMessage = Type.Object(
   { type: Type.Literal('ping'), ts: Type.Optional(Type.Number()) },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'PingFrame',
+    title: 'PingFrame',
+    description: 'Keep-alive; send one every 20 s.',
+  },
 );
 
 // The microphone stream: every binary frame after `audio.start` (until `audio.stop`) is PCM.
 const AudioStartMessage = Type.Object(
   { type: Type.Literal('audio.start'), start_ms: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    $id: 'AudioStartFrame',
+    title: 'AudioStartFrame',
+    description: 'The microphone stream starts: the binary frames after it are PCM.',
+  },
 );
-const AudioStopMessage = Type.Object({ type: Type.Literal('audio.stop') }, { additionalProperties: true });
+const AudioStopMessage = Type.Object(
+  { type: Type.Literal('audio.stop') },
+  {
+    additionalProperties: true,
+    $id: 'AudioStopFrame',
+    title: 'AudioStopFrame',
+    description: 'The microphone stream ends; an utterance in progress is finalised.',
+  },
+);
 
 const ClientMessage = Type.Union([
   JoinMessage,
@@ -116,47 +148,155 @@ export function audioFrameProblem(bytes: number, streaming: boolean): string | n
   return null;
 }
 
-export type ToolStatus = 'started' | 'completed' | 'failed';
+const TOOL_STATUSES = ['started', 'completed', 'failed'] as const;
+export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
-export type RoomErrorCode =
-  | 'invalid_message'
-  | 'not_joined'
-  | 'already_joined'
-  | 'join_timeout'
-  | 'rate_limited'
-  | 'agent_unavailable'
-  | 'replaced'
-  | 'meeting_ended'
-  | 'speech_unavailable'
-  | 'internal_error';
+const ROOM_ERROR_CODES = [
+  'invalid_message',
+  'not_joined',
+  'already_joined',
+  'join_timeout',
+  'rate_limited',
+  'agent_unavailable',
+  'replaced',
+  'meeting_ended',
+  'speech_unavailable',
+  'internal_error',
+] as const;
+export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
 
+// Server frames: the session builds them through these types, and the AsyncAPI document
+// (openapi/room-realtime.asyncapi.json) is generated from the same schemas.
+const frame = <K extends string, T extends Record<string, TSchema>>(
+  type: K,
+  name: string,
+  fields: T,
+  description: string,
+) => Type.Object({ type: Type.Literal(type), ...fields }, { $id: name, title: name, description });
+
+const JoinedFrame = Type.Object(
+  {
+    type: Type.Literal('joined'),
+    ...roomWelcomeFields,
+    participant: Type.Object({ id: Type.String(), name: Nullable(Type.String()) }),
+    transcript: Type.Array(RoomSentence),
+    resumed: Type.Boolean(),
+  },
+  {
+    $id: 'JoinedFrame',
+    title: 'JoinedFrame',
+    description: 'The join succeeded: the welcome data and the transcript so far.',
+  },
+);
+const AgentDeltaFrame = frame(
+  'agent.delta',
+  'AgentDeltaFrame',
+  { turn_id: Type.String(), text: Type.String() },
+  'A piece of the persona’s reply, in order.',
+);
+const AgentMessageFrame = frame(
+  'agent.message',
+  'AgentMessageFrame',
+  { turn_id: Type.String(), text: Type.String(), interrupted: Type.Boolean() },
+  'The turn’s final text; `interrupted` when the participant barged in.',
+);
+const FillerFrame = frame(
+  'filler',
+  'FillerFrame',
+  { turn_id: Type.String(), text: Type.String() },
+  'The persona is still thinking: optionally speak `text`. Not part of the transcript.',
+);
+const ToolFrame = frame(
+  'tool',
+  'ToolFrame',
+  { turn_id: Type.String(), call_id: Type.String(), name: Type.String(), status: Type.Enum(TOOL_STATUSES) },
+  'Tool activity, for a status line. Arguments and results are never sent.',
+);
+const TranscriptSentenceFrame = frame(
+  'transcript.sentence',
+  'TranscriptSentenceFrame',
+  { sentence: RoomSentence, client_id: Type.Optional(Type.String()) },
+  'A sentence was stored (either side); `client_id` echoes the utterance `id`.',
+);
+const EndedFrame = frame(
+  'ended',
+  'EndedFrame',
+  {
+    reason: Type.Enum(END_REASONS),
+    ended_at: Type.String({ format: 'date-time' }),
+    duration_seconds: Type.Number(),
+  },
+  'The meeting is over; the server closes the socket (1000) right after.',
+);
+const ErrorFrame = frame(
+  'error',
+  'ErrorFrame',
+  { code: Type.Enum(ROOM_ERROR_CODES), message: Type.String(), fatal: Type.Boolean() },
+  'Something went wrong; `fatal: true` is followed by a close.',
+);
+const PongFrame = frame(
+  'pong',
+  'PongFrame',
+  { ts: Type.Optional(Type.Number()), server_time: Type.String({ format: 'date-time' }) },
+  'The answer to `ping`, echoing its `ts`.',
+);
+const SpeechStartedFrame = frame(
+  'speech.started',
+  'SpeechStartedFrame',
+  { start_ms: Type.Number() },
+  'The service hears the participant.',
+);
+const TranscriptInterimFrame = frame(
+  'transcript.interim',
+  'TranscriptInterimFrame',
+  { text: Type.String() },
+  'The recognition so far of the current spoken utterance.',
+);
+const SpeechStoppedFrame = frame(
+  'speech.stopped',
+  'SpeechStoppedFrame',
+  { start_ms: Type.Number(), end_ms: Type.Number(), text: Type.String() },
+  'The spoken utterance ended; non-empty `text` is then answered like a final utterance.',
+);
 /** The persona's audio for one sentence; the PCM follows in the next (binary) frame. */
-export interface AgentAudioMessage {
-  type: 'agent.audio';
-  turn_id: string;
-  seq: number;
-  text: string;
-  encoding: 'pcm_s16le';
-  sample_rate: number;
-  bytes: number;
-  start_ms: number;
-}
+const AgentAudioFrame = frame(
+  'agent.audio',
+  'AgentAudioFrame',
+  {
+    turn_id: Type.String(),
+    seq: Type.Number(),
+    text: Type.String(),
+    encoding: Type.Literal('pcm_s16le'),
+    sample_rate: Type.Number(),
+    bytes: Type.Number(),
+    start_ms: Type.Number(),
+  },
+  'One sentence of the persona’s voice: the next frame is binary and holds its `bytes` of PCM.',
+);
+export type AgentAudioMessage = Static<typeof AgentAudioFrame>;
+
+/** Every JSON frame the server sends, by `type`. */
+export const SERVER_FRAMES = {
+  joined: JoinedFrame,
+  'agent.delta': AgentDeltaFrame,
+  'agent.message': AgentMessageFrame,
+  filler: FillerFrame,
+  tool: ToolFrame,
+  'transcript.sentence': TranscriptSentenceFrame,
+  ended: EndedFrame,
+  error: ErrorFrame,
+  pong: PongFrame,
+  'speech.started': SpeechStartedFrame,
+  'transcript.interim': TranscriptInterimFrame,
+  'speech.stopped': SpeechStoppedFrame,
+  'agent.audio': AgentAudioFrame,
+} as const;
 
 /** Every frame the server sends. */
-export type ServerMessage =
-  | ({ type: 'joined' } & Record<string, unknown>)
-  | { type: 'agent.delta'; turn_id: string; text: string }
-  | { type: 'agent.message'; turn_id: string; text: string; interrupted: boolean }
-  | { type: 'filler'; turn_id: string; text: string }
-  | { type: 'tool'; turn_id: string; call_id: string; name: string; status: ToolStatus }
-  | { type: 'transcript.sentence'; sentence: RenderedSentence; client_id?: string }
-  | { type: 'ended'; reason: EndReason; ended_at: string; duration_seconds: number }
-  | { type: 'error'; code: RoomErrorCode; message: string; fatal: boolean }
-  | { type: 'pong'; ts?: number; server_time: string }
-  | { type: 'speech.started'; start_ms: number }
-  | { type: 'transcript.interim'; text: string }
-  | { type: 'speech.stopped'; start_ms: number; end_ms: number; text: string }
-  | AgentAudioMessage;
+export type ServerMessage = Static<(typeof SERVER_FRAMES)[keyof typeof SERVER_FRAMES]>;
+
+/** Every JSON frame a client sends, by `type` (validated by `parseClientMessage`). */
+export const CLIENT_FRAMES = SCHEMAS;
 
 /** WebSocket close codes the server uses. */
 export const CLOSE = {

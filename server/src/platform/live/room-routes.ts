@@ -26,6 +26,7 @@ import {
   type ServerMessage,
 } from './protocol.ts';
 import { liveRepository } from './repository.ts';
+import { RoomTranscript, RoomUpload, RoomWelcome } from './room-schemas.ts';
 import type { LiveSession, RoomSocket } from './session.ts';
 import type { MeetingSessionHub } from './session-hub.ts';
 import type { SpeechCapabilities } from './voice/connection-voice.ts';
@@ -45,11 +46,11 @@ const JOIN_TIMEOUT_MS = 30_000;
 const AUDIO_REFUSAL_INTERVAL_MS = 1_000;
 const Params = Type.Object({ meetingId: Type.String() });
 const TokenQuery = Type.Object({ t: Type.Optional(Type.String()) }, { additionalProperties: true });
-const UploadResult = Type.Object({
-  status: Type.Literal('uploaded'),
-  size: Type.Integer(),
-  content_type: Type.String(),
-});
+/** The room token opens these routes, never an API key (the OpenAPI security schemes). */
+const documented: { tags: string[]; security: Array<Record<string, string[]>> } = {
+  tags: ['Room'],
+  security: [{ roomToken: [] }, { roomTokenQuery: [] }],
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -99,10 +100,12 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       {
         preHandler: authenticate,
         schema: {
-          hide: true,
+          ...documented,
+          operationId: 'getRoom',
+          summary: 'The welcome data of the meeting room: meeting, scenario, persona, recording, speech.',
           params: Params,
           querystring: TokenQuery,
-          response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }),
+          response: withErrors({ 200: RoomWelcome }),
         },
       },
       async (request) => {
@@ -116,10 +119,12 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       {
         preHandler: authenticate,
         schema: {
-          hide: true,
+          ...documented,
+          operationId: 'getRoomTranscript',
+          summary: 'The transcript as stored so far, for the meeting page after the end.',
           params: Params,
           querystring: TokenQuery,
-          response: withErrors({ 200: Type.Object({}, { additionalProperties: true }) }),
+          response: withErrors({ 200: RoomTranscript }),
         },
       },
       async (request) => {
@@ -147,9 +152,20 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       });
       return reply.status(201).send(result);
     };
-    for (const [path, kind] of [
-      ['/v1/rooms/:meetingId/recording', 'media'],
-      ['/v1/rooms/:meetingId/recording/thumbnail', 'thumbnail'],
+    for (const [path, kind, operationId, summary] of [
+      [
+        '/v1/rooms/:meetingId/recording',
+        'media',
+        'uploadRoomRecording',
+        'Upload the recording: the raw media bytes (video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4), ' +
+          'at most 500 MiB, with Content-Length. A second upload replaces the first.',
+      ],
+      [
+        '/v1/rooms/:meetingId/recording/thumbnail',
+        'thumbnail',
+        'uploadRoomRecordingThumbnail',
+        'Upload the recording’s thumbnail: one image (image/jpeg, image/png, image/webp), at most 5 MiB.',
+      ],
     ] as const) {
       room.put(
         path,
@@ -158,10 +174,12 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
           // Size limits are enforced while streaming (RecordingService), not by the body parser.
           bodyLimit: Number.MAX_SAFE_INTEGER,
           schema: {
-            hide: true,
+            ...documented,
+            operationId,
+            summary,
             params: Params,
             querystring: TokenQuery,
-            response: withErrors({ 201: UploadResult }),
+            response: withErrors({ 201: RoomUpload }),
           },
         },
         upload(kind),
@@ -173,6 +191,8 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       {
         websocket: true,
         preValidation: authenticate,
+        // Described frame by frame in openapi/room-realtime.asyncapi.json, not in OpenAPI (which
+        // cannot describe a WebSocket; @fastify/websocket hides the route anyway).
         schema: { hide: true, params: Params, querystring: TokenQuery },
       },
       (socket: WebSocket, request: FastifyRequest) => attachSocket(deps, socket, request.room, request),

@@ -90,7 +90,7 @@ export const Participant = Type.Object(
       description: 'True for regular meetings: the participant is a member of your workspace.',
     }),
   },
-  { title: 'Participant' },
+  { $id: 'Participant', title: 'Participant' },
 );
 
 export const Sentence = Type.Object(
@@ -117,7 +117,7 @@ export const Sentence = Type.Object(
       }),
     ),
   },
-  { title: 'Sentence' },
+  { $id: 'Sentence', title: 'Sentence' },
 );
 
 export const Meeting = Type.Object(
@@ -151,7 +151,7 @@ export const Meeting = Type.Object(
     participants: Type.Array(Participant),
     analysis: Type.Optional(MeetingAnalysis),
   },
-  { title: 'Meeting' },
+  { $id: 'Meeting', title: 'Meeting' },
 );
 
 export const MeetingEnvelope = Type.Object({ success: Type.Literal(true), data: Meeting });

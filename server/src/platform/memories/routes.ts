@@ -160,6 +160,8 @@ export const memoryRoutes: RouteModule<{ memories: MemoryService }> = (app, { me
 
   // The same two operations for tags the router will not take as one path parameter: longer than
   // its parameter limit once URL-encoded (tags run to 128 characters), or sent with a raw `/`.
+  // Hidden from the OpenAPI document: they are getMemoryTag and deleteMemoryTag themselves (an
+  // integrator URL-encodes the tag and calls those), and OpenAPI has no wildcard path to name.
   app.get(
     '/memories/tags/*',
     {

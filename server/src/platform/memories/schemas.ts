@@ -24,7 +24,7 @@ export const Memory = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'Memory' },
+  { $id: 'Memory', title: 'Memory' },
 );
 
 export const MemorySubject = Nullable(
@@ -34,6 +34,7 @@ export const MemorySubject = Nullable(
       id: Type.String(),
     },
     {
+      $id: 'MemorySubject',
       title: 'MemorySubject',
       description:
         'Who a default container belongs to (`membership:<id>` or `participant:<id>` tags); null for custom tags.',
@@ -52,12 +53,12 @@ export const TagSummary = Type.Object(
       description: 'When a memory of the container was last written (created, imported or edited).',
     }),
   },
-  { title: 'MemoryTagSummary' },
+  { $id: 'MemoryTagSummary', title: 'MemoryTagSummary' },
 );
 
 export const TagDetail = Type.Object(
   { ...TagSummary.properties, memories: Type.Array(Memory) },
-  { title: 'MemoryTag' },
+  { $id: 'MemoryTag', title: 'MemoryTag' },
 );
 
 const MemoryEntry = Type.Union(
@@ -117,7 +118,7 @@ export const SkippedFact = Type.Object(
         '`duplicate`: the container already holds this fact; `duplicate_in_request`: it came earlier in this request.',
     }),
   },
-  { title: 'SkippedMemory' },
+  { $id: 'SkippedMemory', title: 'SkippedMemory' },
 );
 
 export const CreateMemoriesResponse = Type.Object({

@@ -97,6 +97,7 @@ export const Persona = Type.Object(
     updated_at: Timestamp,
   },
   {
+    $id: 'Persona',
     title: 'Persona',
     examples: [
       {
@@ -131,6 +132,7 @@ export const Voice = Type.Object(
     tts_voice: Type.String({ description: 'Voice name used with an OpenAI-compatible text-to-speech API.' }),
   },
   {
+    $id: 'Voice',
     title: 'Voice',
     examples: [
       {
@@ -154,6 +156,7 @@ export const Avatar = Type.Object(
     image_url: Type.String({ examples: ['https://api.example.com/assets/avatars/elena.svg'] }),
   },
   {
+    $id: 'Avatar',
     title: 'Avatar',
     examples: [
       {

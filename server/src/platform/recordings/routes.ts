@@ -21,7 +21,7 @@ const RecordingWithThumbnail = Type.Object({
       expires_at: Timestamp,
       created_at: Timestamp,
     },
-    { title: 'Recording' },
+    { $id: 'Recording', title: 'Recording' },
   ),
 });
 

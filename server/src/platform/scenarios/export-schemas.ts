@@ -101,6 +101,7 @@ export const ScenarioExport = Type.Object(
   },
   {
     additionalProperties: false,
+    $id: 'ScenarioExport',
     title: 'ScenarioExport',
     examples: [
       {

@@ -87,7 +87,7 @@ export const CustomAgentConfig = Type.Object(
     timeout_s: Type.Integer(),
     extra_headers: ExtraHeaders,
   },
-  { title: 'CustomAgentConfig' },
+  { $id: 'CustomAgentConfig', title: 'CustomAgentConfig' },
 );
 
 const controlFields = {
@@ -119,7 +119,10 @@ export const MeetingControlsInput = Type.Object(
   { additionalProperties: false, description: 'Merged into the stored controls.' },
 );
 
-export const MeetingControls = Type.Object(controlFields, { title: 'MeetingControls' });
+export const MeetingControls = Type.Object(controlFields, {
+  $id: 'MeetingControls',
+  title: 'MeetingControls',
+});
 
 const optionFields = {
   recording_enabled: Type.Boolean({ description: 'Record the call. Default true.' }),
@@ -161,7 +164,7 @@ export const SessionOptions = Type.Object(
     webhook_url: Nullable(Type.String({ description: 'Legacy per-scenario webhook (until 2026-09-25).' })),
     ...optionFields,
   },
-  { title: 'SessionOptions' },
+  { $id: 'SessionOptions', title: 'SessionOptions' },
 );
 
 export const UpdateSessionOptionsBody = Type.Object(
@@ -300,7 +303,7 @@ export const ScenarioGuardrailSummary = Type.Object(
     attachment_active: Type.Boolean({ description: 'The switch of this scenario’s attachment.' }),
     position: Type.Integer({ description: 'Order in the guardrails block, lower first.' }),
   },
-  { title: 'ScenarioGuardrailSummary' },
+  { $id: 'ScenarioGuardrailSummary', title: 'ScenarioGuardrailSummary' },
 );
 
 /** A custom function attached to the scenario (never its secret). */
@@ -315,7 +318,7 @@ export const ScenarioCustomFunctionSummary = Type.Object(
     timeout_ms: Type.Integer(),
     attached_at: Timestamp,
   },
-  { title: 'ScenarioCustomFunctionSummary' },
+  { $id: 'ScenarioCustomFunctionSummary', title: 'ScenarioCustomFunctionSummary' },
 );
 
 export const ScenarioSummary = Type.Object(
@@ -336,7 +339,7 @@ export const ScenarioSummary = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'ScenarioSummary' },
+  { $id: 'ScenarioSummary', title: 'ScenarioSummary' },
 );
 
 export const Scenario = Type.Object(
@@ -350,7 +353,7 @@ export const Scenario = Type.Object(
     meeting_controls: MeetingControls,
     session_options: SessionOptions,
   },
-  { title: 'Scenario' },
+  { $id: 'Scenario', title: 'Scenario' },
 );
 
 export const ScenarioMeeting = Type.Object(
@@ -364,5 +367,5 @@ export const ScenarioMeeting = Type.Object(
     ended_at: Nullable(Timestamp),
     duration_seconds: Nullable(Type.Integer()),
   },
-  { title: 'ScenarioMeeting' },
+  { $id: 'ScenarioMeeting', title: 'ScenarioMeeting' },
 );

@@ -14,7 +14,7 @@ export const Transcript = Type.Object(
     language: Type.String({ examples: ['en'] }),
     created_at: Timestamp,
   },
-  { title: 'Transcript' },
+  { $id: 'Transcript', title: 'Transcript' },
 );
 
 export const ScenarioInfo = Type.Object(
@@ -25,7 +25,7 @@ export const ScenarioInfo = Type.Object(
     description: Nullable(Type.String()),
     persona_name: Nullable(Type.String()),
   },
-  { title: 'ScenarioInfo' },
+  { $id: 'ScenarioInfo', title: 'ScenarioInfo' },
 );
 
 export const MeetingInfo = Type.Object(
@@ -38,7 +38,7 @@ export const MeetingInfo = Type.Object(
     ended_at: Nullable(Timestamp),
     duration_seconds: Nullable(Type.Integer()),
   },
-  { title: 'MeetingInfo' },
+  { $id: 'MeetingInfo', title: 'MeetingInfo' },
 );
 
 export const ScenarioTranscripts = Type.Object({

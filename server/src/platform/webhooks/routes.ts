@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, pageEnvelope } from '../../core/http/pagination.ts';
-import { withErrors } from '../../core/http/schemas.ts';
+import { listName, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import {
   CreateWebhookEndpointBody,
@@ -44,12 +44,15 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
         summary: 'List webhook endpoints, newest first. Send `limit` or `cursor` to page.',
         querystring: PageQuery,
         response: withErrors({
-          200: Type.Object({
-            data: Type.Array(WebhookEndpoint),
-            object: Type.Optional(Type.Literal('list')),
-            has_more: Type.Optional(Type.Boolean()),
-            next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-          }),
+          200: Type.Object(
+            {
+              data: Type.Array(WebhookEndpoint),
+              object: Type.Optional(Type.Literal('list')),
+              has_more: Type.Optional(Type.Boolean()),
+              next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+            },
+            listName(WebhookEndpoint),
+          ),
         }),
       },
     },

@@ -23,7 +23,7 @@ export const WebhookEndpoint = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'WebhookEndpoint' },
+  { $id: 'WebhookEndpoint', title: 'WebhookEndpoint' },
 );
 
 export const WebhookEndpointWithSecret = Type.Object(
@@ -34,7 +34,7 @@ export const WebhookEndpointWithSecret = Type.Object(
       examples: ['whsec_3q2v0aH9cYkq7RZr0b1m1yPZl2X5n8dS'],
     }),
   },
-  { title: 'WebhookEndpointWithSecret' },
+  { $id: 'WebhookEndpointWithSecret', title: 'WebhookEndpointWithSecret' },
 );
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS required in production.' });
@@ -81,7 +81,7 @@ export const WebhookDelivery = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { title: 'WebhookDelivery' },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
 );
 
 export const WebhookDeliveryAttempt = Type.Object(
@@ -102,7 +102,7 @@ export const WebhookDeliveryAttempt = Type.Object(
     delivery_status: Type.String({ description: 'The delivery status now.' }),
     created_at: Timestamp,
   },
-  { title: 'WebhookDeliveryAttempt' },
+  { $id: 'WebhookDeliveryAttempt', title: 'WebhookDeliveryAttempt' },
 );
 
 export const EndpointIdParams = Type.Object({ id: Type.String({ description: 'Webhook endpoint id.' }) });

@@ -1,0 +1,145 @@
+// The bodies the platform POSTs to webhook endpoints (docs/webhooks.md), one schema per event of
+// the catalog: the OpenAPI document's `webhooks` section is generated from them, and the type
+// check at the end keeps them in step with what the emitter is allowed to send.
+import { type Static, type TObject, type TProperties, Type } from 'typebox';
+import { Nullable, Timestamp } from '../../core/http/schemas.ts';
+import type { WebhookDoc } from '../../core/http/webhook-doc.ts';
+import { Participant } from '../meetings/schemas.ts';
+import { FIRING_EVENT_TYPES, type PlatformEventData, type PlatformEventType } from './catalog.ts';
+
+const meetingRef = {
+  meeting_id: Type.String(),
+  scenario_id: Type.String(),
+};
+
+const AnalysisSummary = Type.Object(
+  {
+    analysis_id: Type.String(),
+    average_score: Nullable(Type.Number()),
+    total_score: Nullable(Type.Number()),
+    summary: Nullable(Type.String()),
+    call_summary: Nullable(Type.String()),
+    strengths: Type.Unknown({ description: 'As in `Analysis`.' }),
+    growth_areas: Type.Unknown({ description: 'As in `Analysis`.' }),
+    recommendations: Type.Unknown({ description: 'As in `Analysis`.' }),
+    goal_results: Type.Unknown({ description: 'The goal scores, as in `MeetingAnalysis`.' }),
+    highlights: Type.Unknown({ description: 'As in `Analysis`.' }),
+    conversation_length: Type.Unknown({ description: 'As in `Analysis`.' }),
+  },
+  { $id: 'WebhookAnalysis', title: 'WebhookAnalysis' },
+);
+
+/** `data` of each event: the meeting and its scenario, and what the event adds. */
+const EVENT_DATA = {
+  'meeting.created': Type.Object(meetingRef),
+  'meeting.ended': Type.Object({ ...meetingRef, ended_at: Timestamp, duration_seconds: Type.Number() }),
+  'participant.joined': Type.Object({ ...meetingRef, participant: Participant }),
+  'participant.left': Type.Object({ ...meetingRef, participant: Participant }),
+  'transcript.ready': Type.Object({
+    ...meetingRef,
+    transcript_id: Type.Integer(),
+    sentence_count: Type.Integer(),
+  }),
+  'recording.ready': Type.Object({ ...meetingRef, recording_id: Type.String() }),
+  'session.analysis_complete': Type.Object({ ...meetingRef, analysis: AnalysisSummary }),
+  'analysis.failed': Type.Object({ ...meetingRef, error: Type.String() }),
+} satisfies Record<PlatformEventType, TObject>;
+
+const WHEN: Record<PlatformEventType, string> = {
+  'meeting.created': 'A meeting is created through `POST /meetings`.',
+  'meeting.ended': 'The meeting’s `ended_at` is set, before analysis.',
+  'participant.joined': 'A participant’s `joined_at` goes from null to set.',
+  'participant.left': 'A participant’s `left_at` goes from null to set.',
+  'transcript.ready': 'The sentenced transcript is stored.',
+  'recording.ready': 'The recording record is created.',
+  'session.analysis_complete': 'The analysis with goal scores is saved.',
+  'analysis.failed': 'The analysis pipeline errored.',
+};
+
+/** `MeetingEndedEvent` for `meeting.ended`. */
+const eventName = (event: string) =>
+  `${event
+    .split(/[._]/)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('')}Event`;
+
+const envelope = <E extends string, D extends TProperties>(event: E, data: TObject<D>, description: string) =>
+  Type.Object(
+    {
+      id: Type.String({
+        description: 'The event id: the same on every attempt and redelivery; deduplicate on it.',
+      }),
+      event: Type.Literal(event),
+      created_at: Timestamp,
+      data,
+    },
+    { $id: eventName(event), title: eventName(event), description },
+  );
+
+const SIGNED_HEADERS = {
+  'Service-Signature': {
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole `whsec_…` secret; ' +
+      'two `v1=` entries during the 24 hours after a rotation. Reject timestamps more than 5 minutes away.',
+    example: 't=1793534400,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+  },
+  'Service-Event': { description: 'The event type.', example: 'meeting.created' },
+  'Service-Delivery-Id': {
+    description: 'This delivery (one event to one endpoint): the id `redeliver` takes.',
+  },
+};
+
+export const PLATFORM_WEBHOOKS: WebhookDoc[] = [
+  ...FIRING_EVENT_TYPES.map((event) => ({
+    event,
+    summary: WHEN[event],
+    payload: envelope(event, EVENT_DATA[event], WHEN[event]),
+    headers: {
+      ...SIGNED_HEADERS,
+      'Service-Delivery-Attempt': { description: 'The attempt number, from 1.', example: '1' },
+    },
+  })),
+  {
+    event: 'meeting.completed',
+    summary:
+      'The legacy per-scenario webhook (session options `webhook_url`), deprecated: sent until the sunset ' +
+      '(2026-09-25), never after. Move to an endpoint subscribed to `session.analysis_complete`.',
+    deprecated: true,
+    payload: envelope(
+      'meeting.completed',
+      Type.Object({
+        ...meetingRef,
+        person_name: Nullable(Type.String()),
+        goals: Type.Array(
+          Type.Object(
+            { name: Type.String(), score: Nullable(Type.Number()) },
+            { additionalProperties: true },
+          ),
+        ),
+        completed_at: Timestamp,
+      }),
+      'A meeting’s analysis completed (legacy per-scenario webhook).',
+    ),
+    headers: {
+      ...SIGNED_HEADERS,
+      'X-Service-Signature': {
+        description: '`sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the scenario’s webhook secret.',
+      },
+    },
+  },
+];
+
+// What the emitter may send must fit the documented schemas (a compile-time check only).
+type Documented = { [E in PlatformEventType]: Static<(typeof EVENT_DATA)[E]> };
+type Fits<A, B> = A extends B ? true : false;
+const _emittedDataIsDocumented: { [E in PlatformEventType]: Fits<PlatformEventData[E], Documented[E]> } = {
+  'meeting.created': true,
+  'meeting.ended': true,
+  'participant.joined': true,
+  'participant.left': true,
+  'transcript.ready': true,
+  'recording.ready': true,
+  'session.analysis_complete': true,
+  'analysis.failed': true,
+};
+void _emittedDataIsDocumented;
