@@ -35,6 +35,10 @@ class _Namespace:
 
 
 PLATFORM_OPERATIONS: Dict[str, Operation] = {
+    'getRoom': Operation('getRoom', 'GET', '/v1/rooms/{meetingId}', ('meetingId',), (), (), None, None, None),
+    'getRoomTranscript': Operation('getRoomTranscript', 'GET', '/v1/rooms/{meetingId}/transcript', ('meetingId',), (), (), None, None, None),
+    'uploadRoomRecording': Operation('uploadRoomRecording', 'PUT', '/v1/rooms/{meetingId}/recording', ('meetingId',), (), (), None, None, None),
+    'uploadRoomRecordingThumbnail': Operation('uploadRoomRecordingThumbnail', 'PUT', '/v1/rooms/{meetingId}/recording/thumbnail', ('meetingId',), (), (), None, None, None),
     'signup': Operation('signup', 'POST', '/auth/signup', (), (), (), 'json', None, None),
     'login': Operation('login', 'POST', '/auth/login', (), (), (), 'json', None, None),
     'jwks': Operation('jwks', 'GET', '/.well-known/jwks.json', (), (), (), None, None, None),
@@ -125,6 +129,81 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
 }
 
 
+class PlatformRoom(_Namespace):
+    """Room (platform)."""
+
+    def get(
+        self,
+        meeting_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RoomWelcome:
+        """GET /v1/rooms/{meetingId}: The welcome data of the meeting room: meeting, scenario, persona, recording, speech."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getRoom'],
+            (meeting_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_transcript(
+        self,
+        meeting_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RoomTranscript:
+        """GET /v1/rooms/{meetingId}/transcript: The transcript as stored so far, for the meeting page after the end."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getRoomTranscript'],
+            (meeting_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def upload_recording(
+        self,
+        meeting_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RoomUpload:
+        """PUT /v1/rooms/{meetingId}/recording: Upload the recording: the raw media bytes (video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4), at most 500 MiB, with Content-Length. A second upload replaces the first."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['uploadRoomRecording'],
+            (meeting_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def upload_recording_thumbnail(
+        self,
+        meeting_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RoomUpload:
+        """PUT /v1/rooms/{meetingId}/recording/thumbnail: Upload the recording’s thumbnail: one image (image/jpeg, image/png, image/webp), at most 5 MiB."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['uploadRoomRecordingThumbnail'],
+            (meeting_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
 class PlatformIdentity(_Namespace):
     """Identity (platform)."""
 
@@ -138,9 +217,9 @@ class PlatformIdentity(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.SignupResponse:
         """POST /auth/signup: Create a user, their workspace and membership; returns a user token."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['signup'],
             (),
             {'email': email, 'password': password, 'name': name},
@@ -156,9 +235,9 @@ class PlatformIdentity(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.LoginResponse:
         """POST /auth/login: Exchange email and password for a user token (valid 12 hours)."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['login'],
             (),
             {'email': email, 'password': password},
@@ -172,9 +251,9 @@ class PlatformIdentity(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.JwksResponse:
         """GET /.well-known/jwks.json: Public keys that verify user tokens."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['jwks'],
             (),
             {},
@@ -214,9 +293,9 @@ class PlatformApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateApiSecretResponse:
         """POST /v1/api-secrets: Create an API key (user token only). The plain secret is returned once."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createApiSecret'],
             (),
             {'name': name, 'scopes': scopes},
@@ -232,9 +311,9 @@ class PlatformApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetApiSecretResponse:
         """GET /v1/api-secrets/{id}"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getApiSecret'],
             (id,),
             {},
@@ -250,9 +329,9 @@ class PlatformApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeleteApiSecretResponse:
         """DELETE /v1/api-secrets/{id}: Delete a key permanently."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['deleteApiSecret'],
             (id,),
             {},
@@ -268,9 +347,9 @@ class PlatformApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.RevokeApiSecretResponse:
         """POST /v1/api-secrets/{id}/revoke: Revoke a key (reversible)."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['revokeApiSecret'],
             (id,),
             {},
@@ -286,9 +365,9 @@ class PlatformApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ReactivateApiSecretResponse:
         """POST /v1/api-secrets/{id}/reactivate: Reactivate a revoked key: the same secret works again."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['reactivateApiSecret'],
             (id,),
             {},
@@ -333,9 +412,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Persona:
         """POST /v1/personas: Create a persona. Without `voice_id` the default voice of its gender is assigned."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createPersona'],
             (),
             {'name': name, 'job_title': job_title, 'demeanor': demeanor, 'background': background, 'gender': gender, 'voice_id': voice_id, 'avatar_id': avatar_id},
@@ -351,9 +430,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Persona:
         """GET /v1/personas/{id}: Read a persona."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getPersona'],
             (id,),
             {},
@@ -376,9 +455,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Persona:
         """PUT /v1/personas/{id}: Update a persona: only the fields sent change. `voice_id: null` restores the default voice; `avatar_id: null` clears the avatar."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updatePersona'],
             (id,),
             {'name': name, 'job_title': job_title, 'demeanor': demeanor, 'background': background, 'gender': gender, 'voice_id': voice_id, 'avatar_id': avatar_id},
@@ -394,9 +473,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeletedPersona:
         """DELETE /v1/personas/{id}: Delete a persona. Refused with 409 while a scenario still uses it."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['deletePersona'],
             (id,),
             {},
@@ -413,9 +492,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Persona:
         """PUT /v1/personas/{id}/avatar: Set the avatar from the catalog: its image becomes `avatar_url` and its gender the persona’s."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['setPersonaAvatar'],
             (id,),
             {'avatar_id': avatar_id},
@@ -431,9 +510,9 @@ class PlatformPersonas(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Persona:
         """DELETE /v1/personas/{id}/avatar: Clear the avatar (the gender and voice stay as they are)."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['clearPersonaAvatar'],
             (id,),
             {},
@@ -473,9 +552,9 @@ class PlatformVoicesAndAvatars(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Voice:
         """GET /v1/voices/{id}: Read one voice of the catalog."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getVoice'],
             (id,),
             {},
@@ -512,9 +591,9 @@ class PlatformVoicesAndAvatars(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Avatar:
         """GET /v1/avatars/{id}: Read one avatar of the catalog."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getAvatar'],
             (id,),
             {},
@@ -560,9 +639,9 @@ class PlatformGoals(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Goal:
         """POST /v1/goals: Create a goal. `scenario_id` and the legacy `scenarios` array link it to scenarios."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createGoal'],
             (),
             {'name': name, 'description': description, 'instructions': instructions, 'metrics': metrics, 'scenario_id': scenario_id, 'active': active, 'scenarios': scenarios},
@@ -578,9 +657,9 @@ class PlatformGoals(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Goal:
         """GET /v1/goals/{id}: Read a goal with the ids of the scenarios it scores."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getGoal'],
             (id,),
             {},
@@ -603,9 +682,9 @@ class PlatformGoals(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Goal:
         """PUT /v1/goals/{id}: Update a goal: only the fields sent change; answers with the whole goal."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateGoal'],
             (id,),
             {'name': name, 'description': description, 'instructions': instructions, 'metrics': metrics, 'scenario_id': scenario_id, 'active': active, 'scenarios': scenarios},
@@ -621,9 +700,9 @@ class PlatformGoals(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeletedGoal:
         """DELETE /v1/goals/{id}: Delete a goal; it is detached from every scenario."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['deleteGoal'],
             (id,),
             {},
@@ -638,9 +717,9 @@ class PlatformGoals(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.BulkCreateGoalsResponse:
         """POST /v1/goals/bulk: Create up to 100 goals at once, all or nothing: one invalid goal (named as `goals[i].field`) creates none."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['bulkCreateGoals'],
             (),
             {'goals': goals},
@@ -660,9 +739,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateScenarioWithGptResponse:
         """POST /v1/scenarios/create-with-gpt: Generate a scenario (persona, Markdown script, scored goals) from a description and an optional résumé or job description. Uses the configured LLM, else the rule-based generator."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createScenarioWithGpt'],
             (),
             {'userInput': userInput, 'duration': duration, 'file': file},
@@ -710,9 +789,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Scenario:
         """POST /v1/scenarios: Create a scenario. Without `welcome_message` one is generated from the persona and the script."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createScenario'],
             (),
             {'name': name, 'type': type, 'persona_id': persona_id, 'prompt': prompt, 'description': description, 'call_duration': call_duration, 'welcome_message': welcome_message, 'visibility': visibility, 'goals': goals, 'custom_agent_enabled': custom_agent_enabled, 'custom_agent_config': custom_agent_config, 'meeting_controls': meeting_controls, 'session_options': session_options},
@@ -728,9 +807,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Scenario:
         """GET /v1/scenarios/{id}: The full scenario: prompt, nested Persona and Goals, guardrails, custom functions, meeting controls and session options."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getScenario'],
             (id,),
             {},
@@ -759,9 +838,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Scenario:
         """PUT /v1/scenarios/{id}: Update a scenario: only the fields sent change (`goals` replaces the list; nested objects merge). Answers with the full scenario."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateScenario'],
             (id,),
             {'name': name, 'type': type, 'persona_id': persona_id, 'prompt': prompt, 'description': description, 'call_duration': call_duration, 'welcome_message': welcome_message, 'visibility': visibility, 'goals': goals, 'custom_agent_enabled': custom_agent_enabled, 'custom_agent_config': custom_agent_config, 'meeting_controls': meeting_controls, 'session_options': session_options},
@@ -777,9 +856,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeletedScenario:
         """DELETE /v1/scenarios/{id}: Delete a scenario. It answers 404 from then on; its meetings, analyses and transcripts stay readable."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['deleteScenario'],
             (id,),
             {},
@@ -801,9 +880,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateScenarioSessionOptionsResponse:
         """PUT /v1/scenarios/{id}/session-options: Update session options, including the legacy per-scenario `webhook_url` (deprecated; sunset 2026-09-25, after which setting one answers 400 and null still clears it). The first response that sets a webhook_url carries its `webhook_secret`, once."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateScenarioSessionOptions'],
             (id,),
             {'webhook_url': webhook_url, 'recording_enabled': recording_enabled, 'recording_consent_required': recording_consent_required, 'memory_enabled': memory_enabled, 'notification_emails': notification_emails, 'language': language},
@@ -819,9 +898,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ScenarioExport:
         """GET /v1/scenarios/{id}/export: Export the scenario with its persona, goals, guardrails and custom functions as one JSON document, without secrets."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['exportScenario'],
             (id,),
             {},
@@ -843,9 +922,9 @@ class PlatformScenarios(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ImportScenarioResponse:
         """POST /v1/scenarios/import: Re-create an exported scenario in this workspace with new ids. Guardrails and custom functions whose name exists here are reused."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['importScenario'],
             (),
             {'format': format, 'version': version, 'exported_at': exported_at, 'scenario': scenario, 'persona': persona, 'goals': goals, 'guardrails': guardrails, 'custom_functions': custom_functions},
@@ -909,9 +988,9 @@ class PlatformGuardrails(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateGuardrailResponse:
         """POST /v1/guardrails: Create a guardrail. Invalid payloads are answered 400 with every failing field in `errors`."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createGuardrail'],
             (),
             {'guardrail_name': guardrail_name, 'guardrail_prompt': guardrail_prompt, 'active': active},
@@ -927,9 +1006,9 @@ class PlatformGuardrails(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetGuardrailResponse:
         """GET /v1/guardrails/{id}: Read a guardrail with the scenarios it is attached to."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getGuardrail'],
             (id,),
             {},
@@ -948,9 +1027,9 @@ class PlatformGuardrails(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateGuardrailResponse:
         """PATCH /v1/guardrails/{id}: Update a guardrail. `active: false` removes it from every scenario; changes apply from each scenario's next meeting."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateGuardrail'],
             (id,),
             {'guardrail_name': guardrail_name, 'guardrail_prompt': guardrail_prompt, 'active': active},
@@ -1009,9 +1088,9 @@ class PlatformGuardrails(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.AttachGuardrailResponse:
         """POST /v1/scenarios/{scenarioId}/guardrails/{id}/attach: Attach a guardrail to a scenario. Idempotent: attaching again re-activates a disabled attachment."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['attachGuardrail'],
             (scenario_id, id),
             {'position': position},
@@ -1030,9 +1109,9 @@ class PlatformGuardrails(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateGuardrailAttachmentResponse:
         """PATCH /v1/scenarios/{scenarioId}/guardrails/{id}: Switch a guardrail on or off for one scenario, or move it inside the block."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateGuardrailAttachment'],
             (scenario_id, id),
             {'active': active, 'position': position},
@@ -1093,9 +1172,9 @@ class PlatformWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateWebhookEndpointResponse:
         """POST /v1/webhooks/endpoints: Register a webhook endpoint. The signing secret is returned only in this response."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createWebhookEndpoint'],
             (),
             {'url': url, 'description': description, 'subscribed_events': subscribed_events, 'enabled': enabled},
@@ -1111,9 +1190,9 @@ class PlatformWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetWebhookEndpointResponse:
         """GET /v1/webhooks/endpoints/{id}"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getWebhookEndpoint'],
             (id,),
             {},
@@ -1133,9 +1212,9 @@ class PlatformWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateWebhookEndpointResponse:
         """PATCH /v1/webhooks/endpoints/{id}: Change an endpoint. `enabled: false` pauses it: deliveries are held, then sent on re-enable."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateWebhookEndpoint'],
             (id,),
             {'url': url, 'description': description, 'subscribed_events': subscribed_events, 'enabled': enabled},
@@ -1169,9 +1248,9 @@ class PlatformWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.RotateWebhookEndpointSecretResponse:
         """POST /v1/webhooks/endpoints/{id}/rotate-secret: Issue a new signing secret. The previous one keeps signing beside it for 24 hours."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['rotateWebhookEndpointSecret'],
             (id,),
             {},
@@ -1210,9 +1289,9 @@ class PlatformWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.RedeliverWebhookDeliveryResponse:
         """POST /v1/webhooks/deliveries/{deliveryId}/redeliver: Send a delivery again now: same event id, same body, one extra attempt."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['redeliverWebhookDelivery'],
             (delivery_id,),
             {},
@@ -1257,9 +1336,9 @@ class PlatformCustomFunctions(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateCustomFunctionResponse:
         """POST /v1/custom-functions: Register a custom function (tool). The signing secret is returned once; omit it to get a generated `whsec_` secret."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createCustomFunction'],
             (),
             {'name': name, 'description': description, 'parameters_schema': parameters_schema, 'execution_mode': execution_mode, 'webhook_url': webhook_url, 'webhook_secret': webhook_secret, 'timeout_ms': timeout_ms},
@@ -1275,9 +1354,9 @@ class PlatformCustomFunctions(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetCustomFunctionResponse:
         """GET /v1/custom-functions/{id}: Read a custom function with the scenarios it is attached to. The secret is never shown."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getCustomFunction'],
             (id,),
             {},
@@ -1300,9 +1379,9 @@ class PlatformCustomFunctions(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateCustomFunctionResponse:
         """PATCH /v1/custom-functions/{id}: Update a custom function. Every attached scenario uses the new definition from its next call."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateCustomFunction'],
             (id,),
             {'name': name, 'description': description, 'parameters_schema': parameters_schema, 'execution_mode': execution_mode, 'webhook_url': webhook_url, 'webhook_secret': webhook_secret, 'timeout_ms': timeout_ms},
@@ -1336,9 +1415,9 @@ class PlatformCustomFunctions(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.RotateCustomFunctionSecretResponse:
         """POST /v1/custom-functions/{id}/rotate-secret: Replace the signing secret with a generated one, effective at once; returned this once."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['rotateCustomFunctionSecret'],
             (id,),
             {},
@@ -1378,9 +1457,9 @@ class PlatformCustomFunctions(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.AttachCustomFunctionResponse:
         """POST /v1/scenarios/{scenarioId}/custom-functions/{functionId}/attach: Attach a custom function to a scenario (no body). Idempotent."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['attachCustomFunction'],
             (scenario_id, function_id),
             {},
@@ -1441,9 +1520,9 @@ class PlatformMemories(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateMemoriesResponse:
         """POST /v1/memories: Add up to 500 entries to a container. Multi-line strings become one fact per line; facts already held are skipped."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createMemories'],
             (),
             {'user_memory_tag': user_memory_tag, 'scenario_id': scenario_id, 'memories': memories},
@@ -1522,9 +1601,9 @@ class PlatformMemories(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetMemoryResponse:
         """GET /v1/memories/{id}: Read one memory."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getMemory'],
             (id,),
             {},
@@ -1542,9 +1621,9 @@ class PlatformMemories(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.UpdateMemoryResponse:
         """PATCH /v1/memories/{id}: Edit the content or external_id (null clears it). 409 when the new content is already stored under the tag."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updateMemory'],
             (id,),
             {'content': content, 'external_id': external_id},
@@ -1579,9 +1658,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetFeedbackCatalogResponse:
         """GET /v1/meetings/feedback/catalog: The accepted ratings and checklist keys of post-call feedback, with display labels."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getFeedbackCatalog'],
             (),
             {},
@@ -1597,9 +1676,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetMeetingFeedbackResponse:
         """GET /v1/meetings/{id}/feedback: Read a meeting's feedback. 404 when none has been given."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getMeetingFeedback'],
             (id,),
             {},
@@ -1619,9 +1698,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.SubmitMeetingFeedback200Response:
         """POST /v1/meetings/{id}/feedback: Give post-call feedback: 201 the first time, 200 when it replaces the earlier answer (omitted fields are cleared)."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['submitMeetingFeedback'],
             (id,),
             {'rating': rating, 'video_issues': video_issues, 'agent_issues': agent_issues, 'comment': comment},
@@ -1640,9 +1719,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreateMeetingResponse:
         """POST /v1/meetings: Create a meeting from a scenario. Returns the room URL and its room token (shown once); fires meeting.created."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createMeeting'],
             (),
             {'scenario_id': scenario_id, 'person_name': person_name, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
@@ -1658,9 +1737,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetMeetingResponse:
         """GET /v1/meetings/{id}: A meeting with its scenario (Persona, Goals), participants, sentenced transcript, and the analysis once completed."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getMeeting'],
             (id,),
             {},
@@ -1676,9 +1755,9 @@ class PlatformMeetings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.EndMeetingResponse:
         """PUT /v1/meetings/{id}/end: End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['endMeeting'],
             (id,),
             {},
@@ -1718,9 +1797,9 @@ class PlatformAnalyses(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Analysis:
         """GET /v1/analyses/meeting/{meetingId}: The analysis of a meeting; 404 until its first analysis has completed."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getMeetingAnalysis'],
             (meeting_id,),
             {},
@@ -1759,9 +1838,9 @@ class PlatformAnalyses(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Analysis:
         """GET /v1/analyses/{id}: One analysis."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getAnalysis'],
             (id,),
             {},
@@ -1777,9 +1856,9 @@ class PlatformAnalyses(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.AnalysisTriggered:
         """POST /v1/analyses/trigger/{meetingId}: Run the analysis of an ended meeting again (202). The new result replaces the old one (same analysis id). 409 `resource_conflict` while a run is queued or running, or before the meeting has ended and its transcript is complete."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['triggerAnalysis'],
             (meeting_id,),
             {},
@@ -1798,9 +1877,9 @@ class PlatformTranscripts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListMeetingTranscriptsResponse:
         """GET /v1/transcripts/meeting/{meetingId}: The non-sentenced transcript(s) of a meeting: full text, status and language."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listMeetingTranscripts'],
             (meeting_id,),
             {},
@@ -1841,9 +1920,9 @@ class PlatformTranscripts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetSentencedTranscriptResponse:
         """GET /v1/sentenced-transcripts/{transcriptId}/{meetingId}/{scenarioId}: The sentences of one transcript, with its meeting and scenario."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getSentencedTranscript'],
             (transcript_id, meeting_id, scenario_id),
             {},
@@ -1862,9 +1941,9 @@ class PlatformRecordings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetRecordingWithThumbnailResponse:
         """GET /v1/recordings/url-with-thumbnail/{meetingId}: The meeting recording’s signed URL and thumbnail URL (valid one hour). 404 until the recording is ready, usually minutes after the end."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getRecordingWithThumbnail'],
             (meeting_id,),
             {},
@@ -1880,9 +1959,9 @@ class PlatformRecordings(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetRecordingUrlResponse:
         """GET /v1/recordings/meeting/{meetingId}: The meeting recording’s signed URL only (valid one hour)."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getRecordingUrl'],
             (meeting_id,),
             {},
@@ -1902,9 +1981,9 @@ class PlatformUsage(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetUsageResponse:
         """GET /v1/usage: Usage of the workspace over a period (meetings created in it): session minutes, and model tokens of platform-LLM meetings."""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getUsage'],
             (),
             {'from': from_, 'to': to, 'scenario_id': scenario_id},
@@ -1915,6 +1994,7 @@ class PlatformUsage(_Namespace):
 class PlatformResources:
     """The namespaces of the platform client."""
 
+    room: PlatformRoom
     identity: PlatformIdentity
     api_keys: PlatformApiKeys
     personas: PlatformPersonas
@@ -1933,6 +2013,7 @@ class PlatformResources:
 
     def _init_resources(self) -> None:
         client: Any = self
+        self.room = PlatformRoom(client)
         self.identity = PlatformIdentity(client)
         self.api_keys = PlatformApiKeys(client)
         self.personas = PlatformPersonas(client)
@@ -2054,9 +2135,9 @@ class MailboxInboxes(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Inbox:
         """POST /v0/inboxes: Create an inbox"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createInbox'],
             (),
             {'username': username, 'domain': domain, 'display_name': display_name, 'pod_id': pod_id, 'client_id': client_id},
@@ -2072,9 +2153,9 @@ class MailboxInboxes(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Inbox:
         """GET /v0/inboxes/{inbox_id}: Get an inbox"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getInbox'],
             (inbox_id,),
             {},
@@ -2091,9 +2172,9 @@ class MailboxInboxes(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Inbox:
         """PATCH /v0/inboxes/{inbox_id}: Change the display name"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['updateInbox'],
             (inbox_id,),
             {'display_name': display_name},
@@ -2187,9 +2268,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}: Get a message"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getMessage'],
             (inbox_id, message_id),
             {},
@@ -2208,9 +2289,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """PATCH /v0/inboxes/{inbox_id}/messages/{message_id}: Add or remove labels (e.g. remove `unread`)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['updateMessage'],
             (inbox_id, message_id),
             {'add_labels': add_labels, 'remove_labels': remove_labels},
@@ -2228,9 +2309,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeletedMessage:
         """DELETE /v0/inboxes/{inbox_id}/messages/{message_id}: Move a message to the trash, or delete it for good with `permanent=true`"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['deleteMessage'],
             (inbox_id, message_id),
             {'permanent': permanent},
@@ -2247,9 +2328,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/restore: Take a message out of the trash"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['restoreMessage'],
             (inbox_id, message_id),
             {},
@@ -2266,9 +2347,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetRawMessageResponse:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}/raw: The message as received or sent (message/rfc822)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getRawMessage'],
             (inbox_id, message_id),
             {},
@@ -2286,9 +2367,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.GetAttachmentResponse:
         """GET /v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}: Download an attachment"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getAttachment'],
             (inbox_id, message_id, attachment_id),
             {},
@@ -2315,9 +2396,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/messages/send: Send a message"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['sendMessage'],
             (inbox_id,),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at},
@@ -2346,9 +2427,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/reply: Reply to a message"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['replyToMessage'],
             (inbox_id, message_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at, 'reply_all': reply_all},
@@ -2377,9 +2458,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/forward: Forward a message, with its attachments"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['forwardMessage'],
             (inbox_id, message_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'send_at': send_at, 'include_attachments': include_attachments},
@@ -2396,9 +2477,9 @@ class MailboxMessages(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/messages/{message_id}/cancel: Cancel a scheduled message"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['cancelScheduledMessage'],
             (inbox_id, message_id),
             {},
@@ -2474,9 +2555,9 @@ class MailboxThreads(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Thread:
         """GET /v0/inboxes/{inbox_id}/threads/{thread_id}: Get a thread with its messages, oldest first"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getThread'],
             (inbox_id, thread_id),
             {},
@@ -2494,9 +2575,9 @@ class MailboxThreads(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.DeletedThread:
         """DELETE /v0/inboxes/{inbox_id}/threads/{thread_id}: Move a thread to the trash, or delete it for good with `permanent=true`"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['deleteThread'],
             (inbox_id, thread_id),
             {'permanent': permanent},
@@ -2513,9 +2594,9 @@ class MailboxThreads(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Thread:
         """POST /v0/inboxes/{inbox_id}/threads/{thread_id}/restore: Take a thread (every message of it) out of the trash"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['restoreThread'],
             (inbox_id, thread_id),
             {},
@@ -2569,9 +2650,9 @@ class MailboxDrafts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Draft:
         """POST /v0/inboxes/{inbox_id}/drafts: Create a draft (fires draft.created)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createDraft'],
             (inbox_id,),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'in_reply_to': in_reply_to, 'references': references, 'client_id': client_id},
@@ -2588,9 +2669,9 @@ class MailboxDrafts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Draft:
         """GET /v0/inboxes/{inbox_id}/drafts/{draft_id}: Get a draft"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getDraft'],
             (inbox_id, draft_id),
             {},
@@ -2619,9 +2700,9 @@ class MailboxDrafts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Draft:
         """PATCH /v0/inboxes/{inbox_id}/drafts/{draft_id}: Change a draft (fires draft.updated)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['updateDraft'],
             (inbox_id, draft_id),
             {'to': to, 'cc': cc, 'bcc': bcc, 'reply_to': reply_to, 'subject': subject, 'text': text, 'html': html, 'attachments': attachments, 'labels': labels, 'headers': headers, 'in_reply_to': in_reply_to, 'references': references},
@@ -2658,9 +2739,9 @@ class MailboxDrafts(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Message:
         """POST /v0/inboxes/{inbox_id}/drafts/{draft_id}/send: Send a draft; the draft is removed and the sent message returned"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['sendDraft'],
             (inbox_id, draft_id),
             {'send_at': send_at},
@@ -2699,9 +2780,9 @@ class MailboxPods(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Pod:
         """POST /v0/pods: Create a pod"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createPod'],
             (),
             {'name': name, 'client_id': client_id},
@@ -2717,9 +2798,9 @@ class MailboxPods(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Pod:
         """GET /v0/pods/{pod_id}: Get a pod"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getPod'],
             (pod_id,),
             {},
@@ -2758,9 +2839,9 @@ class MailboxDomains(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Domain:
         """POST /v0/domains: Add a custom domain; answers the DNS records to publish"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createDomain'],
             (),
             {'domain': domain, 'pod_id': pod_id},
@@ -2776,9 +2857,9 @@ class MailboxDomains(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Domain:
         """GET /v0/domains/{domain_id}: Get a domain"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getDomain'],
             (domain_id,),
             {},
@@ -2794,9 +2875,9 @@ class MailboxDomains(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Domain:
         """POST /v0/domains/{domain_id}/verify: Check the DNS records now (fires domain.verified on success)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['verifyDomain'],
             (domain_id,),
             {},
@@ -2837,9 +2918,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/block-list: Block an address or domain (workspace)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createNamespaceBlockEntry'],
             (),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -2899,9 +2980,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/pods/{pod_id}/block-list: Block an address or domain (pod)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createPodBlockEntry'],
             (pod_id,),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -2962,9 +3043,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/inboxes/{inbox_id}/block-list: Block an address or domain (inbox)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createInboxBlockEntry'],
             (inbox_id,),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -3021,9 +3102,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/allow-list: Allow an address or domain (workspace)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createNamespaceAllowEntry'],
             (),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -3083,9 +3164,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/pods/{pod_id}/allow-list: Allow an address or domain (pod)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createPodAllowEntry'],
             (pod_id,),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -3146,9 +3227,9 @@ class MailboxAllowAndBlockLists(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.ListEntry:
         """POST /v0/inboxes/{inbox_id}/allow-list: Allow an address or domain (inbox)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createInboxAllowEntry'],
             (inbox_id,),
             {'value': value, 'direction': direction, 'reason': reason},
@@ -3209,9 +3290,9 @@ class MailboxApiKeys(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreatedApiKey:
         """POST /v0/api-keys: Create a scoped key (admin only)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createApiKey'],
             (),
             {'name': name, 'inbox_ids': inbox_ids, 'pod_id': pod_id, 'scopes': scopes, 'permissions': permissions},
@@ -3270,9 +3351,9 @@ class MailboxWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.CreatedWebhook:
         """POST /v0/webhooks: Create a webhook"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['createWebhook'],
             (),
             {'url': url, 'event_types': event_types, 'inbox_ids': inbox_ids, 'client_id': client_id},
@@ -3288,9 +3369,9 @@ class MailboxWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Webhook:
         """GET /v0/webhooks/{webhook_id}: Get a webhook"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getWebhook'],
             (webhook_id,),
             {},
@@ -3309,9 +3390,9 @@ class MailboxWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.Webhook:
         """PATCH /v0/webhooks/{webhook_id}: Change url, event_types or enabled"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['updateWebhook'],
             (webhook_id,),
             {'url': url, 'event_types': event_types, 'enabled': enabled},
@@ -3367,9 +3448,9 @@ class MailboxWebhooks(_Namespace):
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> Any:
+    ) -> types.MailboxWebhookDelivery:
         """POST /v0/webhooks/deliveries/{delivery_id}/retry: Send a delivery again now (same delivery id, same body)"""
-        return self._client._call(
+        return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['retryWebhookDelivery'],
             (delivery_id,),
             {},

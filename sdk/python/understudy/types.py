@@ -9,4 +9,1960 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 #: A file for a multipart field: its bytes, or (filename, bytes, media type).
 FileInput = Union[bytes, Tuple[str, bytes, str]]
 
-# The documents name no component schemas yet: every operation returns Any.
+
+class Analysis(TypedDict):
+    id: str
+    meeting_id: str
+    scenario_id: str
+    title: str
+    summary: str
+    call_summary: str
+    average_score: Optional[float]
+    total_score: Optional[float]
+    strengths: List[str]
+    growth_areas: List[str]
+    recommendations: List[str]
+    highlights: List[AnalysisHighlight]
+    conversation_length: int
+    repetitions: SpeechMetric
+    filler_words: SpeechMetric
+    weak_words: SpeechMetric
+    sentence_starters: SpeechMetric
+    participant_word_count: int
+    participant_speaking_minutes: float
+    participant_input: Union[Literal['voice'], Literal['typed'], Literal['mixed'], Literal['none']]
+    evaluator: Union[Literal['llm'], Literal['offline']]
+    evaluator_reason: Optional[str]
+    created_at: str
+    updated_at: str
+    Meeting: AnalysisMeeting
+    GoalResults: List[GoalResult]
+
+
+class AnalysisFailedEvent(TypedDict):
+    """The analysis pipeline errored."""
+    id: str
+    event: Literal['analysis.failed']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class AnalysisGoalDefinition(TypedDict):
+    """The goal as it was defined when it was scored."""
+    id: str
+    name: str
+    description: Optional[str]
+    instructions: Optional[str]
+    metrics: Optional[Dict[str, Any]]
+    scenario_id: Optional[str]
+    active: bool
+    created_at: str
+    updated_at: str
+
+
+class AnalysisHighlight(TypedDict):
+    title: str
+    timestamp: str
+
+
+class AnalysisMeeting(TypedDict):
+    id: str
+    person_name: Optional[str]
+    created_at: str
+
+
+class AnalysisPage(TypedDict):
+    object: Literal['list']
+    data: List[Analysis]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class AnalysisTriggered(TypedDict):
+    success: Literal[True]
+    message: str
+    data: Dict[str, Any]
+
+
+class ApiSecret(TypedDict):
+    id: int
+    name: str
+    secret_prefix: str
+    is_active: bool
+    scopes: Optional[List[str]]
+    last_used_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class AttachCustomFunctionResponse(TypedDict):
+    data: ScenarioCustomFunction
+
+
+class AttachGuardrailRequest(TypedDict, total=False):
+    position: int
+
+
+class AttachGuardrailResponse(TypedDict):
+    data: ScenarioGuardrail
+
+
+class Avatar(TypedDict):
+    id: str
+    name: str
+    gender: Literal['male', 'female']
+    image_url: str
+
+
+class _AvatarListRequired(TypedDict):
+    data: List[Avatar]
+
+
+class AvatarList(_AvatarListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class BulkCreateGoalsRequest(TypedDict):
+    goals: List[Dict[str, Any]]
+
+
+class BulkCreateGoalsResponse(TypedDict):
+    data: List[Goal]
+
+
+class _CreateApiSecretRequestRequired(TypedDict):
+    name: str
+
+
+class CreateApiSecretRequest(_CreateApiSecretRequestRequired, total=False):
+    scopes: List[str]
+
+
+class CreateApiSecretResponse(TypedDict):
+    status: Literal['success']
+    message: str
+    data: Dict[str, Any]
+
+
+class _CreateCustomFunctionRequestRequired(TypedDict):
+    name: str
+    webhook_url: str
+
+
+class CreateCustomFunctionRequest(_CreateCustomFunctionRequestRequired, total=False):
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_secret: str
+    timeout_ms: int
+
+
+class CreateCustomFunctionResponse(TypedDict):
+    data: CustomFunctionWithSecret
+
+
+class _CreateGoalRequestRequired(TypedDict):
+    name: str
+
+
+class CreateGoalRequest(_CreateGoalRequestRequired, total=False):
+    description: Optional[str]
+    instructions: Optional[str]
+    metrics: Optional[Dict[str, Any]]
+    scenario_id: Optional[str]
+    active: bool
+    scenarios: List[str]
+
+
+class _CreateGuardrailRequestRequired(TypedDict):
+    guardrail_name: str
+    guardrail_prompt: str
+
+
+class CreateGuardrailRequest(_CreateGuardrailRequestRequired, total=False):
+    active: bool
+
+
+class CreateGuardrailResponse(TypedDict):
+    data: Guardrail
+
+
+class _CreateMeetingRequestRequired(TypedDict):
+    scenario_id: str
+
+
+class CreateMeetingRequest(_CreateMeetingRequestRequired, total=False):
+    person_name: str
+    meeting_type: Literal['regular', 'end-user']
+    note_context: str
+    user_memory_tag: str
+
+
+class CreateMeetingResponse(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class _CreateMemoriesRequestRequired(TypedDict):
+    user_memory_tag: str
+    memories: List[Union[str, Dict[str, Any]]]
+
+
+class CreateMemoriesRequest(_CreateMemoriesRequestRequired, total=False):
+    scenario_id: str
+
+
+class CreateMemoriesResponse(TypedDict):
+    data: Dict[str, Any]
+
+
+class _CreatePersonaRequestRequired(TypedDict):
+    name: str
+    job_title: str
+
+
+class CreatePersonaRequest(_CreatePersonaRequestRequired, total=False):
+    demeanor: Literal['friendly', 'analytical', 'empathetic', 'curious', 'enthusiastic', 'critical', 'casual', 'blunt', 'assertive', 'neutral']
+    background: Optional[str]
+    gender: Optional[Literal['male', 'female']]
+    voice_id: str
+    avatar_id: Optional[str]
+
+
+class _CreateScenarioRequestRequired(TypedDict):
+    name: str
+    type: Literal['interview', 'roleplay', 'upskill', 'brainstorm']
+    persona_id: str
+
+
+class CreateScenarioRequest(_CreateScenarioRequestRequired, total=False):
+    prompt: str
+    description: Optional[str]
+    call_duration: int
+    welcome_message: Optional[str]
+    visibility: Union[Literal['public'], Literal['restricted']]
+    goals: List[str]
+    custom_agent_enabled: bool
+    custom_agent_config: Optional[Dict[str, Any]]
+    meeting_controls: Dict[str, Any]
+    session_options: Dict[str, Any]
+
+
+class CreateScenarioWithGptRequest(TypedDict, total=False):
+    userInput: str
+    duration: int
+    file: FileInput
+
+
+class CreateScenarioWithGptResponse(TypedDict):
+    success: Literal[True]
+    scenario_id: str
+    generator: Union[Literal['llm'], Literal['offline']]
+    data: Scenario
+
+
+class _CreateWebhookEndpointRequestRequired(TypedDict):
+    url: str
+
+
+class CreateWebhookEndpointRequest(_CreateWebhookEndpointRequestRequired, total=False):
+    description: str
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']]
+    enabled: bool
+
+
+class CreateWebhookEndpointResponse(TypedDict):
+    data: WebhookEndpointWithSecret
+
+
+class CustomAgentConfig(TypedDict):
+    base_url: str
+    api_key: Optional[str]
+    model: str
+    timeout_s: int
+    extra_headers: Dict[str, Any]
+
+
+class CustomFunction(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    webhook_secret_last4: str
+    timeout_ms: int
+    created_at: str
+    updated_at: str
+
+
+class _CustomFunctionListRequired(TypedDict):
+    data: List[CustomFunction]
+
+
+class CustomFunctionList(_CustomFunctionListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class CustomFunctionScenario(TypedDict):
+    id: str
+    name: str
+    attached_at: str
+
+
+class CustomFunctionWithScenarios(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    webhook_secret_last4: str
+    timeout_ms: int
+    created_at: str
+    updated_at: str
+    scenarios: List[CustomFunctionScenario]
+
+
+class CustomFunctionWithSecret(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    webhook_secret_last4: str
+    timeout_ms: int
+    created_at: str
+    updated_at: str
+    webhook_secret: str
+
+
+class DeleteApiSecretResponse(TypedDict):
+    status: Literal['success']
+    message: str
+
+
+class DeletedGoal(TypedDict):
+    id: str
+    object: Literal['goal']
+    deleted: Literal[True]
+
+
+class DeletedPersona(TypedDict):
+    id: str
+    object: Literal['persona']
+    deleted: Literal[True]
+
+
+class DeletedScenario(TypedDict):
+    id: str
+    object: Literal['scenario']
+    deleted: Literal[True]
+
+
+class EndMeetingResponse(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class _ErrorRequired(TypedDict):
+    status: Literal['error']
+    message: str
+    error: Dict[str, Any]
+    request_id: str
+
+
+class Error(_ErrorRequired, total=False):
+    errors: List[Dict[str, Any]]
+
+
+class FeedbackCatalog(TypedDict):
+    ratings: List[FeedbackCatalogEntry]
+    video_issues: List[FeedbackCatalogEntry]
+    agent_issues: List[FeedbackCatalogEntry]
+
+
+class FeedbackCatalogEntry(TypedDict):
+    key: str
+    label: str
+
+
+class GetApiSecretResponse(TypedDict):
+    status: Literal['success']
+    data: ApiSecret
+
+
+class GetCustomFunctionResponse(TypedDict):
+    data: CustomFunctionWithScenarios
+
+
+class GetFeedbackCatalogResponse(TypedDict):
+    data: FeedbackCatalog
+
+
+class GetGuardrailResponse(TypedDict):
+    data: GuardrailWithScenarios
+
+
+class GetMeetingFeedbackResponse(TypedDict):
+    data: MeetingFeedback
+
+
+class GetMeetingResponse(TypedDict):
+    success: Literal[True]
+    data: Meeting
+
+
+class GetMemoryResponse(TypedDict):
+    data: Memory
+
+
+class GetMemoryTagResponse(TypedDict):
+    data: MemoryTag
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class GetRecordingUrlResponse(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class GetRecordingWithThumbnailResponse(TypedDict):
+    success: Literal[True]
+    data: Recording
+
+
+class GetSentencedTranscriptResponse(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class GetUsageResponse(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class GetWebhookEndpointResponse(TypedDict):
+    data: WebhookEndpoint
+
+
+class Goal(TypedDict):
+    id: str
+    name: str
+    description: Optional[str]
+    instructions: Optional[str]
+    metrics: Optional[Dict[str, Any]]
+    scenario_id: Optional[str]
+    active: bool
+    scenarios: List[str]
+    membership_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class GoalPage(TypedDict):
+    object: Literal['list']
+    data: List[Goal]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class GoalResult(TypedDict):
+    id: str
+    goal_id: Optional[str]
+    score: float
+    feedback: str
+    sentence_ids: List[int]
+
+
+class Guardrail(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    guardrail_name: str
+    guardrail_prompt: str
+    active: bool
+    created_at: str
+    updated_at: str
+
+
+class GuardrailAttachment(TypedDict):
+    scenario_id: str
+    active: bool
+    position: int
+    attached_at: str
+    updated_at: str
+
+
+class _GuardrailListRequired(TypedDict):
+    data: List[Guardrail]
+
+
+class GuardrailList(_GuardrailListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class GuardrailScenario(TypedDict):
+    id: str
+    name: str
+    active: bool
+    position: int
+    attached_at: str
+
+
+class GuardrailWithScenarios(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    guardrail_name: str
+    guardrail_prompt: str
+    active: bool
+    created_at: str
+    updated_at: str
+    scenarios: List[GuardrailScenario]
+
+
+class ImportScenarioResponse(TypedDict):
+    success: Literal[True]
+    scenario_id: str
+    reused: Dict[str, Any]
+    custom_function_secrets: List[Dict[str, Any]]
+    warnings: List[str]
+    data: Scenario
+
+
+class JwksResponse(TypedDict):
+    keys: List[Dict[str, Any]]
+
+
+#: ListAnalysesResponse
+ListAnalysesResponse = 'Union[List[Analysis], AnalysisPage]'
+
+
+class _ListApiSecretsResponseRequired(TypedDict):
+    status: Literal['success']
+    data: List[ApiSecret]
+
+
+class ListApiSecretsResponse(_ListApiSecretsResponseRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+#: ListGoalsResponse
+ListGoalsResponse = 'Union[List[Goal], GoalPage]'
+
+
+#: ListMeetingTranscriptsResponse
+ListMeetingTranscriptsResponse = 'List[Transcript]'
+
+
+class _ListMemoryTagsResponseRequired(TypedDict):
+    data: List[MemoryTagSummary]
+
+
+class ListMemoryTagsResponse(_ListMemoryTagsResponseRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+#: ListPersonasResponse
+ListPersonasResponse = 'Union[List[Persona], PersonaPage]'
+
+
+#: ListScenarioAnalysesResponse
+ListScenarioAnalysesResponse = 'Union[List[Analysis], AnalysisPage]'
+
+
+class _ListScenarioSentencedTranscriptsResponseRequired(TypedDict):
+    success: Literal[True]
+    data: Dict[str, Any]
+
+
+class ListScenarioSentencedTranscriptsResponse(_ListScenarioSentencedTranscriptsResponseRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class LoginRequest(TypedDict):
+    email: str
+    password: str
+
+
+class LoginResponse(TypedDict):
+    token: str
+
+
+class _MeetingRequired(TypedDict):
+    id: str
+    scenario_id: str
+    membership_id: Optional[str]
+    person_name: Optional[str]
+    meeting_type: str
+    note_context: Optional[str]
+    user_memory_tag: Optional[str]
+    status: str
+    analysis_status: str
+    summary: Optional[str]
+    agent_provider: str
+    started_at: Optional[str]
+    ended_at: Optional[str]
+    duration_seconds: Optional[int]
+    end_reason: Optional[Literal['participant_left', 'duration_limit', 'ended_by_api', 'agent_ended', 'script_complete', 'idle_timeout']]
+    room_meeting_url: str
+    meeting_url: str
+    created_at: str
+    updated_at: str
+    Scenario: Optional[Scenario]
+    sentenced_transcripts: List[Sentence]
+    participants: List[Participant]
+
+
+class Meeting(_MeetingRequired, total=False):
+    analysis: MeetingAnalysis
+
+
+class MeetingAnalysis(TypedDict):
+    """Present only when analysis_status is completed."""
+    id: str
+    meeting_id: str
+    scenario_id: str
+    title: str
+    summary: str
+    call_summary: str
+    average_score: Optional[float]
+    total_score: Optional[float]
+    strengths: List[str]
+    growth_areas: List[str]
+    recommendations: List[str]
+    highlights: List[AnalysisHighlight]
+    conversation_length: int
+    repetitions: SpeechMetric
+    filler_words: SpeechMetric
+    weak_words: SpeechMetric
+    sentence_starters: SpeechMetric
+    participant_word_count: int
+    participant_speaking_minutes: float
+    participant_input: Union[Literal['voice'], Literal['typed'], Literal['mixed'], Literal['none']]
+    evaluator: Union[Literal['llm'], Literal['offline']]
+    evaluator_reason: Optional[str]
+    created_at: str
+    updated_at: str
+    goal_results: List[MeetingAnalysisGoalResult]
+
+
+class MeetingAnalysisGoalResult(TypedDict):
+    short_description: str
+    long_description: str
+    score: float
+    sentence_ids: List[int]
+    goal: AnalysisGoalDefinition
+
+
+class MeetingCompletedEvent(TypedDict):
+    """A meeting’s analysis completed (legacy per-scenario webhook)."""
+    id: str
+    event: Literal['meeting.completed']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class MeetingControls(TypedDict):
+    allow_participant_end: bool
+    idle_timeout_seconds: int
+    show_timer: bool
+    agent_fallback: Literal['auto', 'offline', 'apology']
+
+
+class MeetingCreatedEvent(TypedDict):
+    """A meeting is created through `POST /meetings`."""
+    id: str
+    event: Literal['meeting.created']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class MeetingEndedEvent(TypedDict):
+    """The meeting’s `ended_at` is set, before analysis."""
+    id: str
+    event: Literal['meeting.ended']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class MeetingFeedback(TypedDict):
+    meeting_id: str
+    membership_id: Optional[str]
+    rating: Literal['good', 'had_issues']
+    video_issues: List[Literal['freezes', 'audio_dropouts', 'lip_sync', 'echo', 'low_resolution', 'distorted_audio', 'connection_lost', 'camera_or_mic', 'other']]
+    agent_issues: List[Literal['interrupting', 'slow_replies', 'off_script', 'repetitive', 'unnatural_voice', 'misunderstood', 'wrong_information', 'ended_early', 'other']]
+    comment: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class MeetingInfo(TypedDict):
+    id: str
+    person_name: Optional[str]
+    status: str
+    created_at: str
+    started_at: Optional[str]
+    ended_at: Optional[str]
+    duration_seconds: Optional[int]
+
+
+class Memory(TypedDict):
+    id: str
+    user_memory_tag: str
+    content: str
+    external_id: Optional[str]
+    scenario_id: Optional[str]
+    source: Union[Literal['api'], Literal['meeting']]
+    source_meeting_id: Optional[str]
+    source_scenario_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class MemoryPage(TypedDict):
+    object: Literal['list']
+    data: List[Memory]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class MemorySubject(TypedDict):
+    """Who a default container belongs to (`membership:<id>` or `participant:<id>` tags); null for custom tags."""
+    type: Union[Literal['membership'], Literal['participant']]
+    id: str
+
+
+class MemoryTag(TypedDict):
+    user_memory_tag: str
+    subject: Optional[MemorySubject]
+    memory_count: int
+    last_memory_at: str
+    last_activity_at: str
+    memories: List[Memory]
+
+
+class MemoryTagSummary(TypedDict):
+    user_memory_tag: str
+    subject: Optional[MemorySubject]
+    memory_count: int
+    last_memory_at: str
+    last_activity_at: str
+
+
+class Participant(TypedDict):
+    id: str
+    email: Optional[str]
+    name: Optional[str]
+    role: str
+    source: str
+    joined_at: Optional[str]
+    left_at: Optional[str]
+    is_self: bool
+
+
+class ParticipantJoinedEvent(TypedDict):
+    """A participant’s `joined_at` goes from null to set."""
+    id: str
+    event: Literal['participant.joined']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class ParticipantLeftEvent(TypedDict):
+    """A participant’s `left_at` goes from null to set."""
+    id: str
+    event: Literal['participant.left']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class Persona(TypedDict):
+    id: str
+    name: str
+    job_title: str
+    demeanor: Literal['friendly', 'analytical', 'empathetic', 'curious', 'enthusiastic', 'critical', 'casual', 'blunt', 'assertive', 'neutral']
+    background: Optional[str]
+    gender: Optional[Literal['male', 'female']]
+    voice_id: str
+    avatar_id: Optional[str]
+    avatar_url: Optional[str]
+    membership_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class PersonaPage(TypedDict):
+    object: Literal['list']
+    data: List[Persona]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class ReactivateApiSecretResponse(TypedDict):
+    status: Literal['success']
+    message: str
+    data: Dict[str, Any]
+
+
+class Recording(TypedDict):
+    recording_id: str
+    meeting_id: str
+    url: str
+    thumbnail_url: Optional[str]
+    content_type: str
+    size_bytes: int
+    expires_at: str
+    created_at: str
+
+
+class RecordingReadyEvent(TypedDict):
+    """The recording record is created."""
+    id: str
+    event: Literal['recording.ready']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class RedeliverWebhookDeliveryResponse(TypedDict):
+    data: WebhookDelivery
+
+
+class RevokeApiSecretResponse(TypedDict):
+    status: Literal['success']
+    message: str
+    data: Dict[str, Any]
+
+
+class RoomMeeting(TypedDict):
+    id: str
+    status: str
+    person_name: Optional[str]
+    started_at: Optional[str]
+    ends_at: Optional[str]
+    ended_at: Optional[str]
+    end_reason: Optional[str]
+    duration_limit_seconds: int
+
+
+class RoomPersona(TypedDict):
+    name: str
+    job_title: str
+    avatar_url: Optional[str]
+    gender: Optional[str]
+    voice: Optional[RoomVoice]
+
+
+class RoomSentence(TypedDict):
+    id: int
+    transcript_id: int
+    speaker: str
+    message: str
+    start_duration: str
+    sequence_number: int
+    provider: Optional[str]
+    start_ms: int
+
+
+class RoomSpeech(TypedDict):
+    recognition: Optional[str]
+    synthesis: Optional[str]
+    input: Dict[str, Any]
+
+
+class RoomTranscript(TypedDict):
+    status: str
+    end_reason: Optional[str]
+    sentences: List[RoomSentence]
+
+
+class RoomUpload(TypedDict):
+    status: Literal['uploaded']
+    size: int
+    content_type: str
+
+
+class RoomVoice(TypedDict):
+    id: str
+    name: str
+    language: str
+    browser_voice_hints: List[str]
+    tts_voice: str
+
+
+class RoomWelcome(TypedDict):
+    meeting: RoomMeeting
+    scenario: Dict[str, Any]
+    persona: Optional[RoomPersona]
+    recording: Dict[str, Any]
+    controls: Dict[str, Any]
+    speech: RoomSpeech
+    live_path: str
+    server_time: str
+
+
+class RotateCustomFunctionSecretResponse(TypedDict):
+    data: CustomFunctionWithSecret
+
+
+class RotateWebhookEndpointSecretResponse(TypedDict):
+    data: WebhookEndpointWithSecret
+
+
+class Scenario(TypedDict):
+    id: str
+    name: str
+    type: Literal['interview', 'roleplay', 'upskill', 'brainstorm']
+    persona_id: Optional[str]
+    description: Optional[str]
+    call_duration: int
+    welcome_message: str
+    visibility: Union[Literal['public'], Literal['restricted']]
+    goals: List[str]
+    default_kind: Optional[Union[Literal['plus_one'], Literal['requirement_gathering']]]
+    custom_agent_enabled: bool
+    Persona: Optional[Persona]
+    membership_id: Optional[str]
+    created_at: str
+    updated_at: str
+    prompt: str
+    custom_agent_config: Optional[CustomAgentConfig]
+    Goals: List[Goal]
+    guardrails: List[ScenarioGuardrailSummary]
+    custom_functions: List[ScenarioCustomFunctionSummary]
+    meeting_controls: MeetingControls
+    session_options: SessionOptions
+
+
+class ScenarioCustomFunction(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    webhook_secret_last4: str
+    timeout_ms: int
+    created_at: str
+    updated_at: str
+    attached_at: str
+
+
+class _ScenarioCustomFunctionListRequired(TypedDict):
+    data: List[ScenarioCustomFunction]
+
+
+class ScenarioCustomFunctionList(_ScenarioCustomFunctionListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class ScenarioCustomFunctionSummary(TypedDict):
+    id: str
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    timeout_ms: int
+    attached_at: str
+
+
+class _ScenarioExportRequired(TypedDict):
+    format: Literal['understudy.scenario']
+    version: Literal[1]
+    scenario: Dict[str, Any]
+    persona: Dict[str, Any]
+    goals: List[Dict[str, Any]]
+    guardrails: List[Dict[str, Any]]
+    custom_functions: List[Dict[str, Any]]
+
+
+class ScenarioExport(_ScenarioExportRequired, total=False):
+    """A scenario with its persona, goals, guardrails and custom functions. Holds no secret: no custom agent API key, no webhook or function signing secret."""
+    exported_at: str
+
+
+class ScenarioGuardrail(TypedDict):
+    id: str
+    membership_id: Optional[str]
+    guardrail_name: str
+    guardrail_prompt: str
+    active: bool
+    created_at: str
+    updated_at: str
+    attachment: GuardrailAttachment
+    in_effect: bool
+
+
+class _ScenarioGuardrailListRequired(TypedDict):
+    data: List[ScenarioGuardrail]
+
+
+class ScenarioGuardrailList(_ScenarioGuardrailListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class ScenarioGuardrailSummary(TypedDict):
+    id: str
+    guardrail_name: str
+    active: bool
+    attachment_active: bool
+    position: int
+
+
+class ScenarioInfo(TypedDict):
+    id: str
+    name: str
+    type: str
+    description: Optional[str]
+    persona_name: Optional[str]
+
+
+class ScenarioMeeting(TypedDict):
+    id: str
+    scenario_id: str
+    person_name: Optional[str]
+    status: str
+    analysis_status: str
+    created_at: str
+    ended_at: Optional[str]
+    duration_seconds: Optional[int]
+
+
+class _ScenarioMeetingListRequired(TypedDict):
+    data: List[ScenarioMeeting]
+
+
+class ScenarioMeetingList(_ScenarioMeetingListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class ScenarioSummary(TypedDict):
+    id: str
+    name: str
+    type: Literal['interview', 'roleplay', 'upskill', 'brainstorm']
+    persona_id: Optional[str]
+    description: Optional[str]
+    call_duration: int
+    welcome_message: str
+    visibility: Union[Literal['public'], Literal['restricted']]
+    goals: List[str]
+    default_kind: Optional[Union[Literal['plus_one'], Literal['requirement_gathering']]]
+    custom_agent_enabled: bool
+    Persona: Optional[Persona]
+    membership_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class _ScenarioSummaryListRequired(TypedDict):
+    data: List[ScenarioSummary]
+
+
+class ScenarioSummaryList(_ScenarioSummaryListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class Sentence(TypedDict):
+    id: int
+    transcript_id: int
+    speaker: str
+    message: str
+    start_duration: str
+    sequence_number: int
+    provider: Optional[str]
+
+
+class SessionAnalysisCompleteEvent(TypedDict):
+    """The analysis with goal scores is saved."""
+    id: str
+    event: Literal['session.analysis_complete']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class SessionOptions(TypedDict):
+    webhook_url: Optional[str]
+    recording_enabled: bool
+    recording_consent_required: bool
+    memory_enabled: bool
+    notification_emails: List[str]
+    language: str
+
+
+class SetPersonaAvatarRequest(TypedDict):
+    avatar_id: str
+
+
+class SignupRequest(TypedDict):
+    email: str
+    password: str
+    name: str
+
+
+class SignupResponse(TypedDict):
+    token: str
+    user: Dict[str, Any]
+    account: Dict[str, Any]
+    membership_id: str
+
+
+class SkippedMemory(TypedDict):
+    content: str
+    reason: Union[Literal['duplicate'], Literal['duplicate_in_request']]
+
+
+class SpeechMetric(TypedDict):
+    total: int
+    per_minute: Optional[float]
+    items: List[Dict[str, Any]]
+    examples: List[str]
+
+
+class SubmitMeetingFeedback200Response(TypedDict):
+    data: MeetingFeedback
+
+
+class SubmitMeetingFeedback201Response(TypedDict):
+    data: MeetingFeedback
+
+
+class _SubmitMeetingFeedbackRequestRequired(TypedDict):
+    rating: Literal['good', 'had_issues']
+
+
+class SubmitMeetingFeedbackRequest(_SubmitMeetingFeedbackRequestRequired, total=False):
+    video_issues: List[Literal['freezes', 'audio_dropouts', 'lip_sync', 'echo', 'low_resolution', 'distorted_audio', 'connection_lost', 'camera_or_mic', 'other']]
+    agent_issues: List[Literal['interrupting', 'slow_replies', 'off_script', 'repetitive', 'unnatural_voice', 'misunderstood', 'wrong_information', 'ended_early', 'other']]
+    comment: Optional[str]
+
+
+class Transcript(TypedDict):
+    id: int
+    meeting_id: str
+    content: str
+    status: str
+    language: str
+    created_at: str
+
+
+class TranscriptReadyEvent(TypedDict):
+    """The sentenced transcript is stored."""
+    id: str
+    event: Literal['transcript.ready']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class UpdateCustomFunctionRequest(TypedDict, total=False):
+    name: str
+    description: str
+    parameters_schema: Dict[str, Any]
+    execution_mode: Literal['webhook']
+    webhook_url: str
+    webhook_secret: str
+    timeout_ms: int
+
+
+class UpdateCustomFunctionResponse(TypedDict):
+    data: CustomFunction
+
+
+class UpdateGoalRequest(TypedDict, total=False):
+    name: str
+    description: Optional[str]
+    instructions: Optional[str]
+    metrics: Optional[Dict[str, Any]]
+    scenario_id: Optional[str]
+    active: bool
+    scenarios: List[str]
+
+
+class UpdateGuardrailAttachmentRequest(TypedDict, total=False):
+    active: bool
+    position: int
+
+
+class UpdateGuardrailAttachmentResponse(TypedDict):
+    data: ScenarioGuardrail
+
+
+class UpdateGuardrailRequest(TypedDict, total=False):
+    guardrail_name: str
+    guardrail_prompt: str
+    active: bool
+
+
+class UpdateGuardrailResponse(TypedDict):
+    data: Guardrail
+
+
+class UpdateMemoryRequest(TypedDict, total=False):
+    content: str
+    external_id: Optional[str]
+
+
+class UpdateMemoryResponse(TypedDict):
+    data: Memory
+
+
+class UpdatePersonaRequest(TypedDict, total=False):
+    name: str
+    job_title: str
+    demeanor: Literal['friendly', 'analytical', 'empathetic', 'curious', 'enthusiastic', 'critical', 'casual', 'blunt', 'assertive', 'neutral']
+    background: Optional[str]
+    gender: Optional[Literal['male', 'female']]
+    voice_id: Optional[str]
+    avatar_id: Optional[str]
+
+
+class UpdateScenarioRequest(TypedDict, total=False):
+    name: str
+    type: Literal['interview', 'roleplay', 'upskill', 'brainstorm']
+    persona_id: str
+    prompt: str
+    description: Optional[str]
+    call_duration: int
+    welcome_message: Optional[str]
+    visibility: Union[Literal['public'], Literal['restricted']]
+    goals: List[str]
+    custom_agent_enabled: bool
+    custom_agent_config: Optional[Dict[str, Any]]
+    meeting_controls: Dict[str, Any]
+    session_options: Dict[str, Any]
+
+
+class UpdateScenarioSessionOptionsRequest(TypedDict, total=False):
+    webhook_url: Optional[str]
+    recording_enabled: bool
+    recording_consent_required: bool
+    memory_enabled: bool
+    notification_emails: List[str]
+    language: str
+
+
+class _UpdateScenarioSessionOptionsResponseRequired(TypedDict):
+    webhook_url: Optional[str]
+    recording_enabled: bool
+    recording_consent_required: bool
+    memory_enabled: bool
+    notification_emails: List[str]
+    language: str
+
+
+class UpdateScenarioSessionOptionsResponse(_UpdateScenarioSessionOptionsResponseRequired, total=False):
+    webhook_secret: str
+
+
+class UpdateWebhookEndpointRequest(TypedDict, total=False):
+    url: str
+    description: str
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']]
+    enabled: bool
+
+
+class UpdateWebhookEndpointResponse(TypedDict):
+    data: WebhookEndpoint
+
+
+class Voice(TypedDict):
+    id: str
+    name: str
+    gender: Literal['male', 'female']
+    language: str
+    description: str
+    browser_voice_hints: List[str]
+    tts_voice: str
+
+
+class _VoiceListRequired(TypedDict):
+    data: List[Voice]
+
+
+class VoiceList(_VoiceListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class WebhookAnalysis(TypedDict):
+    analysis_id: str
+    average_score: Optional[float]
+    total_score: Optional[float]
+    summary: Optional[str]
+    call_summary: Optional[str]
+    strengths: Any
+    growth_areas: Any
+    recommendations: Any
+    goal_results: Any
+    highlights: Any
+    conversation_length: Any
+
+
+class WebhookDelivery(TypedDict):
+    id: str
+    endpoint_id: str
+    event_id: str
+    event: str
+    status: Literal['pending', 'paused', 'succeeded', 'failed', 'dead', 'cancelled']
+    attempt_count: int
+    next_attempt_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class WebhookDeliveryAttempt(TypedDict):
+    id: str
+    delivery_id: str
+    event_id: str
+    event: str
+    attempt_number: int
+    trigger: Literal['automatic', 'manual']
+    url: str
+    status_code: Optional[int]
+    duration_ms: int
+    error: Optional[str]
+    response_excerpt: Optional[str]
+    outcome: Literal['succeeded', 'retry_scheduled', 'failed', 'dead']
+    next_retry_at: Optional[str]
+    delivery_status: str
+    created_at: str
+
+
+class WebhookDeliveryAttemptPage(TypedDict):
+    object: Literal['list']
+    data: List[WebhookDeliveryAttempt]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class WebhookEndpoint(TypedDict):
+    id: str
+    url: str
+    description: str
+    subscribed_events: List[str]
+    enabled: bool
+    previous_secret_expires_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class _WebhookEndpointListRequired(TypedDict):
+    data: List[WebhookEndpoint]
+
+
+class WebhookEndpointList(_WebhookEndpointListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class WebhookEndpointWithSecret(TypedDict):
+    id: str
+    url: str
+    description: str
+    subscribed_events: List[str]
+    enabled: bool
+    previous_secret_expires_at: Optional[str]
+    created_at: str
+    updated_at: str
+    signing_secret: str
+
+
+class ApiKey(TypedDict):
+    key_id: str
+    name: str
+    prefix: str
+    inbox_ids: List[str]
+    pod_id: Optional[str]
+    scopes: List[str]
+    last_used_at: Optional[str]
+    created_at: str
+
+
+class ApiKeyList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    api_keys: List[ApiKey]
+
+
+class Attachment(TypedDict):
+    attachment_id: str
+    filename: Optional[str]
+    content_type: str
+    size: int
+    content_id: Optional[str]
+    inline: bool
+
+
+class _CreateApiKeyRequestRequired(TypedDict):
+    name: str
+
+
+class CreateApiKeyRequest(_CreateApiKeyRequestRequired, total=False):
+    inbox_ids: List[str]
+    pod_id: str
+    scopes: List[str]
+    permissions: List[str]
+
+
+class CreatedApiKey(TypedDict):
+    key_id: str
+    name: str
+    prefix: str
+    inbox_ids: List[str]
+    pod_id: Optional[str]
+    scopes: List[str]
+    last_used_at: Optional[str]
+    created_at: str
+    api_key: str
+
+
+class _CreateDomainRequestRequired(TypedDict):
+    domain: str
+
+
+class CreateDomainRequest(_CreateDomainRequestRequired, total=False):
+    pod_id: str
+
+
+class CreateDraftRequest(TypedDict, total=False):
+    to: Union[str, List[str]]
+    cc: Union[str, List[str]]
+    bcc: Union[str, List[str]]
+    reply_to: Union[str, List[str]]
+    subject: str
+    text: str
+    html: str
+    attachments: List[Dict[str, Any]]
+    labels: List[str]
+    headers: Dict[str, Any]
+    in_reply_to: str
+    references: List[str]
+    client_id: str
+
+
+class CreatedWebhook(TypedDict):
+    webhook_id: str
+    url: str
+    event_types: List[str]
+    inbox_ids: Optional[List[str]]
+    pod_id: Optional[str]
+    enabled: bool
+    disabled_reason: Optional[str]
+    client_id: Optional[str]
+    created_at: str
+    updated_at: str
+    secret: str
+
+
+class _CreateInboxAllowEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreateInboxAllowEntryRequest(_CreateInboxAllowEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class _CreateInboxBlockEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreateInboxBlockEntryRequest(_CreateInboxBlockEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class CreateInboxRequest(TypedDict, total=False):
+    username: str
+    domain: str
+    display_name: str
+    pod_id: str
+    client_id: str
+
+
+class _CreateNamespaceAllowEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreateNamespaceAllowEntryRequest(_CreateNamespaceAllowEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class _CreateNamespaceBlockEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreateNamespaceBlockEntryRequest(_CreateNamespaceBlockEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class _CreatePodAllowEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreatePodAllowEntryRequest(_CreatePodAllowEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class _CreatePodBlockEntryRequestRequired(TypedDict):
+    value: str
+
+
+class CreatePodBlockEntryRequest(_CreatePodBlockEntryRequestRequired, total=False):
+    direction: Union[Literal['receive'], Literal['send']]
+    reason: str
+
+
+class _CreatePodRequestRequired(TypedDict):
+    name: str
+
+
+class CreatePodRequest(_CreatePodRequestRequired, total=False):
+    client_id: str
+
+
+class _CreateWebhookRequestRequired(TypedDict):
+    url: str
+    event_types: List[Union[Literal['message.received'], Literal['message.received.blocked'], Literal['message.sent'], Literal['message.rejected'], Literal['message.deleted'], Literal['thread.deleted'], Literal['draft.created'], Literal['draft.updated'], Literal['domain.verified'], Literal['message.delivered'], Literal['message.bounced'], Literal['message.complained']]]
+
+
+class CreateWebhookRequest(_CreateWebhookRequestRequired, total=False):
+    inbox_ids: List[str]
+    client_id: str
+
+
+class DeletedMessage(TypedDict):
+    inbox_id: str
+    message_id: str
+    thread_id: Optional[str]
+    permanent: bool
+
+
+class DeletedThread(TypedDict):
+    inbox_id: str
+    thread_id: str
+    permanent: bool
+
+
+class Domain(TypedDict):
+    domain_id: str
+    domain: str
+    pod_id: Optional[str]
+    status: Union[Literal['pending'], Literal['verified'], Literal['failed']]
+    records: List[Dict[str, Any]]
+    last_checked_at: Optional[str]
+    last_error: Optional[str]
+    verified_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class DomainList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    domains: List[Domain]
+
+
+class DomainVerifiedEvent(TypedDict):
+    """A custom domain’s DNS records were verified (`inbox_id` is null)."""
+    type: Literal['event']
+    event_type: Literal['domain.verified']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    domain: Domain
+
+
+class Draft(TypedDict):
+    inbox_id: str
+    draft_id: str
+    client_id: Optional[str]
+    to: List[str]
+    cc: List[str]
+    bcc: List[str]
+    reply_to: List[str]
+    subject: str
+    text: Optional[str]
+    html: Optional[str]
+    attachments: List[Dict[str, Any]]
+    in_reply_to: Optional[str]
+    references: List[str]
+    labels: List[str]
+    headers: Dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+class DraftCreatedEvent(TypedDict):
+    """A draft was created."""
+    type: Literal['event']
+    event_type: Literal['draft.created']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    draft: Draft
+
+
+class DraftList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    drafts: List[Draft]
+
+
+class DraftUpdatedEvent(TypedDict):
+    """A draft was changed."""
+    type: Literal['event']
+    event_type: Literal['draft.updated']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    draft: Draft
+
+
+class Event(TypedDict):
+    """Exactly the webhook payload: message, thread, matched_by, auto_reply… per type."""
+    type: Literal['event']
+    event_type: str
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+
+
+class ForwardMessageRequest(TypedDict, total=False):
+    to: Union[str, List[str]]
+    cc: Union[str, List[str]]
+    bcc: Union[str, List[str]]
+    reply_to: Union[str, List[str]]
+    subject: str
+    text: str
+    html: str
+    attachments: List[Dict[str, Any]]
+    labels: List[str]
+    headers: Dict[str, Any]
+    send_at: str
+    include_attachments: bool
+
+
+#: GetAttachmentResponse
+GetAttachmentResponse = str
+
+
+#: GetRawMessageResponse
+GetRawMessageResponse = str
+
+
+class Inbox(TypedDict):
+    inbox_id: str
+    pod_id: Optional[str]
+    display_name: Optional[str]
+    client_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class InboxList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    inboxes: List[Inbox]
+
+
+class ListEntry(TypedDict):
+    entry_id: str
+    list: Union[Literal['allow'], Literal['block']]
+    direction: Union[Literal['receive'], Literal['send']]
+    scope: Union[Literal['namespace'], Literal['pod'], Literal['inbox']]
+    pod_id: Optional[str]
+    inbox_id: Optional[str]
+    kind: Union[Literal['address'], Literal['domain']]
+    value: str
+    reason: Optional[str]
+    created_at: str
+
+
+class ListEntryList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    entries: List[ListEntry]
+
+
+class ListInboxEventsResponse(TypedDict):
+    count: int
+    limit: int
+    has_more: bool
+    next_page_token: Optional[str]
+    events: List[Event]
+
+
+Message = TypedDict("Message", {'inbox_id': 'str', 'thread_id': 'Optional[str]', 'message_id': 'str', 'labels': 'List[str]', 'timestamp': 'str', 'from': 'str', 'reply_to': 'List[str]', 'to': 'List[str]', 'cc': 'List[str]', 'bcc': 'List[str]', 'subject': 'str', 'preview': 'str', 'text': 'Optional[str]', 'html': 'Optional[str]', 'extracted_text': 'Optional[str]', 'extracted_html': 'Optional[str]', 'attachments': 'List[Attachment]', 'in_reply_to': 'Optional[str]', 'references': 'List[str]', 'headers': 'Dict[str, Any]', 'headers_truncated': 'bool', 'size': 'int', 'status': "Union[Literal['received'], Literal['blocked'], Literal['scheduled'], Literal['sending'], Literal['sent'], Literal['rejected'], Literal['cancelled']]", 'matched_by': "Optional[Union[Literal['in_reply_to'], Literal['references'], Literal['quote'], Literal['subject'], Literal['new']]]", 'auto_reply': 'bool', 'auto_reply_reason': 'Optional[str]', 'rejection_reason': 'Optional[str]', 'recipients': 'List[Recipient]', 'send_at': 'Optional[str]', 'created_at': 'str', 'updated_at': 'str'}, total=False)
+
+
+class MessageDeletedEvent(TypedDict):
+    """A message was deleted for good."""
+    type: Literal['event']
+    event_type: Literal['message.deleted']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    message_id: str
+    thread_id: Optional[str]
+    thread: Optional[Thread]
+
+
+class MessageList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    messages: List[Message]
+
+
+class MessageReceivedBlockedEvent(TypedDict):
+    """Mail arrived and a block or allow list refused it."""
+    type: Literal['event']
+    event_type: Literal['message.received.blocked']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    message: Message
+    thread: None
+    blocked_by: Dict[str, Any]
+
+
+class MessageReceivedEvent(TypedDict):
+    """Mail arrived in the inbox."""
+    type: Literal['event']
+    event_type: Literal['message.received']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    message: Message
+    thread: Thread
+    matched_by: Optional[Literal['in_reply_to', 'references', 'quote', 'subject', 'new']]
+    auto_reply: bool
+    auto_reply_reason: Optional[str]
+
+
+class MessageRejectedEvent(TypedDict):
+    """An outgoing message is done and nobody got it."""
+    type: Literal['event']
+    event_type: Literal['message.rejected']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    message: Message
+    thread: Optional[Thread]
+    reason: str
+
+
+class MessageSentEvent(TypedDict):
+    """An outgoing message is done: no recipient is left to try and at least one got it."""
+    type: Literal['event']
+    event_type: Literal['message.sent']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    message: Message
+    thread: Optional[Thread]
+    recipients: Dict[str, Any]
+
+
+class Pod(TypedDict):
+    pod_id: str
+    name: str
+    client_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class PodList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    pods: List[Pod]
+
+
+class Recipient(TypedDict):
+    address: str
+    type: Union[Literal['to'], Literal['cc'], Literal['bcc']]
+    status: Union[Literal['pending'], Literal['sent'], Literal['delivered'], Literal['deferred'], Literal['rejected']]
+    attempts: int
+    last_response: Optional[str]
+    updated_at: str
+
+
+class ReplyToMessageRequest(TypedDict, total=False):
+    to: Union[str, List[str]]
+    cc: Union[str, List[str]]
+    bcc: Union[str, List[str]]
+    reply_to: Union[str, List[str]]
+    subject: str
+    text: str
+    html: str
+    attachments: List[Dict[str, Any]]
+    labels: List[str]
+    headers: Dict[str, Any]
+    send_at: str
+    reply_all: bool
+
+
+class SendDraftRequest(TypedDict, total=False):
+    send_at: str
+
+
+class SendMessageRequest(TypedDict, total=False):
+    to: Union[str, List[str]]
+    cc: Union[str, List[str]]
+    bcc: Union[str, List[str]]
+    reply_to: Union[str, List[str]]
+    subject: str
+    text: str
+    html: str
+    attachments: List[Dict[str, Any]]
+    labels: List[str]
+    headers: Dict[str, Any]
+    send_at: str
+
+
+class _ThreadRequired(TypedDict):
+    inbox_id: str
+    thread_id: str
+    labels: List[str]
+    timestamp: str
+    senders: List[str]
+    recipients: List[str]
+    subject: str
+    preview: str
+    last_message_id: Optional[str]
+    message_count: int
+    size: int
+    created_at: str
+    updated_at: str
+
+
+class Thread(_ThreadRequired, total=False):
+    messages: List[Message]
+
+
+class ThreadDeletedEvent(TypedDict):
+    """A thread and its messages were deleted for good."""
+    type: Literal['event']
+    event_type: Literal['thread.deleted']
+    event_id: str
+    inbox_id: Optional[str]
+    created_at: str
+    thread_id: str
+    message_ids: List[str]
+
+
+class ThreadList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    threads: List[Thread]
+
+
+class UpdateDraftRequest(TypedDict, total=False):
+    """Only the fields given change; null clears one. `attachments` replaces the whole list."""
+    to: Optional[Union[str, List[str]]]
+    cc: Optional[Union[str, List[str]]]
+    bcc: Optional[Union[str, List[str]]]
+    reply_to: Optional[Union[str, List[str]]]
+    subject: Optional[str]
+    text: Optional[str]
+    html: Optional[str]
+    attachments: Optional[List[Dict[str, Any]]]
+    labels: Optional[List[str]]
+    headers: Optional[Dict[str, Any]]
+    in_reply_to: Optional[str]
+    references: Optional[List[str]]
+
+
+class UpdateInboxRequest(TypedDict):
+    display_name: Optional[str]
+
+
+class UpdateMessageRequest(TypedDict, total=False):
+    add_labels: List[str]
+    remove_labels: List[str]
+
+
+class UpdateWebhookRequest(TypedDict, total=False):
+    url: str
+    event_types: List[Union[Literal['message.received'], Literal['message.received.blocked'], Literal['message.sent'], Literal['message.rejected'], Literal['message.deleted'], Literal['thread.deleted'], Literal['draft.created'], Literal['draft.updated'], Literal['domain.verified'], Literal['message.delivered'], Literal['message.bounced'], Literal['message.complained']]]
+    enabled: bool
+
+
+class Webhook(TypedDict):
+    webhook_id: str
+    url: str
+    event_types: List[str]
+    inbox_ids: Optional[List[str]]
+    pod_id: Optional[str]
+    enabled: bool
+    disabled_reason: Optional[str]
+    client_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class MailboxWebhookDelivery(TypedDict):
+    delivery_id: str
+    webhook_id: Optional[str]
+    event_id: str
+    event_type: str
+    status: str
+    attempt_count: int
+    next_attempt_at: Optional[str]
+    last_status_code: Optional[int]
+    last_error: Optional[str]
+    created_at: str
+    updated_at: str
+    attempts: List[Dict[str, Any]]
+
+
+class WebhookDeliveryList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    deliveries: List[MailboxWebhookDelivery]
+
+
+class WebhookList(TypedDict):
+    count: int
+    limit: int
+    next_page_token: Optional[str]
+    webhooks: List[Webhook]

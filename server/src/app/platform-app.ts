@@ -12,7 +12,7 @@ import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
-export const PLATFORM_API_VERSION = '1.2.0';
+export const PLATFORM_API_VERSION = '1.3.0';
 
 /** Resolves a bearer token: `svc_` API keys, then our own user tokens, then an external OIDC issuer's. */
 export function platformCredentialResolver(deps: PlatformDeps) {

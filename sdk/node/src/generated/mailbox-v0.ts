@@ -792,11 +792,579 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "message.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail arrived in the inbox. */
+        post: operations["messageReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.received.blocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail arrived and a block or allow list refused it. */
+        post: operations["messageReceivedBlockedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An outgoing message is done: no recipient is left to try and at least one got it. */
+        post: operations["messageSentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An outgoing message is done and nobody got it. */
+        post: operations["messageRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A message was deleted for good. */
+        post: operations["messageDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "thread.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A thread and its messages were deleted for good. */
+        post: operations["threadDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "draft.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A draft was created. */
+        post: operations["draftCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "draft.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A draft was changed. */
+        post: operations["draftUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A custom domain’s DNS records were verified (`inbox_id` is null). */
+        post: operations["domainVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** ApiKey */
+        ApiKey: {
+            /** @example key_8d2k4m6p0q1r3s5t7v9w */
+            key_id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            inbox_ids: string[];
+            pod_id: string | null;
+            scopes: string[];
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        ApiKeyList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            api_keys: components["schemas"]["ApiKey"][];
+        };
+        /** Attachment */
+        Attachment: {
+            attachment_id: string;
+            filename: string | null;
+            content_type: string;
+            size: number;
+            content_id: string | null;
+            inline: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "support agent",
+         *       "inbox_ids": [
+         *         "support@mail.example.com"
+         *       ]
+         *     }
+         */
+        CreateApiKeyRequest: {
+            name: string;
+            /** @description Restrict the key to these inboxes; omitted or empty = every inbox. */
+            inbox_ids?: string[];
+            pod_id?: string;
+            /** @description What the key may do: scope names (`messages.read`, `messages.send`…), `<resource>.*` or `*`; omitted or empty = everything. */
+            scopes?: string[];
+            /** @description Alias of scopes. */
+            permissions?: string[];
+        };
+        /** CreatedApiKey */
+        CreatedApiKey: {
+            /** @example key_8d2k4m6p0q1r3s5t7v9w */
+            key_id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            inbox_ids: string[];
+            pod_id: string | null;
+            scopes: string[];
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description Shown once, here; only its hash is stored. */
+            api_key: string;
+        };
+        /**
+         * @example {
+         *       "domain": "agents.example.com"
+         *     }
+         */
+        CreateDomainRequest: {
+            domain: string;
+            pod_id?: string;
+        };
+        /**
+         * @example {
+         *       "to": [
+         *         "customer@example.com"
+         *       ],
+         *       "subject": "Draft reply",
+         *       "text": "Proposed answer…"
+         *     }
+         */
+        CreateDraftRequest: {
+            to?: string | string[];
+            cc?: string | string[];
+            bcc?: string | string[];
+            reply_to?: string | string[];
+            subject?: string;
+            text?: string;
+            html?: string;
+            attachments?: {
+                filename?: string;
+                content_type?: string;
+                /**
+                 * Format: byte
+                 * @description Base64 of the bytes (or give `url`).
+                 */
+                content?: string;
+                /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
+                url?: string;
+                content_id?: string;
+                inline?: boolean;
+            }[];
+            /** @description Labels to put on the sent copy. */
+            labels?: string[];
+            /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Message-ID of the message this draft answers. */
+            in_reply_to?: string;
+            references?: string[];
+            client_id?: string;
+        };
+        /** CreatedWebhook */
+        CreatedWebhook: {
+            /** @example whk_3k9m2p7q1r5s8t0v4w6x */
+            webhook_id: string;
+            url: string;
+            event_types: string[];
+            inbox_ids: string[] | null;
+            pod_id: string | null;
+            enabled: boolean;
+            disabled_reason: string | null;
+            client_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+            /** @description `whsec_…`: shown once, here. Verify X-Mailbox-Signature with it. */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreateInboxAllowEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreateInboxBlockEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "username": "support-bot",
+         *       "display_name": "Support Bot"
+         *     }
+         */
+        CreateInboxRequest: {
+            /** @description Local part; random when omitted. */
+            username?: string;
+            /** @description The service domain (default) or a verified custom domain. */
+            domain?: string;
+            display_name?: string;
+            pod_id?: string;
+            /** @description Idempotency: the same client_id returns the same inbox. */
+            client_id?: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreateNamespaceAllowEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreateNamespaceBlockEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreatePodAllowEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "value": "spam.example",
+         *       "reason": "bulk mailer"
+         *     }
+         */
+        CreatePodBlockEntryRequest: {
+            /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
+            value: string;
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
+            direction?: "receive" | "send";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "name": "customer-42"
+         *     }
+         */
+        CreatePodRequest: {
+            name: string;
+            client_id?: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://agent.example.com/hooks/mail",
+         *       "event_types": [
+         *         "message.received"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            /** Format: uri */
+            url: string;
+            event_types: ("message.received" | "message.received.blocked" | "message.sent" | "message.rejected" | "message.deleted" | "thread.deleted" | "draft.created" | "draft.updated" | "domain.verified" | "message.delivered" | "message.bounced" | "message.complained")[];
+            inbox_ids?: string[];
+            client_id?: string;
+        };
+        /** DeletedMessage */
+        DeletedMessage: {
+            inbox_id: string;
+            message_id: string;
+            thread_id: string | null;
+            /** @description true: gone for good; false: in the trash (label `trash`). */
+            permanent: boolean;
+        };
+        /** DeletedThread */
+        DeletedThread: {
+            inbox_id: string;
+            thread_id: string;
+            /** @description true: gone for good; false: every message in the trash. */
+            permanent: boolean;
+        };
+        /** Domain */
+        Domain: {
+            /** @description The domain name; also its id. */
+            domain_id: string;
+            domain: string;
+            pod_id: string | null;
+            status: "pending" | "verified" | "failed";
+            /** @description Publish these, then call verify. */
+            records: {
+                type: "TXT" | "MX";
+                name: string;
+                value: string;
+                priority: number | null;
+                purpose: "verification" | "inbound" | "spf" | "dkim";
+                status: "pending" | "verified" | "missing" | "invalid";
+            }[];
+            last_checked_at: string | null;
+            last_error: string | null;
+            verified_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        DomainList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            domains: components["schemas"]["Domain"][];
+        };
+        /**
+         * DomainVerifiedEvent
+         * @description A custom domain’s DNS records were verified (`inbox_id` is null).
+         */
+        DomainVerifiedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "domain.verified";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            domain: components["schemas"]["Domain"];
+        };
+        /** Draft */
+        Draft: {
+            inbox_id: string;
+            draft_id: string;
+            client_id: string | null;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            reply_to: string[];
+            subject: string;
+            text: string | null;
+            html: string | null;
+            attachments: {
+                filename: string | null;
+                content_type: string;
+                size: number;
+                content_id: string | null;
+                inline: boolean;
+            }[];
+            in_reply_to: string | null;
+            references: string[];
+            labels: string[];
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * DraftCreatedEvent
+         * @description A draft was created.
+         */
+        DraftCreatedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "draft.created";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            draft: components["schemas"]["Draft"];
+        };
+        DraftList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            drafts: components["schemas"]["Draft"][];
+        };
+        /**
+         * DraftUpdatedEvent
+         * @description A draft was changed.
+         */
+        DraftUpdatedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "draft.updated";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            draft: components["schemas"]["Draft"];
+        };
         /** Error */
-        "def-0": {
+        Error: {
             /** @enum {string} */
             status: "error";
             message: string;
@@ -815,6 +1383,639 @@ export interface components {
                 code: string;
                 message: string;
             }[];
+        };
+        /**
+         * Event
+         * @description Exactly the webhook payload: message, thread, matched_by, auto_reply… per type.
+         */
+        Event: {
+            /** @enum {string} */
+            type: "event";
+            event_type: string;
+            event_id: string;
+            inbox_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "to": [
+         *         "colleague@example.com"
+         *       ],
+         *       "text": "FYI, see below."
+         *     }
+         */
+        ForwardMessageRequest: {
+            to?: string | string[];
+            cc?: string | string[];
+            bcc?: string | string[];
+            reply_to?: string | string[];
+            subject?: string;
+            text?: string;
+            html?: string;
+            attachments?: {
+                filename?: string;
+                content_type?: string;
+                /**
+                 * Format: byte
+                 * @description Base64 of the bytes (or give `url`).
+                 */
+                content?: string;
+                /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
+                url?: string;
+                content_id?: string;
+                inline?: boolean;
+            }[];
+            /** @description Labels to put on the sent copy. */
+            labels?: string[];
+            /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            send_at?: string;
+            /** @description Carry the original's attachments along (default true). */
+            include_attachments?: boolean;
+        };
+        GetAttachmentResponse: string;
+        GetRawMessageResponse: string;
+        /** Inbox */
+        Inbox: {
+            /**
+             * @description The address of the inbox; also its id.
+             * @example support-bot@mail.example.com
+             */
+            inbox_id: string;
+            pod_id: string | null;
+            display_name: string | null;
+            client_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        InboxList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            inboxes: components["schemas"]["Inbox"][];
+        };
+        /** ListEntry */
+        ListEntry: {
+            /**
+             * @example blk_7f3kq0c1x7m3v9b4h6d2
+             * @example alw_5n2k8q0c1x7m3v9b4h6d
+             */
+            entry_id: string;
+            list: "allow" | "block";
+            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
+            direction: "receive" | "send";
+            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
+            scope: "namespace" | "pod" | "inbox";
+            pod_id: string | null;
+            inbox_id: string | null;
+            kind: "address" | "domain";
+            /**
+             * @example spammer@example.com
+             * @example example.net
+             */
+            value: string;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        ListEntryList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            entries: components["schemas"]["ListEntry"][];
+        };
+        ListInboxEventsResponse: {
+            count: number;
+            limit: number;
+            has_more: boolean;
+            next_page_token: string | null;
+            events: components["schemas"]["Event"][];
+        };
+        /** Message */
+        Message: {
+            inbox_id: string;
+            thread_id: string | null;
+            /**
+             * @description The RFC 5322 Message-ID, with angle brackets.
+             * @example <m8k2@mail.example.com>
+             */
+            message_id: string;
+            /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
+            labels: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            timestamp: string;
+            from: string;
+            reply_to: string[];
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            subject: string;
+            preview: string;
+            text: string | null;
+            html: string | null;
+            extracted_text: string | null;
+            extracted_html: string | null;
+            attachments: components["schemas"]["Attachment"][];
+            in_reply_to: string | null;
+            references: string[];
+            /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
+            headers_truncated: boolean;
+            size: number;
+            /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
+            status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
+            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
+            auto_reply: boolean;
+            auto_reply_reason: string | null;
+            rejection_reason: string | null;
+            /** @description Outbound: what became of each recipient (empty for inbound mail). */
+            recipients: components["schemas"]["Recipient"][];
+            send_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * MessageDeletedEvent
+         * @description A message was deleted for good.
+         */
+        MessageDeletedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "message.deleted";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            message_id: string;
+            thread_id: string | null;
+            thread: components["schemas"]["Thread"] | null;
+        };
+        MessageList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            messages: components["schemas"]["Message"][];
+        };
+        /**
+         * MessageReceivedBlockedEvent
+         * @description Mail arrived and a block or allow list refused it.
+         */
+        MessageReceivedBlockedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "message.received.blocked";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            message: components["schemas"]["Message"];
+            thread: null;
+            blocked_by: {
+                /** @enum {unknown} */
+                list: "block" | "allow";
+                /** @description `namespace`, `pod` or `inbox`. */
+                scope: string;
+                entry_id: string | null;
+                kind: string | null;
+                value: string | null;
+            };
+        };
+        /**
+         * MessageReceivedEvent
+         * @description Mail arrived in the inbox.
+         */
+        MessageReceivedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "message.received";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            message: components["schemas"]["Message"];
+            thread: components["schemas"]["Thread"];
+            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
+            auto_reply: boolean;
+            auto_reply_reason: string | null;
+        };
+        /**
+         * MessageRejectedEvent
+         * @description An outgoing message is done and nobody got it.
+         */
+        MessageRejectedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "message.rejected";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            message: components["schemas"]["Message"];
+            thread: components["schemas"]["Thread"] | null;
+            reason: string;
+        };
+        /**
+         * MessageSentEvent
+         * @description An outgoing message is done: no recipient is left to try and at least one got it.
+         */
+        MessageSentEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "message.sent";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            message: components["schemas"]["Message"];
+            thread: components["schemas"]["Thread"] | null;
+            recipients: {
+                /** @description Delivered locally. */
+                internal: string[];
+                /** @description Meant for the relay. */
+                external: string[];
+                /** @description Never got it. */
+                rejected: string[];
+            };
+        };
+        /** Pod */
+        Pod: {
+            /** @example pod_5n2k8q0c1x7m3v9b4h6d */
+            pod_id: string;
+            name: string;
+            client_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        PodList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            pods: components["schemas"]["Pod"][];
+        };
+        /** Recipient */
+        Recipient: {
+            address: string;
+            type: "to" | "cc" | "bcc";
+            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
+            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
+            attempts: number;
+            last_response: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "text": "Thanks, noted."
+         *     }
+         */
+        ReplyToMessageRequest: {
+            to?: string | string[];
+            cc?: string | string[];
+            bcc?: string | string[];
+            reply_to?: string | string[];
+            subject?: string;
+            text?: string;
+            html?: string;
+            attachments?: {
+                filename?: string;
+                content_type?: string;
+                /**
+                 * Format: byte
+                 * @description Base64 of the bytes (or give `url`).
+                 */
+                content?: string;
+                /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
+                url?: string;
+                content_id?: string;
+                inline?: boolean;
+            }[];
+            /** @description Labels to put on the sent copy. */
+            labels?: string[];
+            /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            send_at?: string;
+            /** @description Also address the original To and Cc (except this inbox). */
+            reply_all?: boolean;
+        };
+        SendDraftRequest: {
+            /**
+             * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            send_at?: string;
+        };
+        /**
+         * @example {
+         *       "to": [
+         *         "customer@example.com"
+         *       ],
+         *       "subject": "Your order",
+         *       "text": "It shipped today."
+         *     }
+         */
+        SendMessageRequest: {
+            to?: string | string[];
+            cc?: string | string[];
+            bcc?: string | string[];
+            reply_to?: string | string[];
+            subject?: string;
+            text?: string;
+            html?: string;
+            attachments?: {
+                filename?: string;
+                content_type?: string;
+                /**
+                 * Format: byte
+                 * @description Base64 of the bytes (or give `url`).
+                 */
+                content?: string;
+                /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
+                url?: string;
+                content_id?: string;
+                inline?: boolean;
+            }[];
+            /** @description Labels to put on the sent copy. */
+            labels?: string[];
+            /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
+             * @example 2026-12-01T09:00:00Z
+             */
+            send_at?: string;
+        };
+        /** Thread */
+        Thread: {
+            inbox_id: string;
+            thread_id: string;
+            labels: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            timestamp: string;
+            senders: string[];
+            recipients: string[];
+            subject: string;
+            preview: string;
+            last_message_id: string | null;
+            message_count: number;
+            size: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+            messages?: components["schemas"]["Message"][];
+        };
+        /**
+         * ThreadDeletedEvent
+         * @description A thread and its messages were deleted for good.
+         */
+        ThreadDeletedEvent: {
+            /** @enum {string} */
+            type: "event";
+            /** @enum {string} */
+            event_type: "thread.deleted";
+            /** @description `evt_…` */
+            event_id: string;
+            inbox_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            thread_id: string;
+            message_ids: string[];
+        };
+        ThreadList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            threads: components["schemas"]["Thread"][];
+        };
+        /**
+         * @description Only the fields given change; null clears one. `attachments` replaces the whole list.
+         * @example {
+         *       "subject": "Revised offer",
+         *       "cc": null
+         *     }
+         */
+        UpdateDraftRequest: {
+            to?: (string | string[]) | null;
+            cc?: (string | string[]) | null;
+            bcc?: (string | string[]) | null;
+            reply_to?: (string | string[]) | null;
+            subject?: string | null;
+            text?: string | null;
+            html?: string | null;
+            attachments?: {
+                filename?: string;
+                content_type?: string;
+                /**
+                 * Format: byte
+                 * @description Base64 of the bytes (or give `url`).
+                 */
+                content?: string;
+                /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
+                url?: string;
+                content_id?: string;
+                inline?: boolean;
+            }[] | null;
+            labels?: string[] | null;
+            headers?: {
+                [key: string]: string;
+            } | null;
+            in_reply_to?: string | null;
+            references?: string[] | null;
+        };
+        UpdateInboxRequest: {
+            display_name: string | null;
+        };
+        /**
+         * @example {
+         *       "remove_labels": [
+         *         "unread"
+         *       ]
+         *     }
+         */
+        UpdateMessageRequest: {
+            add_labels?: string[];
+            remove_labels?: string[];
+        };
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        UpdateWebhookRequest: {
+            /** Format: uri */
+            url?: string;
+            event_types?: ("message.received" | "message.received.blocked" | "message.sent" | "message.rejected" | "message.deleted" | "thread.deleted" | "draft.created" | "draft.updated" | "domain.verified" | "message.delivered" | "message.bounced" | "message.complained")[];
+            /** @description false pauses deliveries (they are held, then sent on re-enable). */
+            enabled?: boolean;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @example whk_3k9m2p7q1r5s8t0v4w6x */
+            webhook_id: string;
+            url: string;
+            event_types: string[];
+            inbox_ids: string[] | null;
+            pod_id: string | null;
+            enabled: boolean;
+            disabled_reason: string | null;
+            client_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description Equals the X-Mailbox-Delivery header; stable across retries. */
+            delivery_id: string;
+            webhook_id: string | null;
+            event_id: string;
+            event_type: string;
+            /** @description pending, paused, succeeded, failed or cancelled. */
+            status: string;
+            attempt_count: number;
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+            attempts: {
+                attempt_number: number;
+                manual: boolean;
+                status_code: number | null;
+                duration_ms: number;
+                error: string | null;
+                outcome: string;
+                next_retry_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+        };
+        WebhookDeliveryList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookList: {
+            /** @description Items in this page. */
+            count: number;
+            limit: number;
+            next_page_token: string | null;
+            webhooks: components["schemas"]["Webhook"][];
         };
     };
     responses: never;
@@ -846,32 +2047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        inboxes: {
-                            /**
-                             * @description The address of the inbox; also its id.
-                             * @example support-bot@mail.example.com
-                             */
-                            inbox_id: string;
-                            pod_id: string | null;
-                            display_name: string | null;
-                            client_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["InboxList"];
                 };
             };
             /** @description Default Response */
@@ -880,26 +2056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -908,26 +2065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -947,16 +2085,7 @@ export interface operations {
                  *       "display_name": "Support Bot"
                  *     }
                  */
-                "application/json": {
-                    /** @description Local part; random when omitted. */
-                    username?: string;
-                    /** @description The service domain (default) or a verified custom domain. */
-                    domain?: string;
-                    display_name?: string;
-                    pod_id?: string;
-                    /** @description Idempotency: the same client_id returns the same inbox. */
-                    client_id?: string;
-                };
+                "application/json": components["schemas"]["CreateInboxRequest"];
             };
         };
         responses: {
@@ -966,26 +2095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The address of the inbox; also its id.
-                         * @example support-bot@mail.example.com
-                         */
-                        inbox_id: string;
-                        pod_id: string | null;
-                        display_name: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Inbox"];
                 };
             };
             /** @description Default Response */
@@ -994,26 +2104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1022,26 +2113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1064,26 +2136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The address of the inbox; also its id.
-                         * @example support-bot@mail.example.com
-                         */
-                        inbox_id: string;
-                        pod_id: string | null;
-                        display_name: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Inbox"];
                 };
             };
             /** @description Default Response */
@@ -1092,26 +2145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1120,26 +2154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1169,26 +2184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1197,26 +2193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1233,9 +2210,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    display_name: string | null;
-                };
+                "application/json": components["schemas"]["UpdateInboxRequest"];
             };
         };
         responses: {
@@ -1245,26 +2220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The address of the inbox; also its id.
-                         * @example support-bot@mail.example.com
-                         */
-                        inbox_id: string;
-                        pod_id: string | null;
-                        display_name: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Inbox"];
                 };
             };
             /** @description Default Response */
@@ -1273,26 +2229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1301,26 +2238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1365,87 +2283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        messages: {
-                            inbox_id: string;
-                            thread_id: string | null;
-                            /**
-                             * @description The RFC 5322 Message-ID, with angle brackets.
-                             * @example <m8k2@mail.example.com>
-                             */
-                            message_id: string;
-                            /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            from: string;
-                            reply_to: string[];
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string;
-                            preview: string;
-                            text: string | null;
-                            html: string | null;
-                            extracted_text: string | null;
-                            extracted_html: string | null;
-                            attachments: {
-                                attachment_id: string;
-                                filename: string | null;
-                                content_type: string;
-                                size: number;
-                                content_id: string | null;
-                                inline: boolean;
-                            }[];
-                            in_reply_to: string | null;
-                            references: string[];
-                            /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                            headers_truncated: boolean;
-                            size: number;
-                            /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                            status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                            auto_reply: boolean;
-                            auto_reply_reason: string | null;
-                            rejection_reason: string | null;
-                            /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                            recipients: {
-                                address: string;
-                                type: "to" | "cc" | "bcc";
-                                /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                attempts: number;
-                                last_response: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                            send_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MessageList"];
                 };
             };
             /** @description Default Response */
@@ -1454,26 +2292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1482,26 +2301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1546,114 +2346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        threads: {
-                            inbox_id: string;
-                            thread_id: string;
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            senders: string[];
-                            recipients: string[];
-                            subject: string;
-                            preview: string;
-                            last_message_id: string | null;
-                            message_count: number;
-                            size: number;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                            messages?: {
-                                inbox_id: string;
-                                thread_id: string | null;
-                                /**
-                                 * @description The RFC 5322 Message-ID, with angle brackets.
-                                 * @example <m8k2@mail.example.com>
-                                 */
-                                message_id: string;
-                                /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                                labels: string[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                timestamp: string;
-                                from: string;
-                                reply_to: string[];
-                                to: string[];
-                                cc: string[];
-                                bcc: string[];
-                                subject: string;
-                                preview: string;
-                                text: string | null;
-                                html: string | null;
-                                extracted_text: string | null;
-                                extracted_html: string | null;
-                                attachments: {
-                                    attachment_id: string;
-                                    filename: string | null;
-                                    content_type: string;
-                                    size: number;
-                                    content_id: string | null;
-                                    inline: boolean;
-                                }[];
-                                in_reply_to: string | null;
-                                references: string[];
-                                /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                                headers_truncated: boolean;
-                                size: number;
-                                /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                                status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                                matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                                auto_reply: boolean;
-                                auto_reply_reason: string | null;
-                                rejection_reason: string | null;
-                                /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                                recipients: {
-                                    address: string;
-                                    type: "to" | "cc" | "bcc";
-                                    /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                    status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                    attempts: number;
-                                    last_response: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-01T12:00:00.000Z
-                                     */
-                                    updated_at: string;
-                                }[];
-                                send_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ThreadList"];
                 };
             };
             /** @description Default Response */
@@ -1662,26 +2355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1690,26 +2364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1751,87 +2406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        messages: {
-                            inbox_id: string;
-                            thread_id: string | null;
-                            /**
-                             * @description The RFC 5322 Message-ID, with angle brackets.
-                             * @example <m8k2@mail.example.com>
-                             */
-                            message_id: string;
-                            /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            from: string;
-                            reply_to: string[];
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string;
-                            preview: string;
-                            text: string | null;
-                            html: string | null;
-                            extracted_text: string | null;
-                            extracted_html: string | null;
-                            attachments: {
-                                attachment_id: string;
-                                filename: string | null;
-                                content_type: string;
-                                size: number;
-                                content_id: string | null;
-                                inline: boolean;
-                            }[];
-                            in_reply_to: string | null;
-                            references: string[];
-                            /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                            headers_truncated: boolean;
-                            size: number;
-                            /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                            status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                            auto_reply: boolean;
-                            auto_reply_reason: string | null;
-                            rejection_reason: string | null;
-                            /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                            recipients: {
-                                address: string;
-                                type: "to" | "cc" | "bcc";
-                                /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                attempts: number;
-                                last_response: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                            send_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["MessageList"];
                 };
             };
             /** @description Default Response */
@@ -1840,26 +2415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -1868,26 +2424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1929,114 +2466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        threads: {
-                            inbox_id: string;
-                            thread_id: string;
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            senders: string[];
-                            recipients: string[];
-                            subject: string;
-                            preview: string;
-                            last_message_id: string | null;
-                            message_count: number;
-                            size: number;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                            messages?: {
-                                inbox_id: string;
-                                thread_id: string | null;
-                                /**
-                                 * @description The RFC 5322 Message-ID, with angle brackets.
-                                 * @example <m8k2@mail.example.com>
-                                 */
-                                message_id: string;
-                                /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                                labels: string[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                timestamp: string;
-                                from: string;
-                                reply_to: string[];
-                                to: string[];
-                                cc: string[];
-                                bcc: string[];
-                                subject: string;
-                                preview: string;
-                                text: string | null;
-                                html: string | null;
-                                extracted_text: string | null;
-                                extracted_html: string | null;
-                                attachments: {
-                                    attachment_id: string;
-                                    filename: string | null;
-                                    content_type: string;
-                                    size: number;
-                                    content_id: string | null;
-                                    inline: boolean;
-                                }[];
-                                in_reply_to: string | null;
-                                references: string[];
-                                /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                                headers_truncated: boolean;
-                                size: number;
-                                /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                                status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                                matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                                auto_reply: boolean;
-                                auto_reply_reason: string | null;
-                                rejection_reason: string | null;
-                                /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                                recipients: {
-                                    address: string;
-                                    type: "to" | "cc" | "bcc";
-                                    /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                    status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                    attempts: number;
-                                    last_response: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-01T12:00:00.000Z
-                                     */
-                                    updated_at: string;
-                                }[];
-                                send_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ThreadList"];
                 };
             };
             /** @description Default Response */
@@ -2045,26 +2475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2073,26 +2484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2116,81 +2508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -2199,26 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2227,26 +2526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2273,13 +2553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        message_id: string;
-                        thread_id: string | null;
-                        /** @description true: gone for good; false: in the trash (label `trash`). */
-                        permanent: boolean;
-                    };
+                    "application/json": components["schemas"]["DeletedMessage"];
                 };
             };
             /** @description Default Response */
@@ -2288,26 +2562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2316,26 +2571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2360,10 +2596,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    add_labels?: string[];
-                    remove_labels?: string[];
-                };
+                "application/json": components["schemas"]["UpdateMessageRequest"];
             };
         };
         responses: {
@@ -2373,81 +2606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -2456,26 +2615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2484,26 +2624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2527,81 +2648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -2610,26 +2657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2638,26 +2666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2681,7 +2690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["GetRawMessageResponse"];
                 };
             };
             /** @description Default Response */
@@ -2690,26 +2699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2718,26 +2708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2762,7 +2733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["GetAttachmentResponse"];
                 };
             };
             /** @description Default Response */
@@ -2771,26 +2742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2799,26 +2751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2844,39 +2777,7 @@ export interface operations {
                  *       "text": "It shipped today."
                  *     }
                  */
-                "application/json": {
-                    to?: string | string[];
-                    cc?: string | string[];
-                    bcc?: string | string[];
-                    reply_to?: string | string[];
-                    subject?: string;
-                    text?: string;
-                    html?: string;
-                    attachments?: {
-                        filename?: string;
-                        content_type?: string;
-                        /**
-                         * Format: byte
-                         * @description Base64 of the bytes (or give `url`).
-                         */
-                        content?: string;
-                        /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
-                        url?: string;
-                        content_id?: string;
-                        inline?: boolean;
-                    }[];
-                    /** @description Labels to put on the sent copy. */
-                    labels?: string[];
-                    /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /**
-                     * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
-                     * @example 2026-12-01T09:00:00Z
-                     */
-                    send_at?: string;
-                };
+                "application/json": components["schemas"]["SendMessageRequest"];
             };
         };
         responses: {
@@ -2886,81 +2787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -2969,26 +2796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -2997,26 +2805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3039,41 +2828,7 @@ export interface operations {
                  *       "text": "Thanks, noted."
                  *     }
                  */
-                "application/json": {
-                    to?: string | string[];
-                    cc?: string | string[];
-                    bcc?: string | string[];
-                    reply_to?: string | string[];
-                    subject?: string;
-                    text?: string;
-                    html?: string;
-                    attachments?: {
-                        filename?: string;
-                        content_type?: string;
-                        /**
-                         * Format: byte
-                         * @description Base64 of the bytes (or give `url`).
-                         */
-                        content?: string;
-                        /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
-                        url?: string;
-                        content_id?: string;
-                        inline?: boolean;
-                    }[];
-                    /** @description Labels to put on the sent copy. */
-                    labels?: string[];
-                    /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /**
-                     * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
-                     * @example 2026-12-01T09:00:00Z
-                     */
-                    send_at?: string;
-                    /** @description Also address the original To and Cc (except this inbox). */
-                    reply_all?: boolean;
-                };
+                "application/json": components["schemas"]["ReplyToMessageRequest"];
             };
         };
         responses: {
@@ -3083,81 +2838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -3166,26 +2847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3194,26 +2856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3239,41 +2882,7 @@ export interface operations {
                  *       "text": "FYI, see below."
                  *     }
                  */
-                "application/json": {
-                    to?: string | string[];
-                    cc?: string | string[];
-                    bcc?: string | string[];
-                    reply_to?: string | string[];
-                    subject?: string;
-                    text?: string;
-                    html?: string;
-                    attachments?: {
-                        filename?: string;
-                        content_type?: string;
-                        /**
-                         * Format: byte
-                         * @description Base64 of the bytes (or give `url`).
-                         */
-                        content?: string;
-                        /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
-                        url?: string;
-                        content_id?: string;
-                        inline?: boolean;
-                    }[];
-                    /** @description Labels to put on the sent copy. */
-                    labels?: string[];
-                    /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /**
-                     * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
-                     * @example 2026-12-01T09:00:00Z
-                     */
-                    send_at?: string;
-                    /** @description Carry the original's attachments along (default true). */
-                    include_attachments?: boolean;
-                };
+                "application/json": components["schemas"]["ForwardMessageRequest"];
             };
         };
         responses: {
@@ -3283,81 +2892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -3366,26 +2901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3394,26 +2910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3437,81 +2934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -3520,26 +2943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3548,26 +2952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3591,108 +2976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string;
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        senders: string[];
-                        recipients: string[];
-                        subject: string;
-                        preview: string;
-                        last_message_id: string | null;
-                        message_count: number;
-                        size: number;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                        messages?: {
-                            inbox_id: string;
-                            thread_id: string | null;
-                            /**
-                             * @description The RFC 5322 Message-ID, with angle brackets.
-                             * @example <m8k2@mail.example.com>
-                             */
-                            message_id: string;
-                            /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            from: string;
-                            reply_to: string[];
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string;
-                            preview: string;
-                            text: string | null;
-                            html: string | null;
-                            extracted_text: string | null;
-                            extracted_html: string | null;
-                            attachments: {
-                                attachment_id: string;
-                                filename: string | null;
-                                content_type: string;
-                                size: number;
-                                content_id: string | null;
-                                inline: boolean;
-                            }[];
-                            in_reply_to: string | null;
-                            references: string[];
-                            /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                            headers_truncated: boolean;
-                            size: number;
-                            /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                            status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                            auto_reply: boolean;
-                            auto_reply_reason: string | null;
-                            rejection_reason: string | null;
-                            /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                            recipients: {
-                                address: string;
-                                type: "to" | "cc" | "bcc";
-                                /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                attempts: number;
-                                last_response: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                            send_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Thread"];
                 };
             };
             /** @description Default Response */
@@ -3701,26 +2985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3729,26 +2994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3775,12 +3021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string;
-                        /** @description true: gone for good; false: every message in the trash. */
-                        permanent: boolean;
-                    };
+                    "application/json": components["schemas"]["DeletedThread"];
                 };
             };
             /** @description Default Response */
@@ -3789,26 +3030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3817,26 +3039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3860,108 +3063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string;
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        senders: string[];
-                        recipients: string[];
-                        subject: string;
-                        preview: string;
-                        last_message_id: string | null;
-                        message_count: number;
-                        size: number;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                        messages?: {
-                            inbox_id: string;
-                            thread_id: string | null;
-                            /**
-                             * @description The RFC 5322 Message-ID, with angle brackets.
-                             * @example <m8k2@mail.example.com>
-                             */
-                            message_id: string;
-                            /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                            labels: string[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            timestamp: string;
-                            from: string;
-                            reply_to: string[];
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string;
-                            preview: string;
-                            text: string | null;
-                            html: string | null;
-                            extracted_text: string | null;
-                            extracted_html: string | null;
-                            attachments: {
-                                attachment_id: string;
-                                filename: string | null;
-                                content_type: string;
-                                size: number;
-                                content_id: string | null;
-                                inline: boolean;
-                            }[];
-                            in_reply_to: string | null;
-                            references: string[];
-                            /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                            headers_truncated: boolean;
-                            size: number;
-                            /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                            status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                            matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                            auto_reply: boolean;
-                            auto_reply_reason: string | null;
-                            rejection_reason: string | null;
-                            /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                            recipients: {
-                                address: string;
-                                type: "to" | "cc" | "bcc";
-                                /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                                status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                                attempts: number;
-                                last_response: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                updated_at: string;
-                            }[];
-                            send_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Thread"];
                 };
             };
             /** @description Default Response */
@@ -3970,26 +3072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -3998,26 +3081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4045,47 +3109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        drafts: {
-                            inbox_id: string;
-                            draft_id: string;
-                            client_id: string | null;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            reply_to: string[];
-                            subject: string;
-                            text: string | null;
-                            html: string | null;
-                            attachments: {
-                                filename: string | null;
-                                content_type: string;
-                                size: number;
-                                content_id: string | null;
-                                inline: boolean;
-                            }[];
-                            in_reply_to: string | null;
-                            references: string[];
-                            labels: string[];
-                            headers: {
-                                [key: string]: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DraftList"];
                 };
             };
             /** @description Default Response */
@@ -4094,26 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4122,26 +3127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4167,38 +3153,7 @@ export interface operations {
                  *       "text": "Proposed answer…"
                  *     }
                  */
-                "application/json": {
-                    to?: string | string[];
-                    cc?: string | string[];
-                    bcc?: string | string[];
-                    reply_to?: string | string[];
-                    subject?: string;
-                    text?: string;
-                    html?: string;
-                    attachments?: {
-                        filename?: string;
-                        content_type?: string;
-                        /**
-                         * Format: byte
-                         * @description Base64 of the bytes (or give `url`).
-                         */
-                        content?: string;
-                        /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
-                        url?: string;
-                        content_id?: string;
-                        inline?: boolean;
-                    }[];
-                    /** @description Labels to put on the sent copy. */
-                    labels?: string[];
-                    /** @description Extra headers, `{ "X-Campaign": "spring" }`: `X-*` custom headers and List-Unsubscribe, List-Unsubscribe-Post, List-Id, Auto-Submitted, Precedence, Keywords, Comments, Importance, Priority, Sensitivity, Organization, Thread-Topic. Structural headers (From, To, Subject, Message-ID, References, Content-*, DKIM-*…) are refused. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    /** @description Message-ID of the message this draft answers. */
-                    in_reply_to?: string;
-                    references?: string[];
-                    client_id?: string;
-                };
+                "application/json": components["schemas"]["CreateDraftRequest"];
             };
         };
         responses: {
@@ -4208,41 +3163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        draft_id: string;
-                        client_id: string | null;
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        reply_to: string[];
-                        subject: string;
-                        text: string | null;
-                        html: string | null;
-                        attachments: {
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        labels: string[];
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Draft"];
                 };
             };
             /** @description Default Response */
@@ -4251,26 +3172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4279,26 +3181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4322,41 +3205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        draft_id: string;
-                        client_id: string | null;
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        reply_to: string[];
-                        subject: string;
-                        text: string | null;
-                        html: string | null;
-                        attachments: {
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        labels: string[];
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Draft"];
                 };
             };
             /** @description Default Response */
@@ -4365,26 +3214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4393,26 +3223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4443,26 +3254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4471,26 +3263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4515,34 +3288,7 @@ export interface operations {
                  *       "cc": null
                  *     }
                  */
-                "application/json": {
-                    to?: (string | string[]) | null;
-                    cc?: (string | string[]) | null;
-                    bcc?: (string | string[]) | null;
-                    reply_to?: (string | string[]) | null;
-                    subject?: string | null;
-                    text?: string | null;
-                    html?: string | null;
-                    attachments?: {
-                        filename?: string;
-                        content_type?: string;
-                        /**
-                         * Format: byte
-                         * @description Base64 of the bytes (or give `url`).
-                         */
-                        content?: string;
-                        /** @description Fetched by the service instead of `content` (https in production; private addresses refused). Content type and filename default to the response's and the URL's. */
-                        url?: string;
-                        content_id?: string;
-                        inline?: boolean;
-                    }[] | null;
-                    labels?: string[] | null;
-                    headers?: {
-                        [key: string]: string;
-                    } | null;
-                    in_reply_to?: string | null;
-                    references?: string[] | null;
-                };
+                "application/json": components["schemas"]["UpdateDraftRequest"];
             };
         };
         responses: {
@@ -4552,41 +3298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        draft_id: string;
-                        client_id: string | null;
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        reply_to: string[];
-                        subject: string;
-                        text: string | null;
-                        html: string | null;
-                        attachments: {
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        labels: string[];
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Draft"];
                 };
             };
             /** @description Default Response */
@@ -4595,26 +3307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4623,26 +3316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4660,13 +3334,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Scheduled send: an RFC 3339 instant in the future, at most 30 days ahead. The message is `scheduled` until then and can be cancelled.
-                     * @example 2026-12-01T09:00:00Z
-                     */
-                    send_at?: string;
-                };
+                "application/json": components["schemas"]["SendDraftRequest"];
             };
         };
         responses: {
@@ -4676,81 +3344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        inbox_id: string;
-                        thread_id: string | null;
-                        /**
-                         * @description The RFC 5322 Message-ID, with angle brackets.
-                         * @example <m8k2@mail.example.com>
-                         */
-                        message_id: string;
-                        /** @description `received`, `unread`, `sent`, `rejected`, `blocked`, plus your own. */
-                        labels: string[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        timestamp: string;
-                        from: string;
-                        reply_to: string[];
-                        to: string[];
-                        cc: string[];
-                        bcc: string[];
-                        subject: string;
-                        preview: string;
-                        text: string | null;
-                        html: string | null;
-                        extracted_text: string | null;
-                        extracted_html: string | null;
-                        attachments: {
-                            attachment_id: string;
-                            filename: string | null;
-                            content_type: string;
-                            size: number;
-                            content_id: string | null;
-                            inline: boolean;
-                        }[];
-                        in_reply_to: string | null;
-                        references: string[];
-                        /** @description Received mail: the first value of every header (lower-cased names), at most 200 names of 4000 characters. Sent mail: the custom headers it was sent with. */
-                        headers: {
-                            [key: string]: string;
-                        };
-                        /** @description true when `headers` left a header out or cut a value (the raw message has them all). */
-                        headers_truncated: boolean;
-                        size: number;
-                        /** @description Outbound: `scheduled` until `send_at`, `sending` while recipients are still being tried, then `sent` (at least one got it) or `rejected` (none did); `cancelled` if cancelled while scheduled. */
-                        status: "received" | "blocked" | "scheduled" | "sending" | "sent" | "rejected" | "cancelled";
-                        matched_by: ("in_reply_to" | "references" | "quote" | "subject" | "new") | null;
-                        auto_reply: boolean;
-                        auto_reply_reason: string | null;
-                        rejection_reason: string | null;
-                        /** @description Outbound: what became of each recipient (empty for inbound mail). */
-                        recipients: {
-                            address: string;
-                            type: "to" | "cc" | "bcc";
-                            /** @description `delivered`: stored in an inbox of this service; `sent`: accepted by the relay; `deferred`: refused for now (4xx, relay unreachable), tried again; `rejected`: refused for good (5xx, or retries exhausted). */
-                            status: "pending" | "sent" | "delivered" | "deferred" | "rejected";
-                            attempts: number;
-                            last_response: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                        send_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description Default Response */
@@ -4759,26 +3353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4787,26 +3362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4831,28 +3387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        pods: {
-                            /** @example pod_5n2k8q0c1x7m3v9b4h6d */
-                            pod_id: string;
-                            name: string;
-                            client_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["PodList"];
                 };
             };
             /** @description Default Response */
@@ -4861,26 +3396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4889,26 +3405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4927,10 +3424,7 @@ export interface operations {
                  *       "name": "customer-42"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    client_id?: string;
-                };
+                "application/json": components["schemas"]["CreatePodRequest"];
             };
         };
         responses: {
@@ -4940,22 +3434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example pod_5n2k8q0c1x7m3v9b4h6d */
-                        pod_id: string;
-                        name: string;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Pod"];
                 };
             };
             /** @description Default Response */
@@ -4964,26 +3443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -4992,26 +3452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5033,22 +3474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example pod_5n2k8q0c1x7m3v9b4h6d */
-                        pod_id: string;
-                        name: string;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Pod"];
                 };
             };
             /** @description Default Response */
@@ -5057,26 +3483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5085,26 +3492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5129,41 +3517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        domains: {
-                            /** @description The domain name; also its id. */
-                            domain_id: string;
-                            domain: string;
-                            pod_id: string | null;
-                            status: "pending" | "verified" | "failed";
-                            /** @description Publish these, then call verify. */
-                            records: {
-                                type: "TXT" | "MX";
-                                name: string;
-                                value: string;
-                                priority: number | null;
-                                purpose: "verification" | "inbound" | "spf" | "dkim";
-                                status: "pending" | "verified" | "missing" | "invalid";
-                            }[];
-                            last_checked_at: string | null;
-                            last_error: string | null;
-                            verified_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DomainList"];
                 };
             };
             /** @description Default Response */
@@ -5172,26 +3526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5200,26 +3535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5238,10 +3554,7 @@ export interface operations {
                  *       "domain": "agents.example.com"
                  *     }
                  */
-                "application/json": {
-                    domain: string;
-                    pod_id?: string;
-                };
+                "application/json": components["schemas"]["CreateDomainRequest"];
             };
         };
         responses: {
@@ -5251,35 +3564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The domain name; also its id. */
-                        domain_id: string;
-                        domain: string;
-                        pod_id: string | null;
-                        status: "pending" | "verified" | "failed";
-                        /** @description Publish these, then call verify. */
-                        records: {
-                            type: "TXT" | "MX";
-                            name: string;
-                            value: string;
-                            priority: number | null;
-                            purpose: "verification" | "inbound" | "spf" | "dkim";
-                            status: "pending" | "verified" | "missing" | "invalid";
-                        }[];
-                        last_checked_at: string | null;
-                        last_error: string | null;
-                        verified_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description Default Response */
@@ -5288,26 +3573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5316,26 +3582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5357,35 +3604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The domain name; also its id. */
-                        domain_id: string;
-                        domain: string;
-                        pod_id: string | null;
-                        status: "pending" | "verified" | "failed";
-                        /** @description Publish these, then call verify. */
-                        records: {
-                            type: "TXT" | "MX";
-                            name: string;
-                            value: string;
-                            priority: number | null;
-                            purpose: "verification" | "inbound" | "spf" | "dkim";
-                            status: "pending" | "verified" | "missing" | "invalid";
-                        }[];
-                        last_checked_at: string | null;
-                        last_error: string | null;
-                        verified_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description Default Response */
@@ -5394,26 +3613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5422,26 +3622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5463,35 +3644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The domain name; also its id. */
-                        domain_id: string;
-                        domain: string;
-                        pod_id: string | null;
-                        status: "pending" | "verified" | "failed";
-                        /** @description Publish these, then call verify. */
-                        records: {
-                            type: "TXT" | "MX";
-                            name: string;
-                            value: string;
-                            priority: number | null;
-                            purpose: "verification" | "inbound" | "spf" | "dkim";
-                            status: "pending" | "verified" | "missing" | "invalid";
-                        }[];
-                        last_checked_at: string | null;
-                        last_error: string | null;
-                        verified_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             /** @description Default Response */
@@ -5500,26 +3653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5528,26 +3662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5574,38 +3689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -5614,26 +3698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5642,26 +3707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5681,13 +3727,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreateNamespaceBlockEntryRequest"];
             };
         };
         responses: {
@@ -5697,32 +3737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -5731,26 +3746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5759,26 +3755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5807,26 +3784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5835,26 +3793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5883,38 +3822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -5923,26 +3831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -5951,26 +3840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5992,13 +3862,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreatePodBlockEntryRequest"];
             };
         };
         responses: {
@@ -6008,32 +3872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -6042,26 +3881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6070,26 +3890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6119,26 +3920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6147,26 +3929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6196,38 +3959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -6236,26 +3968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6264,26 +3977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6306,13 +4000,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreateInboxBlockEntryRequest"];
             };
         };
         responses: {
@@ -6322,32 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -6356,26 +4019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6384,26 +4028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6434,26 +4059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6462,26 +4068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6508,38 +4095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -6548,26 +4104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6576,26 +4113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6615,13 +4133,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreateNamespaceAllowEntryRequest"];
             };
         };
         responses: {
@@ -6631,32 +4143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -6665,26 +4152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6693,26 +4161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6741,26 +4190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6769,26 +4199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6817,38 +4228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -6857,26 +4237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -6885,26 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6926,13 +4268,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreatePodAllowEntryRequest"];
             };
         };
         responses: {
@@ -6942,32 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -6976,26 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7004,26 +4296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7053,26 +4326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7081,26 +4335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7130,38 +4365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        entries: {
-                            /**
-                             * @example blk_7f3kq0c1x7m3v9b4h6d2
-                             * @example alw_5n2k8q0c1x7m3v9b4h6d
-                             */
-                            entry_id: string;
-                            list: "allow" | "block";
-                            /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                            direction: "receive" | "send";
-                            /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                            scope: "namespace" | "pod" | "inbox";
-                            pod_id: string | null;
-                            inbox_id: string | null;
-                            kind: "address" | "domain";
-                            /**
-                             * @example spammer@example.com
-                             * @example example.net
-                             */
-                            value: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ListEntryList"];
                 };
             };
             /** @description Default Response */
@@ -7170,26 +4374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7198,26 +4383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7240,13 +4406,7 @@ export interface operations {
                  *       "reason": "bulk mailer"
                  *     }
                  */
-                "application/json": {
-                    /** @description An address (`a@b.com`) or a domain (`b.com`, also covers its subdomains). */
-                    value: string;
-                    /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. Default `receive`. */
-                    direction?: "receive" | "send";
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["CreateInboxAllowEntryRequest"];
             };
         };
         responses: {
@@ -7256,32 +4416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @example blk_7f3kq0c1x7m3v9b4h6d2
-                         * @example alw_5n2k8q0c1x7m3v9b4h6d
-                         */
-                        entry_id: string;
-                        list: "allow" | "block";
-                        /** @description `receive` checks the sender of incoming mail, `send` every recipient of outgoing mail. */
-                        direction: "receive" | "send";
-                        /** @description The level the entry belongs to: the whole workspace, one pod, or one inbox. */
-                        scope: "namespace" | "pod" | "inbox";
-                        pod_id: string | null;
-                        inbox_id: string | null;
-                        kind: "address" | "domain";
-                        /**
-                         * @example spammer@example.com
-                         * @example example.net
-                         */
-                        value: string;
-                        reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["ListEntry"];
                 };
             };
             /** @description Default Response */
@@ -7290,26 +4425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7318,26 +4434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7368,26 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7396,26 +4474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7440,28 +4499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        api_keys: {
-                            /** @example key_8d2k4m6p0q1r3s5t7v9w */
-                            key_id: string;
-                            name: string;
-                            /** @description The first characters of the key, to recognise it. */
-                            prefix: string;
-                            inbox_ids: string[];
-                            pod_id: string | null;
-                            scopes: string[];
-                            last_used_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
             /** @description Default Response */
@@ -7470,26 +4508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7498,26 +4517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7539,16 +4539,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @description Restrict the key to these inboxes; omitted or empty = every inbox. */
-                    inbox_ids?: string[];
-                    pod_id?: string;
-                    /** @description What the key may do: scope names (`messages.read`, `messages.send`…), `<resource>.*` or `*`; omitted or empty = everything. */
-                    scopes?: string[];
-                    /** @description Alias of scopes. */
-                    permissions?: string[];
-                };
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
         responses: {
@@ -7558,24 +4549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example key_8d2k4m6p0q1r3s5t7v9w */
-                        key_id: string;
-                        name: string;
-                        /** @description The first characters of the key, to recognise it. */
-                        prefix: string;
-                        inbox_ids: string[];
-                        pod_id: string | null;
-                        scopes: string[];
-                        last_used_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /** @description Shown once, here; only its hash is stored. */
-                        api_key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
             /** @description Default Response */
@@ -7584,26 +4558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7612,26 +4567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7660,26 +4596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7688,26 +4605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7732,33 +4630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        webhooks: {
-                            /** @example whk_3k9m2p7q1r5s8t0v4w6x */
-                            webhook_id: string;
-                            url: string;
-                            event_types: string[];
-                            inbox_ids: string[] | null;
-                            pod_id: string | null;
-                            enabled: boolean;
-                            disabled_reason: string | null;
-                            client_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description Default Response */
@@ -7767,26 +4639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7795,26 +4648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7836,13 +4670,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** Format: uri */
-                    url: string;
-                    event_types: ("message.received" | "message.received.blocked" | "message.sent" | "message.rejected" | "message.deleted" | "thread.deleted" | "draft.created" | "draft.updated" | "domain.verified" | "message.delivered" | "message.bounced" | "message.complained")[];
-                    inbox_ids?: string[];
-                    client_id?: string;
-                };
+                "application/json": components["schemas"]["CreateWebhookRequest"];
             };
         };
         responses: {
@@ -7852,29 +4680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example whk_3k9m2p7q1r5s8t0v4w6x */
-                        webhook_id: string;
-                        url: string;
-                        event_types: string[];
-                        inbox_ids: string[] | null;
-                        pod_id: string | null;
-                        enabled: boolean;
-                        disabled_reason: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                        /** @description `whsec_…`: shown once, here. Verify X-Mailbox-Signature with it. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description Default Response */
@@ -7883,26 +4689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -7911,26 +4698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7952,27 +4720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example whk_3k9m2p7q1r5s8t0v4w6x */
-                        webhook_id: string;
-                        url: string;
-                        event_types: string[];
-                        inbox_ids: string[] | null;
-                        pod_id: string | null;
-                        enabled: boolean;
-                        disabled_reason: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Default Response */
@@ -7981,26 +4729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8009,26 +4738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8057,26 +4767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8085,26 +4776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8125,13 +4797,7 @@ export interface operations {
                  *       "enabled": false
                  *     }
                  */
-                "application/json": {
-                    /** Format: uri */
-                    url?: string;
-                    event_types?: ("message.received" | "message.received.blocked" | "message.sent" | "message.rejected" | "message.deleted" | "thread.deleted" | "draft.created" | "draft.updated" | "domain.verified" | "message.delivered" | "message.bounced" | "message.complained")[];
-                    /** @description false pauses deliveries (they are held, then sent on re-enable). */
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
             };
         };
         responses: {
@@ -8141,27 +4807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example whk_3k9m2p7q1r5s8t0v4w6x */
-                        webhook_id: string;
-                        url: string;
-                        event_types: string[];
-                        inbox_ids: string[] | null;
-                        pod_id: string | null;
-                        enabled: boolean;
-                        disabled_reason: string | null;
-                        client_id: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Default Response */
@@ -8170,26 +4816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8198,26 +4825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8244,49 +4852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Items in this page. */
-                        count: number;
-                        limit: number;
-                        next_page_token: string | null;
-                        deliveries: {
-                            /** @description Equals the X-Mailbox-Delivery header; stable across retries. */
-                            delivery_id: string;
-                            webhook_id: string | null;
-                            event_id: string;
-                            event_type: string;
-                            /** @description pending, paused, succeeded, failed or cancelled. */
-                            status: string;
-                            attempt_count: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            updated_at: string;
-                            attempts: {
-                                attempt_number: number;
-                                manual: boolean;
-                                status_code: number | null;
-                                duration_ms: number;
-                                error: string | null;
-                                outcome: string;
-                                next_retry_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-01T12:00:00.000Z
-                                 */
-                                created_at: string;
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description Default Response */
@@ -8295,26 +4861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8323,26 +4870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8364,43 +4892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Equals the X-Mailbox-Delivery header; stable across retries. */
-                        delivery_id: string;
-                        webhook_id: string | null;
-                        event_id: string;
-                        event_type: string;
-                        /** @description pending, paused, succeeded, failed or cancelled. */
-                        status: string;
-                        attempt_count: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-01T12:00:00.000Z
-                         */
-                        updated_at: string;
-                        attempts: {
-                            attempt_number: number;
-                            manual: boolean;
-                            status_code: number | null;
-                            duration_ms: number;
-                            error: string | null;
-                            outcome: string;
-                            next_retry_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-01T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Default Response */
@@ -8409,26 +4901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8437,26 +4910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8483,23 +4937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        count: number;
-                        limit: number;
-                        has_more: boolean;
-                        next_page_token: string | null;
-                        events: ({
-                            /** @enum {string} */
-                            type: "event";
-                            event_type: string;
-                            event_id: string;
-                            inbox_id: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    };
+                    "application/json": components["schemas"]["ListInboxEventsResponse"];
                 };
             };
             /** @description Default Response */
@@ -8508,26 +4946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Default Response */
@@ -8536,27 +4955,269 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "error";
-                        message: string;
-                        error: {
-                            /** @example invalid_request_error */
-                            type: string;
-                            /** @example parameter_invalid */
-                            code: string;
-                            message: string;
-                            param: string | null;
-                            doc_url: string;
-                        };
-                        request_id: string;
-                        errors?: {
-                            param: string;
-                            code: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    messageReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageReceivedBlockedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageReceivedBlockedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageSentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    threadDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    draftCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DraftCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    draftUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DraftUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The hex HMAC-SHA256 of the raw body, keyed with the webhook’s `whsec_…` secret. */
+                "X-Mailbox-Signature": string;
+                /** @description The event type. */
+                "X-Mailbox-Event": string;
+                /** @description The delivery id, stable across retries: deduplicate on it. */
+                "X-Mailbox-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
