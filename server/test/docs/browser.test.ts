@@ -86,9 +86,11 @@ describe('reference site in Chromium', { skip }, () => {
     const { key } = await t.workspace();
     const { page, problems, close } = await open('/docs/api/platform');
     await page.locator('.scheme-container .btn.authorize').click();
-    await page.locator('.auth-container input').first().fill(key);
-    await page.locator('.auth-btn-wrapper .btn.authorize').click();
-    await page.locator('.auth-btn-wrapper .btn-done').click();
+    // The platform has three schemes (API key, room token as header or query): fill in the key's.
+    const bearer = page.locator('.auth-container').filter({ hasText: 'bearer (http, Bearer)' });
+    await bearer.locator('input').fill(key);
+    await bearer.locator('.btn.authorize').click();
+    await page.locator('.btn-done').first().click();
     const operation = page.locator('.opblock-get:has(.opblock-summary-path[data-path="/v1/scenarios"])');
     await operation.locator('.opblock-summary-control').click();
     await operation.locator('.try-out__btn').click();
