@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
+import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import { ErrorResponse } from '../core/http/schemas.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
@@ -47,6 +48,7 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
+  if (!options.trustProxyHops) warnOfIgnoredForwardedFor(app);
   app.addSchema({ ...ErrorResponse, $id: 'Error' });
   await app.register(swagger, {
     openapi: {
