@@ -74,9 +74,16 @@ export interface Config {
   searchUrl: string | null;
   /**
    * Per-credential budgets; the spec's values by default, raised for load tests. `publicPerMinute`
-   * is the per-address budget of /v1 requests without a valid credential (room routes, 401s).
+   * is the per-address budget of /v1 requests without a valid credential (401s, wrong room tokens);
+   * `roomPerMinute` the per-meeting budget of room requests whose room token opens the meeting.
    */
-  rateLimit: { perMinute: number; writesPerMinute: number; authPerMinute: number; publicPerMinute: number };
+  rateLimit: {
+    perMinute: number;
+    writesPerMinute: number;
+    authPerMinute: number;
+    publicPerMinute: number;
+    roomPerMinute: number;
+  };
   /**
    * Reverse proxies in front of the server whose `X-Forwarded-For` is believed (TRUST_PROXY_HOPS):
    * per-address budgets then count the client's address, not the proxy's. 0 ignores the header.
@@ -295,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       writesPerMinute: integer(env, 'WRITE_RATE_LIMIT_PER_MINUTE', 120, 1, 10_000_000),
       authPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+      roomPerMinute: integer(env, 'ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     speech: speech(env),

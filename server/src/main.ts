@@ -12,6 +12,7 @@ import { migrate } from './core/db/migrator.ts';
 import type { CoreDeps } from './core/deps.ts';
 import { startWorkers } from './core/workers.ts';
 import { createMailboxDeps, type MailboxAdapters } from './mailbox/wiring.ts';
+import { siteContent } from './platform/reference/content.ts';
 import { planSpeechEngines, speechBannerLines } from './platform/speech/wiring.ts';
 
 const USAGE = `usage: understudy <command>
@@ -65,6 +66,11 @@ async function serve(only: string | null) {
   const app = await buildPlatformApp(deps);
   const stopWorkers = config.runWorkers ? await startWorkers(deps.workers) : async () => {};
   await app.listen({ port: config.port, host: config.host });
+  // Built in the background now that the server listens, so that the first /docs visit need not
+  // wait for it (tests and workers, which never listen here, never pay for it).
+  siteContent().catch((error: unknown) =>
+    deps.logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
+  );
   const base = `${config.publicUrl}/v1`;
   deps.logger.info(`platform API listening: ${base}`);
   const speech = speechBannerLines(await planSpeechEngines(config));

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
+import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
@@ -60,6 +61,7 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
+  if (!options.trustProxyHops) warnOfIgnoredForwardedFor(app);
   app.addHook('onRoute', (route) => {
     if (route.schema) route.schema = withoutNames(route.schema);
   });

@@ -1,3 +1,4 @@
+import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import { identifyCallers, requireAuthentication } from '../core/http/auth.ts';
 import { installIdempotency } from '../core/http/idempotency.ts';
@@ -8,6 +9,8 @@ import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { PLATFORM_WEBHOOKS } from '../platform/events/schemas.ts';
+import { MAX_FRAME_BYTES } from '../platform/live/protocol.ts';
+import { identifyRoomGuests } from '../platform/live/room-guests.ts';
 import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
@@ -37,15 +40,24 @@ export function platformCredentialResolver(deps: PlatformDeps) {
 }
 
 const isApiPath = (url: string) => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+const isRoomPath = (url: string) => url.startsWith('/v1/rooms/');
+const isPreflight = (request: FastifyRequest) => request.method === 'OPTIONS';
 
 /**
  * Rate limits on every /v1 response (the spec: "RateLimit-* on every response"), installed on the
- * root so they cover the public room routes and the 401s of the authenticated scope too: a request
- * with a valid credential spends that credential's budgets; any other spends its address's.
+ * root so they cover the public room routes and the 401s of the authenticated scope too. Whoever
+ * the credential names pays: a valid API key or user token its own budgets; a room token that opens
+ * its meeting the meeting's budget; anything else (no credential, a wrong one, a wrong room token)
+ * its address's. Room participants are kept apart from that last budget on purpose: behind a proxy
+ * every client shares one address, and a flood of bad keys must not take the rooms offline.
+ * CORS preflights are shown a budget's headers without spending it (the browser sends them itself).
  */
 function installApiRateLimits(app: AppInstance, deps: PlatformDeps): void {
   const { rateLimit } = deps.config;
-  identifyCallers(app, platformCredentialResolver(deps), (request) => isApiPath(request.url));
+  identifyCallers(app, platformCredentialResolver(deps), (request) => {
+    return isApiPath(request.url) && !isRoomPath(request.url);
+  });
+  identifyRoomGuests(app, deps.db);
   installRateLimits(app, {
     rules: [
       { name: 'all', points: rateLimit.perMinute, durationSeconds: 60 },
@@ -55,13 +67,22 @@ function installApiRateLimits(app: AppInstance, deps: PlatformDeps): void {
     keyPrefix: 'rl:platform',
     appliesTo: (request) => isApiPath(request.url) && request.caller !== null,
     keyOf: (request) => request.caller!.subject,
+    isFree: isPreflight,
+  });
+  installRateLimits(app, {
+    rules: [{ name: 'room', points: rateLimit.roomPerMinute, durationSeconds: 60 }],
+    redis: deps.redis,
+    keyPrefix: 'rl:platform-meeting',
+    appliesTo: (request) => request.room !== null,
+    keyOf: (request) => request.room!.id,
   });
   installRateLimits(app, {
     rules: [{ name: 'public', points: rateLimit.publicPerMinute, durationSeconds: 60 }],
     redis: deps.redis,
     keyPrefix: 'rl:platform-address',
-    appliesTo: (request) => isApiPath(request.url) && request.caller === null,
+    appliesTo: (request) => isApiPath(request.url) && request.caller === null && request.room === null,
     keyOf: (request) => request.ip,
+    isFree: isPreflight,
   });
 }
 
@@ -93,6 +114,10 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       },
     },
   });
+  // The room's WebSocket. Registered before any other hook so that its own hook marks an upgrade
+  // first: an upgrade refused by a later one (a 429, a 400) then has its socket closed by the
+  // plugin, where registered in the room's scope it was left open.
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   installOperations(app, { database: deps.database, service: 'platform' });
   // Every /v1 route, public ones included: an unknown query parameter is a 400 naming it.
   closeQueryStrings(app, (url) => isApiPath(url));

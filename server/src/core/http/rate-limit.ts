@@ -27,6 +27,11 @@ export interface RateLimitOptions {
   keyOf: (request: FastifyRequest) => string;
   /** Which requests spend these budgets (default: every request of the scope). */
   appliesTo?: (request: FastifyRequest) => boolean;
+  /**
+   * Requests among those that are shown the budget's RateLimit-* headers without spending it or
+   * being refused: CORS preflights, which a browser sends on its own before the request it precedes.
+   */
+  isFree?: (request: FastifyRequest) => boolean;
   /** A fixed Retry-After (the mailbox promises 60); otherwise the seconds until the window resets. */
   fixedRetryAfterSeconds?: number;
 }
@@ -50,6 +55,11 @@ function limiterFor(rule: RateLimitRule, options: RateLimitOptions): RateLimiter
   });
 }
 
+/** The budget as it stands, spending nothing (an untouched budget is full). */
+async function peek(limiter: RateLimiterAbstract, rule: RateLimitRule, key: string): Promise<RateLimiterRes> {
+  return (await limiter.get(key)) ?? new RateLimiterRes(rule.points, rule.durationSeconds * 1000, 0);
+}
+
 function setHeaders(reply: FastifyReply, rule: RateLimitRule, result: RateLimiterRes) {
   reply.header('RateLimit-Limit', rule.points);
   reply.header('RateLimit-Remaining', Math.max(0, result.remainingPoints));
@@ -67,11 +77,12 @@ export function installRateLimits(app: AnyFastify, options: RateLimitOptions): v
     if (options.appliesTo && !options.appliesTo(request)) return;
     const key = options.keyOf(request);
     const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
+    const free = options.isFree?.(request) ?? false;
     let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;
     for (const { rule, limiter } of applicable) {
       let result: RateLimiterRes;
       try {
-        result = await limiter.consume(key);
+        result = free ? await peek(limiter, rule, key) : await limiter.consume(key);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         setHeaders(reply, rule, rejection);

@@ -1,9 +1,9 @@
 // The room API (docs/realtime.md): `/v1/rooms/{meetingId}/…`, authenticated by the room token
-// (`?t=` or `X-Room-Token`), never by an API key, and open to any origin so the room can be
-// embedded. Registered outside the authenticated /v1 scope.
+// (`?t=` or `X-Room-Token`, resolved by room-guests.ts on the root), never by an API key, and open
+// to any origin so the room can be embedded. Registered outside the authenticated /v1 scope, on an
+// app with @fastify/websocket registered at its root (platform-app.ts says why).
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import websocket from '@fastify/websocket';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -15,17 +15,12 @@ import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
-import { findRoomMeeting, type RoomMeeting } from '../meetings/room-token.ts';
+import type { RoomMeeting } from '../meetings/room-token.ts';
 import type { RecordingService, UploadKind } from '../recordings/service.ts';
 import { loadMeetingContext, renderWelcome } from './context.ts';
-import {
-  audioFrameProblem,
-  CLOSE,
-  MAX_FRAME_BYTES,
-  parseClientMessage,
-  type ServerMessage,
-} from './protocol.ts';
+import { audioFrameProblem, CLOSE, parseClientMessage, type ServerMessage } from './protocol.ts';
 import { liveRepository } from './repository.ts';
+import { openedRoom } from './room-guests.ts';
 import { RoomTranscript, RoomUpload, RoomWelcome } from './room-schemas.ts';
 import type { LiveSession, RoomSocket } from './session.ts';
 import type { MeetingSessionHub } from './session-hub.ts';
@@ -52,34 +47,14 @@ const documented: { tags: string[]; security: Array<Record<string, string[]>> } 
   security: [{ roomToken: [] }, { roomTokenQuery: [] }],
 };
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    room: RoomMeeting;
-  }
-}
-
-function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-room-token'];
-  if (typeof header === 'string' && header) return header;
-  return (request.query as { t?: string }).t;
-}
-
 export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps): Promise<void> {
   await app.register(async (room) => {
-    await room.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
-    room.decorateRequest('room', null as unknown as RoomMeeting);
-
     room.addHook('onRequest', async (_request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       reply.header('Vary', 'Origin');
     });
-    const authenticate = async (request: FastifyRequest) => {
-      const { meetingId } = request.params as { meetingId: string };
-      const meeting = await findRoomMeeting(deps.db, meetingId, tokenOf(request));
-      if (!meeting)
-        throw new AppError('resource_not_found', 'No such meeting, or the room token does not open it.');
-      request.room = meeting;
-    };
+    // The token was resolved before the rate limits (room-guests.ts); a route refuses without it.
+    const authenticate = async (request: FastifyRequest) => void openedRoom(request);
     // Media bodies are streamed to storage by the handler, not parsed. Every other type is passed
     // through unparsed too, so the upload answers 415 for it (docs/realtime.md) rather than
     // whatever a parser or a check on parsed text would say about its bytes.
@@ -109,7 +84,7 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         },
       },
       async (request) => {
-        const context = await loadMeetingContext(deps.db, request.room.id);
+        const context = await loadMeetingContext(deps.db, openedRoom(request).id);
         return renderWelcome(context!, deps.publicUrl, deps.clock.now(), deps.speech);
       },
     );
@@ -128,8 +103,9 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         },
       },
       async (request) => {
-        const meeting = await liveRepository.meetingState(deps.db, request.room.id);
-        const sentences = await meetingRepository.sentences(deps.db, request.room.id);
+        const { id } = openedRoom(request);
+        const meeting = await liveRepository.meetingState(deps.db, id);
+        const sentences = await meetingRepository.sentences(deps.db, id);
         return {
           status: meeting.status,
           end_reason: meeting.end_reason,
@@ -145,7 +121,7 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
           param: 'Content-Type',
         });
       }
-      const result = await deps.recordings.upload(request.room, kind, {
+      const result = await deps.recordings.upload(openedRoom(request), kind, {
         contentType: request.headers['content-type'],
         contentLength: request.headers['content-length'],
         body,
@@ -195,7 +171,8 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         // cannot describe a WebSocket; @fastify/websocket hides the route anyway).
         schema: { hide: true, params: Params, querystring: TokenQuery },
       },
-      (socket: WebSocket, request: FastifyRequest) => attachSocket(deps, socket, request.room, request),
+      (socket: WebSocket, request: FastifyRequest) =>
+        attachSocket(deps, socket, openedRoom(request), request),
     );
   });
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { imageSources, loadDocuments, REPO_ROOT } from './documents.ts';
 import { errorsPage } from './errors-page.ts';
@@ -18,8 +18,8 @@ export interface SiteContent {
   mailboxDocument: string;
 }
 
-function buildSiteContent(): SiteContent {
-  const documents = loadDocuments();
+async function buildSiteContent(): Promise<SiteContent> {
+  const documents = await loadDocuments();
   const pages = new Map<string, string>([
     ['/docs', landingPage(documents.values())],
     ['/docs/errors', errorsPage()],
@@ -30,24 +30,31 @@ function buildSiteContent(): SiteContent {
     pages.set(document.url, documentPage(document, documents.values()));
   }
   const images = new Map<string, Buffer>();
-  for (const [name, image] of imageSources()) images.set(name, readFileSync(join(REPO_ROOT, image.repoPath)));
+  for (const [name, image] of imageSources())
+    images.set(name, await readFile(join(REPO_ROOT, image.repoPath)));
   return {
     pages,
     notFoundPage: notFoundPage(),
-    swaggerUi: loadSwaggerUi(),
+    swaggerUi: await loadSwaggerUi(),
     images,
-    mailboxDocument: readFileSync(join(REPO_ROOT, MAILBOX_DOCUMENT), 'utf8'),
+    mailboxDocument: await readFile(join(REPO_ROOT, MAILBOX_DOCUMENT), 'utf8'),
   };
 }
 
-let built: SiteContent | undefined;
+let built: Promise<SiteContent> | undefined;
 
 /**
- * The site's content, built on the first request and kept for the life of the process: the files
- * do not change while the server runs (a restart shows edits), and building takes about half a
- * second that processes which never serve a page (most tests, workers) should not pay.
+ * The site's content, built once and kept for the life of the process: the files do not change
+ * while the server runs (a restart shows edits). Built on the first request rather than at
+ * start-up, since processes that never serve a page (most tests, workers) should not pay for it,
+ * and asynchronously (file reads and the gzip of the 1.4 MB Swagger UI bundle off the event loop),
+ * so that it holds up no other request; requests arriving meanwhile wait for the same build. A
+ * failed build is forgotten, so the next request tries again.
  */
-export function siteContent(): SiteContent {
-  built ??= buildSiteContent();
+export function siteContent(): Promise<SiteContent> {
+  built ??= buildSiteContent().catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
   return built;
 }

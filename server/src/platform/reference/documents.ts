@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RenderedMarkdown, renderMarkdown } from './markdown.ts';
@@ -94,8 +95,8 @@ export function imageSources(root = REPO_ROOT): Map<string, { repoPath: string; 
   return images;
 }
 
-/** Reads and renders every document once (at start-up), keyed by its address. */
-export function loadDocuments(root = REPO_ROOT): Map<string, SiteDocument> {
+/** Reads and renders every document once (content.ts), keyed by its address. */
+export async function loadDocuments(root = REPO_ROOT): Promise<Map<string, SiteDocument>> {
   const sources = documentSources(root);
   const images = imageSources(root);
   const links = new Map<string, string>(Object.entries(FIXED_LINKS));
@@ -117,7 +118,7 @@ export function loadDocuments(root = REPO_ROOT): Map<string, SiteDocument> {
       });
       continue;
     }
-    const rendered = renderMarkdown(readFileSync(file, 'utf8'), source.repoPath, resolve);
+    const rendered = renderMarkdown(await readFile(file, 'utf8'), source.repoPath, resolve);
     documents.set(source.url, {
       ...source,
       ...rendered,

@@ -18,8 +18,8 @@ const SECTION_ANCHORS = [
   ['sdks', 'sdks'],
 ] as const;
 
-function sendPage(reply: FastifyReply, url: string) {
-  const { pages, notFoundPage } = siteContent();
+async function sendPage(reply: FastifyReply, url: string) {
+  const { pages, notFoundPage } = await siteContent();
   const html = pages.get(url);
   return reply
     .status(html ? 200 : 404)
@@ -62,11 +62,11 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
           'Content-Type': 'application/json; charset=utf-8',
           'Cache-Control': 'no-cache',
         })
-        .send(siteContent().mailboxDocument),
+        .send((await siteContent()).mailboxDocument),
     );
     scope.get('/docs/images/:file', hidden, async (request, reply) => {
       const { file } = request.params as { file: string };
-      const image = siteContent().images.get(file);
+      const image = (await siteContent()).images.get(file);
       if (!image) return sendPage(reply, request.url);
       return reply
         .headers({ ...ASSET_HEADERS, 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=300' })
@@ -74,7 +74,7 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
     });
     scope.get(`${SWAGGER_UI_PREFIX}:file`, hidden, async (request, reply) => {
       const { file } = request.params as { file: string };
-      const vendored = siteContent().swaggerUi.get(file);
+      const vendored = (await siteContent()).swaggerUi.get(file);
       if (!vendored) return sendPage(reply, request.url);
       reply.headers({
         ...ASSET_HEADERS,
