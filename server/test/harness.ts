@@ -27,6 +27,13 @@ export async function openTestDatabase(): Promise<Database> {
 
 export const TEST_ENCRYPTION_KEY = 'a1'.repeat(32);
 
+/**
+ * For tests that count a per-address budget down to its 429: every test file calls from 127.0.0.1, so
+ * on a shared Redis the address's counter holds the other files' requests too. These apps count in
+ * memory instead (the Redis-shared budget has its own test).
+ */
+export const OWN_COUNTERS = { REDIS_URL: '' };
+
 export function testConfig(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'understudy-test-'));
   return {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { bearer, startPlatform, type TestPlatform } from '../harness.ts';
+import { bearer, OWN_COUNTERS, startPlatform, type TestPlatform } from '../harness.ts';
 
 async function exhaust(t: TestPlatform, token: string, count: number, method: 'GET' | 'POST', url: string) {
   let last: Awaited<ReturnType<TestPlatform['app']['inject']>> | undefined;
@@ -118,7 +118,7 @@ describe('rate limits per API key', () => {
   });
 
   test('requests without a valid credential spend a per-address budget, then 429', async () => {
-    const t = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '3' } });
+    const t = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '3', ...OWN_COUNTERS } });
     try {
       const ws = await t.signup();
       const anonymous = [
@@ -158,7 +158,7 @@ describe('rate limits per API key', () => {
         headers: { 'x-forwarded-for': forwardedFor },
       });
     const proxied = await startPlatform({
-      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY_HOPS: '1' },
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY_HOPS: '1', ...OWN_COUNTERS },
     });
     try {
       assert.equal((await call(proxied, '203.0.113.1')).statusCode, 200);
@@ -167,7 +167,7 @@ describe('rate limits per API key', () => {
     } finally {
       await proxied.close();
     }
-    const direct = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1' } });
+    const direct = await startPlatform({ env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '1', ...OWN_COUNTERS } });
     try {
       assert.equal((await call(direct, '203.0.113.1')).statusCode, 200);
       assert.equal((await call(direct, '203.0.113.9')).statusCode, 429, 'a forged header buys no budget');

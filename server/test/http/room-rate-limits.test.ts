@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bearer } from '../harness.ts';
+import { bearer, OWN_COUNTERS } from '../harness.ts';
 import { createMeeting, createScenario, Participant, startLivePlatform } from '../live/helpers.ts';
 
 const BAD_KEY = `svc_${'2'.repeat(64)}`;
@@ -8,7 +8,11 @@ const BAD_KEY = `svc_${'2'.repeat(64)}`;
 describe('room routes have a budget per meeting, apart from the per-address one', () => {
   test('a flood of bad keys from one address does not lock a participant out; the room budget ends in 429', async () => {
     // One address for everyone, as behind a reverse proxy with TRUST_PROXY_HOPS=0.
-    const t = await startLivePlatform({ PUBLIC_RATE_LIMIT_PER_MINUTE: '3', ROOM_RATE_LIMIT_PER_MINUTE: '5' });
+    const t = await startLivePlatform({
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '3',
+      ROOM_RATE_LIMIT_PER_MINUTE: '5',
+      ...OWN_COUNTERS,
+    });
     try {
       const api = await t.workspace();
       const { scenario } = await createScenario(api);
