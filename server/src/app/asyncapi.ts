@@ -126,7 +126,7 @@ function asyncApiDocument(socket: SocketDescription): string {
 /** The AsyncAPI documents, keyed by their committed path. */
 export function generateAsyncApiDocuments(): Record<string, string> {
   return {
-    'openapi/room-realtime.asyncapi.json': asyncApiDocument({
+    'openapi/platform-v1.realtime.asyncapi.json': asyncApiDocument({
       title: 'Understudy meeting room: realtime protocol',
       version: PLATFORM_API_VERSION,
       description:
@@ -166,7 +166,7 @@ export function generateAsyncApiDocuments(): Record<string, string> {
         },
       },
     }),
-    'openapi/mailbox-events.asyncapi.json': asyncApiDocument({
+    'openapi/mailbox-v0.events.asyncapi.json': asyncApiDocument({
       title: 'Understudy Mailbox: event WebSocket',
       version: MAILBOX_API_VERSION,
       description:

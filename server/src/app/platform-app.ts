@@ -114,8 +114,8 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       },
     },
   });
-  // The room's WebSocket. Registered before any other hook so that its own hook marks an upgrade
-  // first: an upgrade refused by a later one (a 429, a 400) then has its socket closed by the
+  // The room's WebSocket. Registered before any hook that can answer a request, so that its own
+  // hook marks an upgrade first: an upgrade refused by a later one (a 429, a 400) then has its socket closed by the
   // plugin, where registered in the room's scope it was left open.
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   installOperations(app, { database: deps.database, service: 'platform' });

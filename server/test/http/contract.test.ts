@@ -134,7 +134,7 @@ describe('OpenAPI documents', () => {
 
 describe('AsyncAPI documents', () => {
   it('describe every JSON frame the room server sends, each with a named payload', () => {
-    const document = documents['openapi/room-realtime.asyncapi.json']!;
+    const document = documents['openapi/platform-v1.realtime.asyncapi.json']!;
     assert.equal(document.asyncapi, '3.0.0');
     const messages = document.components.messages as Json;
     for (const type of Object.keys(SERVER_FRAMES)) {
@@ -157,7 +157,7 @@ describe('AsyncAPI documents', () => {
   });
 
   it('describe the mailbox socket’s control frames and every event', () => {
-    const document = documents['openapi/mailbox-events.asyncapi.json']!;
+    const document = documents['openapi/mailbox-v0.events.asyncapi.json']!;
     const messages = Object.keys(document.components.messages);
     for (const type of ['subscribe', 'unsubscribe', 'ping', 'subscribed', 'unsubscribed', 'pong', 'error']) {
       assert.ok(messages.includes(type), type);

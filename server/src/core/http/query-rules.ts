@@ -12,8 +12,8 @@ const NO_QUERY: ObjectSchema = { type: 'object', properties: {}, additionalPrope
  * parameter: …", as for unknown body fields) instead of being silently ignored. Done here rather
  * than in each feature's schemas so a new route cannot forget it:
  * - a route without a querystring schema gets an empty closed one;
- * - an open object schema is replaced by a closed copy (one per schema, without its `$id`, so two
- *   routes sharing a schema share the copy and no two schemas claim one id);
+ * - an open object schema is replaced by a closed copy without its `$id` (so no two schemas
+ *   claim one id), made once per schema object;
  * - anything else (a `$ref`, a union) stops the app from starting: it cannot be closed here.
  * OPTIONS routes are left open: a CORS preflight repeats the query of the request it precedes.
  */

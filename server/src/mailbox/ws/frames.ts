@@ -1,5 +1,5 @@
 // The frames of the mailbox's event WebSocket (docs/mailbox.md "WebSocket"), as schemas: the
-// AsyncAPI document (openapi/mailbox-events.asyncapi.json) is generated from them. Client frames
+// AsyncAPI document (openapi/mailbox-v0.events.asyncapi.json) is generated from them. Client frames
 // are parsed by hand in routes.ts, so that a bad one is answered with an `error` frame naming the
 // problem; these schemas describe what it accepts.
 import { type TSchema, Type } from 'typebox';

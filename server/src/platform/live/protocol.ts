@@ -166,7 +166,7 @@ const ROOM_ERROR_CODES = [
 export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
 
 // Server frames: the session builds them through these types, and the AsyncAPI document
-// (openapi/room-realtime.asyncapi.json) is generated from the same schemas.
+// (openapi/platform-v1.realtime.asyncapi.json) is generated from the same schemas.
 const frame = <K extends string, T extends Record<string, TSchema>>(
   type: K,
   name: string,

@@ -167,7 +167,7 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       {
         websocket: true,
         preValidation: authenticate,
-        // Described frame by frame in openapi/room-realtime.asyncapi.json, not in OpenAPI (which
+        // Described frame by frame in openapi/platform-v1.realtime.asyncapi.json, not in OpenAPI (which
         // cannot describe a WebSocket; @fastify/websocket hides the route anyway).
         schema: { hide: true, params: Params, querystring: TokenQuery },
       },

@@ -47,8 +47,8 @@ let built: Promise<SiteContent> | undefined;
  * The site's content, built once and kept for the life of the process: the files do not change
  * while the server runs (a restart shows edits). Built on the first request rather than at
  * start-up, since processes that never serve a page (most tests, workers) should not pay for it,
- * and asynchronously (file reads and the gzip of the 1.4 MB Swagger UI bundle off the event loop),
- * so that it holds up no other request; requests arriving meanwhile wait for the same build. A
+ * and asynchronously (file reads and the gzip of the 1.4 MB Swagger UI bundle off the event loop;
+ * only the small Markdown rendering runs on it); requests arriving meanwhile wait for the same build. A
  * failed build is forgotten, so the next request tries again.
  */
 export function siteContent(): Promise<SiteContent> {
