@@ -30,6 +30,15 @@ function fakeSynthesizer(log: { started: string[]; aborted: string[] }, delayMs 
   };
 }
 
+/** Waits until `condition` holds (polling; fixed sleeps raced the synthesizer on a loaded machine). */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 5_000;
+  while (!condition()) {
+    if (performance.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await sleep(2);
+  }
+}
+
 function harness(delayMs?: number) {
   const log = { started: [] as string[], aborted: [] as string[] };
   const sent: Array<{ message: AgentAudioMessage; pcm: Buffer; at: number }> = [];
@@ -51,7 +60,7 @@ describe('VoiceOutput', () => {
   it('speaks each sentence as it completes, in order, queued one after the other', async () => {
     const { output, sent } = harness();
     output.text('t1', 'Hello there, I am Jane. I lead');
-    await sleep(30);
+    await until(() => sent.length > 0, 'the first sentence is out');
     assert.equal(sent.length, 1, 'the first sentence is out before the reply is complete');
     assert.equal(sent[0]!.message.text, 'Hello there, I am Jane.');
     output.text('t1', ' the team. Shall we begin?');
@@ -109,14 +118,16 @@ describe('VoiceOutput', () => {
   });
 
   it('cancel drops the queue and the synthesis in flight; nothing more is sent for the turn', async () => {
-    const { output, sent, log } = harness(40);
+    // Slow synthesis, so the second sentence is surely still in flight when the turn is cancelled.
+    const { output, sent, log } = harness(300);
     output.text('t1', 'First sentence here. Second sentence here. Third one. ');
     const drained = output.finish('t1');
-    await sleep(60);
+    await until(() => log.started.length === 2, 'the second sentence is being synthesised');
     assert.equal(sent.length, 1);
     output.cancel('t1');
     await drained;
     assert.equal(output.playing, false, 'the room stops playing at once');
+    await until(() => log.aborted.length > 0, 'the synthesis in flight is aborted');
     await sleep(100);
     assert.equal(sent.length, 1);
     assert.deepEqual(log.aborted, ['Second sentence here.']);
