@@ -17,7 +17,10 @@ const meetingRef = {
 const WebhookGoalResult = Type.Object(
   {
     goal: Type.String({ description: 'The goal’s name when it was scored.' }),
-    result: Type.Object({ score: Type.Number(), feedback: Type.String() }),
+    result: Type.Object(
+      { score: Type.Number(), feedback: Type.String() },
+      { $id: 'WebhookGoalScore', title: 'WebhookGoalScore' },
+    ),
   },
   { $id: 'WebhookGoalResult', title: 'WebhookGoalResult' },
 );
