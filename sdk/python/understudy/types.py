@@ -1316,12 +1316,12 @@ class WebhookAnalysis(TypedDict):
     total_score: Optional[float]
     summary: Optional[str]
     call_summary: Optional[str]
-    strengths: Any
-    growth_areas: Any
-    recommendations: Any
-    goal_results: Any
-    highlights: Any
-    conversation_length: Any
+    strengths: str
+    growth_areas: str
+    recommendations: List[str]
+    goal_results: List[WebhookGoalResult]
+    highlights: List[AnalysisHighlight]
+    conversation_length: int
 
 
 class WebhookDelivery(TypedDict):
@@ -1392,6 +1392,16 @@ class WebhookEndpointWithSecret(TypedDict):
     created_at: str
     updated_at: str
     signing_secret: str
+
+
+class WebhookGoalResult(TypedDict):
+    goal: str
+    result: WebhookGoalScore
+
+
+class WebhookGoalScore(TypedDict):
+    score: float
+    feedback: str
 
 
 class ApiKey(TypedDict):

@@ -9,6 +9,7 @@ import { OutboundClient } from '../../src/core/outbound/client.ts';
 import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { createLegacyWebhookProfile } from '../../src/platform/events/legacy-webhook.ts';
 import { createPlatformWebhookProfile } from '../../src/platform/events/webhook-profile.ts';
+import { webhookPayloadErrors } from '../documented-payload.ts';
 import { type ApiClient, ok, type TestPlatform } from '../harness.ts';
 import {
   analysisRunner,
@@ -200,6 +201,30 @@ describe('analysis webhooks: session.analysis_complete and the legacy meeting.co
       })),
     );
     assert.equal(legacyEnvelope.data.completed_at, t.clock.now().toISOString());
+  });
+
+  it('sends payloads that fit the schemas the OpenAPI document publishes for them', async () => {
+    const document = ok(await t.app.inject({ method: 'GET', url: '/v1/openapi.json' }));
+    const platform = receiver.requests.find((r) => r.path === '/platform')!;
+    const legacy = receiver.requests.find((r) => r.path === '/legacy')!;
+    const analysisComplete = JSON.parse(platform.rawBody);
+    assert.ok(analysisComplete.data.analysis.goal_results.length > 0, 'goal results to check');
+    assert.ok(analysisComplete.data.analysis.highlights.length > 0, 'highlights to check');
+    assert.deepEqual(webhookPayloadErrors(document, 'session.analysis_complete', analysisComplete), []);
+    assert.deepEqual(webhookPayloadErrors(document, 'meeting.completed', JSON.parse(legacy.rawBody)), []);
+
+    // The check has teeth: a missing field, a field of the API's shape instead, an undocumented one.
+    const { strengths, ...withoutStrengths } = analysisComplete.data.analysis;
+    const variants = [
+      withoutStrengths,
+      { ...analysisComplete.data.analysis, strengths: strengths.split('\n') },
+      { ...analysisComplete.data.analysis, goal_results: [{ goal: 'x', score: 1, feedback: 'y' }] },
+      { ...analysisComplete.data.analysis, title: 'undocumented' },
+    ];
+    for (const analysis of variants) {
+      const body = { ...analysisComplete, data: { ...analysisComplete.data, analysis } };
+      assert.notDeepEqual(webhookPayloadErrors(document, 'session.analysis_complete', body), []);
+    }
   });
 
   it('stops the legacy webhook after its sunset; the platform webhook goes on', async () => {

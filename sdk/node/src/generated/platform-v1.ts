@@ -4008,18 +4008,16 @@ export interface components {
             total_score: number | null;
             summary: string | null;
             call_summary: string | null;
-            /** @description As in `Analysis`. */
-            strengths: unknown;
-            /** @description As in `Analysis`. */
-            growth_areas: unknown;
-            /** @description As in `Analysis`. */
-            recommendations: unknown;
-            /** @description The goal scores, as in `MeetingAnalysis`. */
-            goal_results: unknown;
-            /** @description As in `Analysis`. */
-            highlights: unknown;
-            /** @description As in `Analysis`. */
-            conversation_length: unknown;
+            /** @description One strength per line: `Analysis.strengths` joined with `\n` (empty without any). */
+            strengths: string;
+            /** @description One growth area per line: `Analysis.growth_areas` joined with `\n` (empty without any). */
+            growth_areas: string;
+            recommendations: string[];
+            /** @description One per goal, in the scenario’s order. */
+            goal_results: components["schemas"]["WebhookGoalResult"][];
+            highlights: components["schemas"]["AnalysisHighlight"][];
+            /** @description Length of the meeting in seconds. */
+            conversation_length: number;
         };
         /** WebhookDelivery */
         WebhookDelivery: {
@@ -4133,6 +4131,17 @@ export interface components {
              * @example whsec_3q2v0aH9cYkq7RZr0b1m1yPZl2X5n8dS
              */
             signing_secret: string;
+        };
+        /** WebhookGoalResult */
+        WebhookGoalResult: {
+            /** @description The goal’s name when it was scored. */
+            goal: string;
+            result: components["schemas"]["WebhookGoalScore"];
+        };
+        /** WebhookGoalScore */
+        WebhookGoalScore: {
+            score: number;
+            feedback: string;
         };
     };
     responses: never;

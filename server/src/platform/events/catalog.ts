@@ -1,3 +1,4 @@
+import type { Highlight } from '../analyses/engine/types.ts';
 import type { renderParticipant } from '../meetings/render.ts';
 
 /**
@@ -36,18 +37,28 @@ export interface MeetingRef {
 /** The participant as the API renders it (`Participant`). */
 export type ParticipantData = ReturnType<typeof renderParticipant>;
 
+/** One goal's score in `session.analysis_complete`: the goal's name, not the whole goal. */
+export interface WebhookGoalResultData {
+  goal: string;
+  result: { score: number; feedback: string };
+}
+
+/** `data.analysis` of `session.analysis_complete` (its own shape, not the `/analyses` one). */
 export interface AnalysisData {
   analysis_id: string;
   average_score: number | null;
   total_score: number | null;
   summary: string | null;
   call_summary: string | null;
-  strengths: unknown;
-  growth_areas: unknown;
-  recommendations: unknown;
-  goal_results: unknown;
-  highlights: unknown;
-  conversation_length: unknown;
+  /** One strength per line (the API's arrays, joined with `\n`). */
+  strengths: string;
+  /** One growth area per line. */
+  growth_areas: string;
+  recommendations: string[];
+  goal_results: WebhookGoalResultData[];
+  highlights: Highlight[];
+  /** Seconds. */
+  conversation_length: number;
 }
 
 /** data beyond meeting_id and scenario_id, per event (spec "Event types"). */

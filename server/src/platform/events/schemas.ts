@@ -4,6 +4,7 @@
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 import type { WebhookDoc } from '../../core/http/webhook-doc.ts';
+import { HighlightSchema } from '../analyses/schemas.ts';
 import { Participant } from '../meetings/schemas.ts';
 import { FIRING_EVENT_TYPES, type PlatformEventData, type PlatformEventType } from './catalog.ts';
 
@@ -12,19 +13,36 @@ const meetingRef = {
   scenario_id: Type.String(),
 };
 
+/** `analysis.goal_results[]` of the webhook: the goal by name and its result (not `GoalResult`). */
+const WebhookGoalResult = Type.Object(
+  {
+    goal: Type.String({ description: 'The goal’s name when it was scored.' }),
+    result: Type.Object(
+      { score: Type.Number(), feedback: Type.String() },
+      { $id: 'WebhookGoalScore', title: 'WebhookGoalScore' },
+    ),
+  },
+  { $id: 'WebhookGoalResult', title: 'WebhookGoalResult' },
+);
+
+/** The analysis as `session.analysis_complete` carries it: a shape of its own, not `Analysis`. */
 const AnalysisSummary = Type.Object(
   {
     analysis_id: Type.String(),
-    average_score: Nullable(Type.Number()),
-    total_score: Nullable(Type.Number()),
+    average_score: Nullable(Type.Number({ description: 'Mean of the goal scores; null without goals.' })),
+    total_score: Nullable(Type.Number({ description: 'Sum of the goal scores; null without goals.' })),
     summary: Nullable(Type.String()),
     call_summary: Nullable(Type.String()),
-    strengths: Type.Unknown({ description: 'As in `Analysis`.' }),
-    growth_areas: Type.Unknown({ description: 'As in `Analysis`.' }),
-    recommendations: Type.Unknown({ description: 'As in `Analysis`.' }),
-    goal_results: Type.Unknown({ description: 'The goal scores, as in `MeetingAnalysis`.' }),
-    highlights: Type.Unknown({ description: 'As in `Analysis`.' }),
-    conversation_length: Type.Unknown({ description: 'As in `Analysis`.' }),
+    strengths: Type.String({
+      description: 'One strength per line: `Analysis.strengths` joined with `\\n` (empty without any).',
+    }),
+    growth_areas: Type.String({
+      description: 'One growth area per line: `Analysis.growth_areas` joined with `\\n` (empty without any).',
+    }),
+    recommendations: Type.Array(Type.String()),
+    goal_results: Type.Array(WebhookGoalResult, { description: 'One per goal, in the scenario’s order.' }),
+    highlights: Type.Array(HighlightSchema),
+    conversation_length: Type.Integer({ description: 'Length of the meeting in seconds.' }),
   },
   { $id: 'WebhookAnalysis', title: 'WebhookAnalysis' },
 );
@@ -129,10 +147,12 @@ export const PLATFORM_WEBHOOKS: WebhookDoc[] = [
   },
 ];
 
-// What the emitter may send must fit the documented schemas (a compile-time check only).
+// The emitter's types and the documented schemas describe the same data, both ways: what may be
+// sent fits the document, and nothing the document promises is missing from what is sent (a
+// compile-time check only; the webhook tests validate real deliveries against the document).
 type Documented = { [E in PlatformEventType]: Static<(typeof EVENT_DATA)[E]> };
-type Fits<A, B> = A extends B ? true : false;
-const _emittedDataIsDocumented: { [E in PlatformEventType]: Fits<PlatformEventData[E], Documented[E]> } = {
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _emittedDataIsDocumented: { [E in PlatformEventType]: Same<PlatformEventData[E], Documented[E]> } = {
   'meeting.created': true,
   'meeting.ended': true,
   'participant.joined': true,

@@ -22,6 +22,7 @@ import {
 } from '../meetings/lifecycle.ts';
 import { renderParticipant, renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
+import type { EndReason } from '../meetings/schemas.ts';
 import { customAgentForScenario } from '../scenarios/custom-agent.ts';
 import type { SpeechEngines } from '../speech/types.ts';
 import { loadMeetingContext, type MeetingContext, renderWelcome } from './context.ts';
@@ -33,7 +34,7 @@ import { createOfflineScriptEngine, generateWelcomeMessage } from './providers/o
 import { createPlatformLlmProvider } from './providers/platform-llm.ts';
 import type { ReplyProvider } from './providers/types.ts';
 import { liveRepository } from './repository.ts';
-import { LiveSession, type RoomSocket, type SessionDeps } from './session.ts';
+import { LiveSession, type RoomSocket, type SessionDeps, sendTo } from './session.ts';
 import { toolsFor } from './tools.ts';
 import { speechCapabilities } from './voice/connection-voice.ts';
 import type { SegmenterFactory } from './voice/voice-input.ts';
@@ -159,11 +160,15 @@ export class MeetingSessionHub {
     });
     if (activation.status === 'ended') {
       const meeting = activation.meeting;
-      const send = (message: object) => socket.open && socket.send(JSON.stringify(message));
-      send({ type: 'error', code: 'meeting_ended', message: 'This meeting has ended.', fatal: true });
-      send({
+      sendTo(socket, {
+        type: 'error',
+        code: 'meeting_ended',
+        message: 'This meeting has ended.',
+        fatal: true,
+      });
+      sendTo(socket, {
         type: 'ended',
-        reason: meeting.end_reason ?? 'ended_by_api',
+        reason: (meeting.end_reason ?? 'ended_by_api') as EndReason,
         ended_at: new Date(meeting.ended_at ?? this.#deps.clock.now()).toISOString(),
         duration_seconds: meeting.duration_seconds ?? 0,
       });
@@ -183,20 +188,18 @@ export class MeetingSessionHub {
     if (!activation.firstJoin) await session.settled();
     const sentences = activation.firstJoin ? [] : await meetingRepository.sentences(this.#db, meetingId);
     const participant = renderParticipant(activation.participant);
-    socket.send(
-      JSON.stringify({
-        type: 'joined',
-        ...renderWelcome(
-          context,
-          this.#deps.config.publicUrl,
-          this.#deps.clock.now(),
-          speechCapabilities(this.#deps.speech),
-        ),
-        participant: { id: participant.id, name: participant.name },
-        transcript: sentences.map(renderSentence),
-        resumed: !activation.firstJoin,
-      }),
-    );
+    sendTo(socket, {
+      type: 'joined',
+      ...renderWelcome(
+        context,
+        this.#deps.config.publicUrl,
+        this.#deps.clock.now(),
+        speechCapabilities(this.#deps.speech),
+      ),
+      participant: { id: participant.id, name: participant.name },
+      transcript: sentences.map(renderSentence),
+      resumed: !activation.firstJoin,
+    });
     session.startIfNew();
     return session;
   }

@@ -448,6 +448,7 @@ export class LiveSession {
   }
 }
 
-function sendTo(socket: RoomSocket, message: ServerMessage): void {
+/** Every JSON frame goes out through here, typed as the protocol (and its AsyncAPI document) has it. */
+export function sendTo(socket: RoomSocket, message: ServerMessage): void {
   if (socket.open) socket.send(JSON.stringify(message));
 }
