@@ -157,7 +157,10 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
             summary,
             params: Params,
             querystring: TokenQuery,
-            streamedBody: { mediaTypes, description: 'The raw bytes, with their media type as Content-Type.' },
+            streamedBody: {
+              mediaTypes,
+              description: 'The raw bytes, with their media type as Content-Type.',
+            },
             response: withErrors({ 201: RoomUpload }),
           },
         },
