@@ -23,6 +23,7 @@ export {
   type RoomClientOptions,
   RoomError,
   type RoomFrame,
+  type UploadBody,
   type WebSocketConstructor,
   type WebSocketLike,
 } from './room.js';

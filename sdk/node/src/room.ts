@@ -1,8 +1,16 @@
 /**
  * A participant in a meeting room over the realtime protocol (docs/realtime.md): join with the
  * meeting's room token, send text turns, read the persona's replies and events, leave. For bots,
- * load tests and integration tests; a browser uses the room page instead.
+ * load tests and integration tests; a browser uses the room page instead. The room's HTTP
+ * operations (welcome data, transcript, recording uploads) take the same room token.
  */
+import type { operations } from './generated/platform-v1.js';
+import { roomOperations } from './generated/platform-v1-operations.js';
+import { HttpClient } from './http-client.js';
+import type { RequestOptions, Result } from './types.js';
+
+/** Raw bytes for an upload (`fetch` sends each of these as the body). */
+export type UploadBody = Blob | ArrayBuffer | Uint8Array | string;
 
 /** The part of the WebSocket API this client uses: `globalThis.WebSocket` (Node 22+) and `ws` both fit. */
 export interface WebSocketLike {
@@ -27,6 +35,10 @@ export interface RoomClientOptions {
   WebSocket?: WebSocketConstructor;
   /** Milliseconds `next()` and friends wait for a frame. Default 30,000. */
   timeout?: number;
+  /** For the HTTP operations: a fetch implementation (default `globalThis.fetch`). */
+  fetch?: typeof fetch;
+  /** For the HTTP operations: retries after the first attempt (429, 5xx, network errors). Default 2. */
+  maxRetries?: number;
 }
 
 export interface JoinOptions {
@@ -34,6 +46,8 @@ export interface JoinOptions {
   name?: string;
   /** Consent to recording; default `{ recording: false }`. */
   consent?: { recording: boolean };
+  /** That this participant records the meeting (and will upload it with `uploadRecording`). */
+  recording?: boolean;
   /** Free-form diagnostics stored with the participant. */
   client?: Record<string, unknown>;
   /** `audio: { output: true }` asks for the persona's voice (binary frames, delivered as `audio` frames). */
@@ -63,9 +77,68 @@ export class RoomClient {
   #closeCode: number | null = null;
   #wake: Array<() => void> = [];
   readonly #options: RoomClientOptions;
+  #http: HttpClient | null = null;
 
   constructor(options: RoomClientOptions) {
     this.#options = options;
+  }
+
+  /** The welcome data: meeting, scenario, persona, recording, speech (`GET /v1/rooms/{id}`). */
+  welcome(options?: RequestOptions): Promise<Result<operations['getRoom']>> {
+    return this.#call(roomOperations.room.get, {}, options) as Promise<Result<operations['getRoom']>>;
+  }
+
+  /** The transcript as stored so far (`GET /v1/rooms/{id}/transcript`). */
+  transcript(options?: RequestOptions): Promise<Result<operations['getRoomTranscript']>> {
+    return this.#call(roomOperations.room.getTranscript, {}, options) as Promise<
+      Result<operations['getRoomTranscript']>
+    >;
+  }
+
+  /**
+   * Uploads the recording (`PUT /v1/rooms/{id}/recording`): raw media bytes, `contentType` one of
+   * video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4. A second upload replaces the first.
+   */
+  uploadRecording(
+    body: UploadBody,
+    contentType: string,
+    options?: RequestOptions,
+  ): Promise<Result<operations['uploadRoomRecording']>> {
+    return this.#call(roomOperations.room.uploadRecording, { body, contentType }, options) as Promise<
+      Result<operations['uploadRoomRecording']>
+    >;
+  }
+
+  /** Uploads the recording's thumbnail (`PUT /v1/rooms/{id}/recording/thumbnail`): image/jpeg, image/png or image/webp. */
+  uploadThumbnail(
+    body: UploadBody,
+    contentType: string,
+    options?: RequestOptions,
+  ): Promise<Result<operations['uploadRoomRecordingThumbnail']>> {
+    return this.#call(
+      roomOperations.room.uploadRecordingThumbnail,
+      { body, contentType },
+      options,
+    ) as Promise<Result<operations['uploadRoomRecordingThumbnail']>>;
+  }
+
+  #call(
+    spec: (typeof roomOperations.room)[keyof typeof roomOperations.room],
+    params: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<unknown> {
+    // The room token in its header, never an API key; an upload replaces the previous one, so
+    // retrying it (with its idempotency key) is safe.
+    this.#http ??= new HttpClient(
+      {
+        baseUrl: this.#options.baseUrl,
+        fetch: this.#options.fetch,
+        maxRetries: this.#options.maxRetries,
+        headers: { 'X-Room-Token': this.#options.roomToken },
+      },
+      { honoursIdempotencyKeys: true },
+    );
+    return this.#http.request(spec, [this.#options.meetingId], params, options);
   }
 
   /** The WebSocket URL of the room (`/v1/rooms/{id}/live?t=…`). */

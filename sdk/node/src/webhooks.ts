@@ -163,7 +163,8 @@ function headerOf(headers: HeaderSource, name: string): string | null {
  * timestamped `Service-Signature`) and returns the parsed event. A header of a scheme not named is
  * ignored, so stripping `Service-Signature` from a delivery that also carries a body-only signature
  * does not downgrade the check. Throws WebhookVerificationError (with its `reason`) when the
- * delivery is not authentic, and TypeError when no secret is given.
+ * delivery is not authentic, and TypeError when no secret is given or a scheme is not one of
+ * `service`, `legacy`, `mailbox` (a misspelt name would otherwise quietly refuse every delivery).
  */
 export function verifyWebhook<Event = unknown>(
   rawBody: RawBody,
@@ -172,6 +173,15 @@ export function verifyWebhook<Event = unknown>(
 ): Event {
   secretList(options.secrets);
   const schemes = options.schemes ?? ['service'];
+  if (typeof schemes === 'string' || !Array.isArray(schemes)) {
+    throw new TypeError(`schemes must be an array of ${Object.keys(HEADER_OF_SCHEME).join(', ')}`);
+  }
+  const unknown = schemes.filter((name) => !Object.hasOwn(HEADER_OF_SCHEME, name));
+  if (unknown.length) {
+    throw new TypeError(
+      `unknown signature scheme ${unknown.map((name) => JSON.stringify(name)).join(', ')}: use ${Object.keys(HEADER_OF_SCHEME).join(', ')}`,
+    );
+  }
   const scheme = (['service', 'legacy', 'mailbox'] as const).find(
     (candidate) => schemes.includes(candidate) && headerOf(headers, HEADER_OF_SCHEME[candidate]),
   );

@@ -206,6 +206,27 @@ class PlatformTest(unittest.TestCase):
             self.client.connect_room(meeting["id"], "x" * 43)
         self.assertEqual(caught.exception.status, 404)
 
+    def test_the_room_token_opens_the_rooms_http_operations(self) -> None:
+        self.assertFalse(hasattr(self.client, "room"), "the API-key client has no room operations")
+        scenario = make_scenario(self.client, unique("Uploaded"))
+        meeting = unwrap(self.client.meetings.create(scenario_id=scenario["id"], person_name="Sam Lee"))
+        with self.client.connect_room(meeting["id"], meeting["room_token"]) as room:
+            room.join(consent_recording=True, recording=True)
+            room.next("agent.message")
+            room.leave()
+        self.assertEqual(room.welcome()["meeting"]["id"], meeting["id"])
+        transcript = room.transcript()
+        self.assertEqual(transcript["status"], "ended")
+        self.assertEqual(transcript["sentences"][0]["message"], "Hi, I am Jane. Shall we begin?")
+        # A WebM starts with the EBML magic number; a PNG with its signature.
+        media = bytes([0x1A, 0x45, 0xDF, 0xA3]) + bytes(4096)
+        uploaded = room.upload_recording(media, "video/webm")
+        self.assertEqual(uploaded, {"status": "uploaded", "size": len(media), "content_type": "video/webm"})
+        png = bytes.fromhex("89504e470d0a1a0a0000000d49484452")
+        self.assertEqual(room.upload_thumbnail(png, "image/png")["size"], len(png))
+        recording = unwrap(self.client.recordings.get_with_thumbnail(meeting["id"]))
+        self.assertEqual(recording["size_bytes"], len(media))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -37,8 +37,8 @@ class _Namespace:
 PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getRoom': Operation('getRoom', 'GET', '/v1/rooms/{meetingId}', ('meetingId',), (), (), None, None, None),
     'getRoomTranscript': Operation('getRoomTranscript', 'GET', '/v1/rooms/{meetingId}/transcript', ('meetingId',), (), (), None, None, None),
-    'uploadRoomRecording': Operation('uploadRoomRecording', 'PUT', '/v1/rooms/{meetingId}/recording', ('meetingId',), (), (), None, None, None),
-    'uploadRoomRecordingThumbnail': Operation('uploadRoomRecordingThumbnail', 'PUT', '/v1/rooms/{meetingId}/recording/thumbnail', ('meetingId',), (), (), None, None, None),
+    'uploadRoomRecording': Operation('uploadRoomRecording', 'PUT', '/v1/rooms/{meetingId}/recording', ('meetingId',), (), (), 'raw', None, None),
+    'uploadRoomRecordingThumbnail': Operation('uploadRoomRecordingThumbnail', 'PUT', '/v1/rooms/{meetingId}/recording/thumbnail', ('meetingId',), (), (), 'raw', None, None),
     'signup': Operation('signup', 'POST', '/auth/signup', (), (), (), 'json', None, None),
     'login': Operation('login', 'POST', '/auth/login', (), (), (), 'json', None, None),
     'jwks': Operation('jwks', 'GET', '/.well-known/jwks.json', (), (), (), None, None, None),
@@ -128,81 +128,6 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getUsage': Operation('getUsage', 'GET', '/v1/usage', (), ('from', 'to', 'scenario_id'), (), None, None, None),
 }
 
-
-class PlatformRoom(_Namespace):
-    """Room (platform)."""
-
-    def get(
-        self,
-        meeting_id: str,
-        /,
-        *,
-        idempotency_key: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> types.RoomWelcome:
-        """GET /v1/rooms/{meetingId}: The welcome data of the meeting room: meeting, scenario, persona, recording, speech."""
-        return self._client._call(  # type: ignore[no-any-return]
-            PLATFORM_OPERATIONS['getRoom'],
-            (meeting_id,),
-            {},
-            _options(idempotency_key, timeout, max_retries, extra_headers),
-        )
-
-    def get_transcript(
-        self,
-        meeting_id: str,
-        /,
-        *,
-        idempotency_key: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> types.RoomTranscript:
-        """GET /v1/rooms/{meetingId}/transcript: The transcript as stored so far, for the meeting page after the end."""
-        return self._client._call(  # type: ignore[no-any-return]
-            PLATFORM_OPERATIONS['getRoomTranscript'],
-            (meeting_id,),
-            {},
-            _options(idempotency_key, timeout, max_retries, extra_headers),
-        )
-
-    def upload_recording(
-        self,
-        meeting_id: str,
-        /,
-        *,
-        idempotency_key: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> types.RoomUpload:
-        """PUT /v1/rooms/{meetingId}/recording: Upload the recording: the raw media bytes (video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4), at most 500 MiB, with Content-Length. A second upload replaces the first."""
-        return self._client._call(  # type: ignore[no-any-return]
-            PLATFORM_OPERATIONS['uploadRoomRecording'],
-            (meeting_id,),
-            {},
-            _options(idempotency_key, timeout, max_retries, extra_headers),
-        )
-
-    def upload_recording_thumbnail(
-        self,
-        meeting_id: str,
-        /,
-        *,
-        idempotency_key: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Mapping[str, str]] = None,
-    ) -> types.RoomUpload:
-        """PUT /v1/rooms/{meetingId}/recording/thumbnail: Upload the recording’s thumbnail: one image (image/jpeg, image/png, image/webp), at most 5 MiB."""
-        return self._client._call(  # type: ignore[no-any-return]
-            PLATFORM_OPERATIONS['uploadRoomRecordingThumbnail'],
-            (meeting_id,),
-            {},
-            _options(idempotency_key, timeout, max_retries, extra_headers),
-        )
 
 class PlatformIdentity(_Namespace):
     """Identity (platform)."""
@@ -1994,7 +1919,6 @@ class PlatformUsage(_Namespace):
 class PlatformResources:
     """The namespaces of the platform client."""
 
-    room: PlatformRoom
     identity: PlatformIdentity
     api_keys: PlatformApiKeys
     personas: PlatformPersonas
@@ -2013,7 +1937,6 @@ class PlatformResources:
 
     def _init_resources(self) -> None:
         client: Any = self
-        self.room = PlatformRoom(client)
         self.identity = PlatformIdentity(client)
         self.api_keys = PlatformApiKeys(client)
         self.personas = PlatformPersonas(client)

@@ -1,11 +1,13 @@
 """A participant in a meeting room, over the realtime protocol (docs/realtime.md): for bots,
-load tests and integration tests. Authenticated by the meeting's room token, never an API key.
+load tests and integration tests. Authenticated by the meeting's room token, never an API key,
+which also opens the room's HTTP operations (welcome data, transcript, recording uploads).
 
     room = Room.connect(base_url, meeting["id"], meeting["room_token"])
     room.join(name="Sam")
     welcome = room.next("agent.message")
     reply = room.say("I led the migration to Kubernetes.")
     ended = room.leave()
+    room.upload_recording(webm_bytes, "video/webm")
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ import time
 import urllib.parse
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
+from . import types
+from ._client import BaseClient
+from ._http import RequestOptions
+from ._resources import PLATFORM_OPERATIONS, PLATFORM_PATH_PREFIX
 from .websocket import ConnectionClosed, WebSocket
 
 Frame = Dict[str, Any]
@@ -29,12 +35,31 @@ class RoomError(Exception):
         self.frame = frame
 
 
+class _RoomApi(BaseClient):
+    """The room's HTTP operations, sent with ``X-Room-Token`` (and no API key)."""
+
+    _path_prefix = PLATFORM_PATH_PREFIX
+    # An upload replaces the previous one, so a retry (with the same idempotency key) is safe.
+    _idempotent_writes = True
+
+    def __init__(self, base_url: str, meeting_id: str, room_token: str, *, timeout: float) -> None:
+        # "" rather than None: no API key, not even $UNDERSTUDY_API_KEY.
+        super().__init__("", base_url=base_url, timeout=timeout, default_headers={"X-Room-Token": room_token})
+        self.meeting_id = meeting_id
+
+    def call(self, operation_id: str, params: Optional[Dict[str, Any]] = None) -> Any:
+        return self._call(PLATFORM_OPERATIONS[operation_id], (self.meeting_id,), params or {}, RequestOptions())
+
+
 class Room:
     """One connection to ``/v1/rooms/{meeting_id}/live``. Every JSON frame received is kept in
-    ``frames``; ``next()`` hands them out in order, skipping those of other types."""
+    ``frames``; ``next()`` hands them out in order, skipping those of other types. The room's HTTP
+    operations (``welcome``, ``transcript``, ``upload_recording``, ``upload_thumbnail``) work
+    before, during and after the connection."""
 
-    def __init__(self, socket: WebSocket) -> None:
+    def __init__(self, socket: WebSocket, api: Optional[_RoomApi] = None) -> None:
         self._socket = socket
+        self._api = api
         self.frames: List[Frame] = []
         self._cursor = 0
         self.closed_code: Optional[int] = None
@@ -46,7 +71,34 @@ class Room:
         scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
         path = f"{parts.path}/v1/rooms/{urllib.parse.quote(meeting_id, safe='')}/live"
         query = urllib.parse.urlencode({"t": room_token})
-        return cls(WebSocket.connect(f"{scheme}://{parts.netloc}{path}?{query}", timeout=timeout))
+        socket = WebSocket.connect(f"{scheme}://{parts.netloc}{path}?{query}", timeout=timeout)
+        return cls(socket, _RoomApi(base_url, meeting_id, room_token, timeout=timeout))
+
+    # --- the room's HTTP operations ------------------------------------------------------------
+
+    def welcome(self) -> types.RoomWelcome:
+        """``GET /v1/rooms/{id}``: meeting, scenario, persona, recording, speech."""
+        return self._http().call("getRoom")  # type: ignore[no-any-return]
+
+    def transcript(self) -> types.RoomTranscript:
+        """``GET /v1/rooms/{id}/transcript``: the transcript as stored so far."""
+        return self._http().call("getRoomTranscript")  # type: ignore[no-any-return]
+
+    def upload_recording(self, body: bytes, content_type: str) -> types.RoomUpload:
+        """``PUT /v1/rooms/{id}/recording``: the raw media (video/webm, video/mp4, audio/webm,
+        audio/ogg, audio/mp4), at most 500 MiB. A second upload replaces the first."""
+        params = {"body": body, "content_type": content_type}
+        return self._http().call("uploadRoomRecording", params)  # type: ignore[no-any-return]
+
+    def upload_thumbnail(self, body: bytes, content_type: str) -> types.RoomUpload:
+        """``PUT /v1/rooms/{id}/recording/thumbnail``: one image (image/jpeg, image/png, image/webp)."""
+        params = {"body": body, "content_type": content_type}
+        return self._http().call("uploadRoomRecordingThumbnail", params)  # type: ignore[no-any-return]
+
+    def _http(self) -> _RoomApi:
+        if self._api is None:
+            raise RoomError("This Room was made from a bare socket: open it with Room.connect() for HTTP calls.")
+        return self._api
 
     # --- client → server -----------------------------------------------------------------------
 

@@ -1290,6 +1290,14 @@ class UpdateWebhookEndpointResponse(TypedDict):
     data: WebhookEndpoint
 
 
+#: The raw bytes, with their media type as Content-Type.
+UploadRoomRecordingRequest = FileInput
+
+
+#: The raw bytes, with their media type as Content-Type.
+UploadRoomRecordingThumbnailRequest = FileInput
+
+
 class Voice(TypedDict):
     id: str
     name: str

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { FastifySchema } from 'fastify';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
 
 /**
@@ -48,9 +49,30 @@ function dropIds(node: unknown): unknown {
   return copy;
 }
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * A body the handler streams itself (raw bytes of one of `mediaTypes`): documented as the
+     * operation's `requestBody`, never a `body` schema, which would have Fastify validate the stream.
+     */
+    streamedBody?: { mediaTypes: readonly string[]; description: string };
+  }
+}
+
 /** What the document is built from (the swagger `transform`): the route schema, names marked. */
 export function documentedSchema<T extends object>(schema: T): T {
-  return markNamedSchemas(schema);
+  return markNamedSchemas(withStreamedBody(schema));
+}
+
+/** `streamedBody` as swagger documents a body: bytes (`format: binary`), one entry per media type. */
+function withStreamedBody<T extends object>(schema: T): T {
+  const { streamedBody, ...rest } = schema as T & FastifySchema;
+  if (!streamedBody) return schema;
+  return {
+    ...rest,
+    body: { type: 'string', format: 'binary', description: streamedBody.description },
+    consumes: streamedBody.mediaTypes,
+  } as T;
 }
 
 /** A copy of a schema where each named part (`$id`, or the name its copy kept) carries the marker. */

@@ -104,6 +104,31 @@ describe('OpenAPI documents', () => {
     assert.equal(document.components.securitySchemes.roomTokenQuery.name, 't');
   });
 
+  it('document the room uploads’ raw bodies, one binary entry per accepted media type', () => {
+    const document = documents['openapi/platform-v1.json']!;
+    const body = (path: string) => {
+      const requestBody = document.paths[path].put.requestBody as Json;
+      assert.equal(requestBody.required, true);
+      for (const media of Object.values(requestBody.content as Json)) {
+        const schema = document.components.schemas[(media.schema.$ref as string).split('/').pop()!];
+        assert.deepEqual([schema.type, schema.format], ['string', 'binary']);
+      }
+      return Object.keys(requestBody.content);
+    };
+    assert.deepEqual(body('/v1/rooms/{meetingId}/recording'), [
+      'video/webm',
+      'video/mp4',
+      'audio/webm',
+      'audio/ogg',
+      'audio/mp4',
+    ]);
+    assert.deepEqual(body('/v1/rooms/{meetingId}/recording/thumbnail'), [
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
+  });
+
   it('have one webhook per event that fires, with its payload component and signature header', () => {
     const platform = documents['openapi/platform-v1.json']!;
     for (const event of [...PLATFORM_EVENTS, 'meeting.completed']) {

@@ -6,6 +6,8 @@ interface Named {
   operationId: string;
   namespace: string;
   method: string;
+  /** `room`: called by the room clients with the room token, not by the API-key clients. */
+  client?: 'room';
 }
 
 const read = (path: string): Named[] => JSON.parse(readFileSync(path, 'utf8')) as Named[];
@@ -23,7 +25,18 @@ describe('the Node and Python SDKs', () => {
       assert.ok(other, `${entry.operationId} is missing from the Python SDK`);
       assert.equal(other.namespace, snake(entry.namespace), entry.operationId);
       assert.equal(unkeyword(other.method), snake(entry.method), entry.operationId);
+      assert.equal(other.client, entry.client, `${entry.operationId}: the same client in both`);
     }
+  });
+
+  it('leave the room-token operations (tag Room) to the room clients', () => {
+    const room = read('sdk/node/operations.json').filter((entry) => entry.client === 'room');
+    assert.deepEqual(room.map((entry) => entry.operationId).sort(), [
+      'getRoom',
+      'getRoomTranscript',
+      'uploadRoomRecording',
+      'uploadRoomRecordingThumbnail',
+    ]);
   });
 
   it('export the same error classes (the classes each errors module defines)', () => {

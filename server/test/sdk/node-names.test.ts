@@ -8,7 +8,10 @@ import { test } from 'node:test';
 // @ts-expect-error: a plain .mjs script without types
 import { camel, methodName } from '../../../sdk/node/scripts/names.mjs';
 import { mailboxOperations } from '../../../sdk/node/src/generated/mailbox-v0-operations.ts';
-import { platformOperations } from '../../../sdk/node/src/generated/platform-v1-operations.ts';
+import {
+  platformOperations,
+  roomOperations,
+} from '../../../sdk/node/src/generated/platform-v1-operations.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -53,10 +56,21 @@ test('operations.json names every operation of both documents once', () => {
   }
   assert.equal(names.length, count);
   assert.equal(new Set(names.map((n) => n.operationId)).size, count);
-  const methods = [platformOperations, mailboxOperations].flatMap((table) =>
+  // The room's operations are RoomClient's (room token), in a table of their own.
+  const methods = [platformOperations, roomOperations, mailboxOperations].flatMap((table) =>
     Object.values(table).flatMap((namespace) => Object.keys(namespace)),
   );
   assert.equal(methods.length, count, 'no two operations of a service share a method');
+});
+
+test('the API-key client leaves the room-token operations to RoomClient', () => {
+  assert.equal('room' in platformOperations, false);
+  assert.deepEqual(Object.keys(roomOperations.room).sort(), [
+    'get',
+    'getTranscript',
+    'uploadRecording',
+    'uploadRecordingThumbnail',
+  ]);
 });
 
 test('the committed generated files are current (sdk:generate --check)', () => {

@@ -105,3 +105,16 @@ test('X-Mailbox-Signature, and a delivery without any signature', () => {
     (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing_header',
   );
 });
+
+test('verifyWebhook refuses a scheme name it does not know, rather than refusing every delivery', () => {
+  const headers = { 'Service-Signature': signatureHeader({ secrets: ['whsec_a'], rawBody: body, now }) };
+  const verify = (schemes: unknown) =>
+    verifyWebhook(body, headers, { secrets: 'whsec_a', now, schemes: schemes as never });
+  assert.throws(() => verify(['service', 'Mailbox']), {
+    name: 'TypeError',
+    message: /unknown signature scheme "Mailbox"/,
+  });
+  assert.throws(() => verify(['svc']), TypeError);
+  assert.throws(() => verify('service'), TypeError);
+  assert.equal((verify(['service']) as { id: string }).id, 'evt_1');
+});

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import {
+  NotFoundError,
   RoomClient,
   RoomError,
   type RoomFrame,
@@ -168,5 +169,44 @@ describe('RoomClient', () => {
       WebSocket: WebSocket as unknown as WebSocketConstructor,
     });
     await assert.rejects(room.join(), RoomError);
+  });
+
+  test('the room token opens the HTTP operations: welcome, transcript, recording and thumbnail uploads', async () => {
+    assert.equal('room' in client, false, 'the API-key client has no room operations');
+    const meeting = await createMeeting();
+    const room = new RoomClient({
+      baseUrl: t.baseUrl,
+      meetingId: meeting.id,
+      roomToken: meeting.room_token,
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    await room.join({ consent: { recording: true }, recording: true });
+    await room.next('agent.message');
+    await room.leave();
+
+    const welcome = await room.welcome();
+    assert.equal(welcome.meeting.id, meeting.id);
+    const transcript = await room.transcript();
+    assert.equal(transcript.status, 'ended');
+    assert.equal(transcript.sentences[0]?.message, 'Hi, I am Jane. Shall we begin?');
+
+    // A WebM starts with the EBML magic number; a PNG with its signature.
+    const media = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, ...new Array(4096).fill(7)]);
+    const uploaded = await room.uploadRecording(media, 'video/webm');
+    assert.deepEqual(uploaded, { status: 'uploaded', size: media.length, content_type: 'video/webm' });
+    const png = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+    const thumbnail = await room.uploadThumbnail(png, 'image/png');
+    assert.equal(thumbnail.size, png.length);
+
+    const recording = await client.recordings.getWithThumbnail(meeting.id);
+    assert.equal(recording.data.size_bytes, media.length);
+
+    const stranger = new RoomClient({
+      baseUrl: t.baseUrl,
+      meetingId: meeting.id,
+      roomToken: 'not-the-token',
+    });
+    // A wrong token does not reveal whether the meeting exists.
+    await assert.rejects(stranger.welcome(), NotFoundError);
   });
 });

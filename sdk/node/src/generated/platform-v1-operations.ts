@@ -5,12 +5,6 @@ import type { OperationTable } from '../operation.js';
 import type { operations } from './platform-v1.js';
 
 export const platformOperations = {
-  room: {
-    get: {"operationId":"getRoom","method":"GET","path":"/v1/rooms/{meetingId}","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
-    getTranscript: {"operationId":"getRoomTranscript","method":"GET","path":"/v1/rooms/{meetingId}/transcript","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
-    uploadRecording: {"operationId":"uploadRoomRecording","method":"PUT","path":"/v1/rooms/{meetingId}/recording","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
-    uploadRecordingThumbnail: {"operationId":"uploadRoomRecordingThumbnail","method":"PUT","path":"/v1/rooms/{meetingId}/recording/thumbnail","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
-  },
   identity: {
     signup: {"operationId":"signup","method":"POST","path":"/auth/signup","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     login: {"operationId":"login","method":"POST","path":"/auth/login","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
@@ -130,18 +124,18 @@ export const platformOperations = {
   },
 } as const satisfies OperationTable;
 
+/** The room's operations: authenticated by the room token (RoomClient), never by an API key. */
+export const roomOperations = {
+  room: {
+    get: {"operationId":"getRoom","method":"GET","path":"/v1/rooms/{meetingId}","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
+    getTranscript: {"operationId":"getRoomTranscript","method":"GET","path":"/v1/rooms/{meetingId}/transcript","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
+    uploadRecording: {"operationId":"uploadRoomRecording","method":"PUT","path":"/v1/rooms/{meetingId}/recording","pathParams":["meetingId"],"query":[],"headers":[],"body":"raw","pagination":null},
+    uploadRecordingThumbnail: {"operationId":"uploadRoomRecordingThumbnail","method":"PUT","path":"/v1/rooms/{meetingId}/recording/thumbnail","pathParams":["meetingId"],"query":[],"headers":[],"body":"raw","pagination":null},
+  },
+} as const satisfies OperationTable;
+
 /** Every operation of the document, by namespace (the operation's first tag). */
 export interface UnderstudyApi {
-  room: {
-    /** The welcome data of the meeting room: meeting, scenario, persona, recording, speech. (`getRoom`: GET /v1/rooms/{meetingId}) */
-    get(meetingId: string, params?: Params<operations['getRoom']>, options?: RequestOptions): Promise<Result<operations['getRoom']>>;
-    /** The transcript as stored so far, for the meeting page after the end. (`getRoomTranscript`: GET /v1/rooms/{meetingId}/transcript) */
-    getTranscript(meetingId: string, params?: Params<operations['getRoomTranscript']>, options?: RequestOptions): Promise<Result<operations['getRoomTranscript']>>;
-    /** Upload the recording: the raw media bytes (video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4), at most 500 MiB, with Content-Length. A second upload replaces the first. (`uploadRoomRecording`: PUT /v1/rooms/{meetingId}/recording) */
-    uploadRecording(meetingId: string, params?: Params<operations['uploadRoomRecording']>, options?: RequestOptions): Promise<Result<operations['uploadRoomRecording']>>;
-    /** Upload the recording’s thumbnail: one image (image/jpeg, image/png, image/webp), at most 5 MiB. (`uploadRoomRecordingThumbnail`: PUT /v1/rooms/{meetingId}/recording/thumbnail) */
-    uploadRecordingThumbnail(meetingId: string, params?: Params<operations['uploadRoomRecordingThumbnail']>, options?: RequestOptions): Promise<Result<operations['uploadRoomRecordingThumbnail']>>;
-  };
   identity: {
     /** Create a user, their workspace and membership; returns a user token. (`signup`: POST /auth/signup) */
     signup(params: Params<operations['signup']>, options?: RequestOptions): Promise<Result<operations['signup']>>;

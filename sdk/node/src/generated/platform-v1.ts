@@ -3963,6 +3963,16 @@ export interface components {
             data: components["schemas"]["WebhookEndpoint"];
         };
         /**
+         * Format: binary
+         * @description The raw bytes, with their media type as Content-Type.
+         */
+        UploadRoomRecordingRequest: string;
+        /**
+         * Format: binary
+         * @description The raw bytes, with their media type as Content-Type.
+         */
+        UploadRoomRecordingThumbnailRequest: string;
+        /**
          * Voice
          * @example {
          *       "id": "6f1c2b0a-3d4e-4a51-9b6c-0a1b2c3d4e01",
@@ -4241,7 +4251,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The raw bytes, with their media type as Content-Type. */
+        requestBody: {
+            content: {
+                "video/webm": components["schemas"]["UploadRoomRecordingRequest"];
+                "video/mp4": components["schemas"]["UploadRoomRecordingRequest"];
+                "audio/webm": components["schemas"]["UploadRoomRecordingRequest"];
+                "audio/ogg": components["schemas"]["UploadRoomRecordingRequest"];
+                "audio/mp4": components["schemas"]["UploadRoomRecordingRequest"];
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -4281,7 +4300,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The raw bytes, with their media type as Content-Type. */
+        requestBody: {
+            content: {
+                "image/jpeg": components["schemas"]["UploadRoomRecordingThumbnailRequest"];
+                "image/png": components["schemas"]["UploadRoomRecordingThumbnailRequest"];
+                "image/webp": components["schemas"]["UploadRoomRecordingThumbnailRequest"];
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {

@@ -16,7 +16,7 @@ import type { AppInstance } from '../../core/http/types.ts';
 import { renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
 import type { RoomMeeting } from '../meetings/room-token.ts';
-import type { RecordingService, UploadKind } from '../recordings/service.ts';
+import { IMAGE_TYPES, MEDIA_TYPES, type RecordingService, type UploadKind } from '../recordings/service.ts';
 import { loadMeetingContext, renderWelcome } from './context.ts';
 import { audioFrameProblem, CLOSE, parseClientMessage, type ServerMessage } from './protocol.ts';
 import { liveRepository } from './repository.ts';
@@ -128,11 +128,12 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
       });
       return reply.status(201).send(result);
     };
-    for (const [path, kind, operationId, summary] of [
+    for (const [path, kind, operationId, mediaTypes, summary] of [
       [
         '/v1/rooms/:meetingId/recording',
         'media',
         'uploadRoomRecording',
+        Object.keys(MEDIA_TYPES),
         'Upload the recording: the raw media bytes (video/webm, video/mp4, audio/webm, audio/ogg, audio/mp4), ' +
           'at most 500 MiB, with Content-Length. A second upload replaces the first.',
       ],
@@ -140,6 +141,7 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
         '/v1/rooms/:meetingId/recording/thumbnail',
         'thumbnail',
         'uploadRoomRecordingThumbnail',
+        Object.keys(IMAGE_TYPES),
         'Upload the recording’s thumbnail: one image (image/jpeg, image/png, image/webp), at most 5 MiB.',
       ],
     ] as const) {
@@ -155,6 +157,10 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
             summary,
             params: Params,
             querystring: TokenQuery,
+            streamedBody: {
+              mediaTypes,
+              description: 'The raw bytes, with their media type as Content-Type.',
+            },
             response: withErrors({ 201: RoomUpload }),
           },
         },
