@@ -7,41 +7,20 @@
 // REFERENCE_SCREENSHOTS=<dir> saves screenshots of the pages there (docs/reference/ holds the
 // committed ones: `REFERENCE_SCREENSHOTS=docs/reference node scripts/test.mjs docs/browser`).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`;
-const SCREENSHOTS = process.env.REFERENCE_SCREENSHOTS ?? '';
+const shot = screenshotter(process.env.REFERENCE_SCREENSHOTS ?? '');
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // Network only to loopback: no name resolves except the test server's address.
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-];
-
-async function shot(page: Page, name: string) {
-  if (!SCREENSHOTS) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
-
-describe('reference site in Chromium', { skip }, () => {
+describe('reference site in Chromium', { skip: chromiumMissing }, () => {
   let t: ListeningPlatform;
   let browser: Browser;
 
   before(async () => {
     t = await startListeningPlatform();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -4,34 +4,24 @@
 // rules, the activity indicator and the transcript that keeps the newest line in view. Skips when
 // /usr/bin/chromium is absent (scripts/ensure-chromium.sh installs it).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '../chromium.ts';
 import { startFakeRoomServer } from './fake-room-server.ts';
 import { webmDurationMs } from './webm.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`;
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--autoplay-policy=no-user-gesture-required',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-  '--disable-background-networking',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-];
-
-describe('room audio and display parts in Chromium', { skip }, () => {
+describe('room audio and display parts in Chromium', { skip: chromiumMissing }, () => {
   let server: Awaited<ReturnType<typeof startFakeRoomServer>>;
   let browser: Browser;
   let page: Page;
 
   before(async () => {
     server = await startFakeRoomServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium([
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+    ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Any page of the room's origin will do: the modules are imported by the tests.
     await page.goto(`${server.address}/room-assets/room.css`);

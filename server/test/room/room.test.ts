@@ -9,38 +9,15 @@
 //
 // ROOM_SCREENSHOTS=<dir> saves screenshots of each step there (for looking at the design).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { webmDurationMs } from './webm.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`;
-const SCREENSHOTS = process.env.ROOM_SCREENSHOTS ?? '';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // Network only to loopback: no name resolves except the test server's address.
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-];
-
-async function shot(page: Page, name: string) {
-  if (!SCREENSHOTS) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
+const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '');
 
 interface Meeting {
   id: string;
@@ -49,7 +26,7 @@ interface Meeting {
   room_token: string;
 }
 
-describe('meeting room in Chromium', { skip }, () => {
+describe('meeting room in Chromium', { skip: chromiumMissing }, () => {
   let t: ListeningPlatform;
   let browser: Browser;
   let key: string;
@@ -108,7 +85,7 @@ describe('meeting room in Chromium', { skip }, () => {
     const workspace = await t.signup();
     key = (await t.createApiKey(workspace)).secret;
     scenario = await pickScenario();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
   });
 
   after(async () => {

@@ -14,12 +14,12 @@
 // Skips (with the reason) when /usr/bin/chromium or PocketSphinx is missing
 // (scripts/ensure-chromium.sh, scripts/ensure-speech.sh). ROOM_SCREENSHOTS=<dir> saves screenshots.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   createPocketSphinxRecognizer,
   detectPocketSphinx,
@@ -28,12 +28,12 @@ import { createFliteSynthesizer } from '../../src/platform/speech/tts/flite.ts';
 import type { SpeechEngines } from '../../src/platform/speech/types.ts';
 import { INPUT_SAMPLE_RATE } from '../../src/platform/speech/types.ts';
 import { encodeWav } from '../../src/platform/speech/wav.ts';
+import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
 import { webmDurationMs } from './webm.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = process.env.ROOM_SCREENSHOTS ?? '';
+const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '', 'voice-');
 const SENTENCE = 'I have five years of experience leading a support team';
 const SENTENCE_WORDS = ['five', 'years', 'experience', 'leading', 'support', 'team'];
 const LEAD_SILENCE_MS = 8000;
@@ -44,22 +44,16 @@ const WELCOME =
   'Please take your time with each answer, there is no rush at all.';
 
 const sphinx = await detectPocketSphinx();
-const skip = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (run scripts/ensure-chromium.sh)`
-  : !sphinx.available
+const skip =
+  chromiumMissing ||
+  (!sphinx.available
     ? `PocketSphinx is not available: ${sphinx.reason} (run scripts/ensure-speech.sh)`
-    : false;
+    : false);
 if (skip) console.log(`# voice browser test skipped: ${skip}`);
 
 interface Frame {
   type: string;
   [key: string]: unknown;
-}
-
-async function shot(page: Page, name: string) {
-  if (!SCREENSHOTS) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `voice-${name}.png`) });
 }
 
 describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
@@ -106,22 +100,11 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     });
     t = await startListeningPlatform({ speech });
     key = (await t.createApiKey(await t.signup())).secret;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-audio-capture=${wav}%noloop`,
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-      ],
-    });
+    browser = await launchChromium([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    ]);
   });
 
   after(async () => {
