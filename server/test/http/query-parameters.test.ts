@@ -7,34 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { closeQueryStrings } from '../../src/core/http/query-rules.ts';
 import { createValidatorCompiler } from '../../src/core/http/validation.ts';
-import { analysesSecurity } from '../analyses/security-fixture.ts';
-import { apiKeysSecurity } from '../api-keys/security-fixture.ts';
-import { customFunctionsSecurity } from '../custom-functions/security-fixture.ts';
-import { feedbackSecurity } from '../feedback/security-fixture.ts';
-import { goalsSecurity } from '../goals/security-fixture.ts';
-import { guardrailsSecurity } from '../guardrails/security-fixture.ts';
 import { type ApiClient, bearer, ok, startPlatform, type TestPlatform } from '../harness.ts';
-import { meetingsSecurity } from '../meetings/security-fixture.ts';
-import { memoriesSecurity } from '../memories/security-fixture.ts';
-import { personasSecurity } from '../personas/security-fixture.ts';
 import { scenariosSecurity } from '../scenarios/security-fixture.ts';
 import { appRoutes, normalise } from '../security.ts';
-import { webhooksSecurity } from '../webhooks/security-fixture.ts';
+import { PLATFORM_SECURITY_FIXTURES } from '../security-fixtures.ts';
 
 /** The security fixtures know a body valid for each route: Fastify validates bodies before query strings. */
-const FIXTURES = [
-  apiKeysSecurity,
-  personasSecurity,
-  goalsSecurity,
-  scenariosSecurity,
-  guardrailsSecurity,
-  customFunctionsSecurity,
-  webhooksSecurity,
-  memoriesSecurity,
-  feedbackSecurity,
-  analysesSecurity,
-  meetingsSecurity,
-];
+const FIXTURES = PLATFORM_SECURITY_FIXTURES;
 
 /** The /v1 routes outside the fixtures (public: no API key), each tried with a real room token. */
 const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> = {

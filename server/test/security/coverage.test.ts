@@ -2,33 +2,11 @@
 // fails here, not in production.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { analysesSecurity } from '../analyses/security-fixture.ts';
-import { apiKeysSecurity } from '../api-keys/security-fixture.ts';
-import { customFunctionsSecurity } from '../custom-functions/security-fixture.ts';
-import { feedbackSecurity } from '../feedback/security-fixture.ts';
-import { goalsSecurity } from '../goals/security-fixture.ts';
-import { guardrailsSecurity } from '../guardrails/security-fixture.ts';
 import { startPlatform, type TestPlatform } from '../harness.ts';
-import { meetingsSecurity } from '../meetings/security-fixture.ts';
-import { memoriesSecurity } from '../memories/security-fixture.ts';
-import { personasSecurity } from '../personas/security-fixture.ts';
-import { scenariosSecurity } from '../scenarios/security-fixture.ts';
 import { appRoutes, normalise } from '../security.ts';
-import { webhooksSecurity } from '../webhooks/security-fixture.ts';
+import { PLATFORM_SECURITY_FIXTURES } from '../security-fixtures.ts';
 
-const FIXTURES = [
-  apiKeysSecurity,
-  personasSecurity,
-  goalsSecurity,
-  scenariosSecurity,
-  guardrailsSecurity,
-  customFunctionsSecurity,
-  webhooksSecurity,
-  memoriesSecurity,
-  feedbackSecurity,
-  analysesSecurity,
-  meetingsSecurity,
-];
+const FIXTURES = PLATFORM_SECURITY_FIXTURES;
 
 /** /v1 routes outside the API-key plane, each with where it is secured instead. */
 const OTHER_PLANES: Record<string, string> = {
