@@ -1,4 +1,5 @@
 import { convert } from 'html-to-text';
+import { escapeHtml } from '../../core/html.ts';
 
 /** What a forward quotes of the original message. */
 export interface Forwarded {
@@ -62,13 +63,6 @@ ${attributes}
 ${originalHtml}
 </div>`;
   return { text, html };
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 }
 
 /** The content of a whole HTML document's body, so it nests inside the forward's own markup. */

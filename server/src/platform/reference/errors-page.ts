@@ -1,7 +1,7 @@
 import { marked } from 'marked';
+import { escapeHtml } from '../../core/html.ts';
 import { ERROR_CODES, type ErrorCode } from '../../core/http/errors.ts';
 import { ERROR_CATALOG } from '../../core/http/errors-catalog.ts';
-import { escapeHtml } from './html.ts';
 import { page } from './layout.ts';
 
 const STATUS_NAMES: Record<number, string> = {

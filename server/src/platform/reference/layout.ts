@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../core/html.ts';
 import type { SiteDocument } from './documents.ts';
-import { escapeHtml } from './html.ts';
 
 export const ASSET_PREFIX = '/docs/assets/';
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from '../../core/html.ts';
 
 /** A Markdown file rendered for the site. */
 export interface RenderedMarkdown {

@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../core/html.ts';
 import type { SiteDocument } from './documents.ts';
-import { escapeHtml } from './html.ts';
 import { ASSET_PREFIX, documentSidebar, page } from './layout.ts';
 
 export const SWAGGER_UI_PREFIX = `${ASSET_PREFIX}vendor/swagger-ui/`;

@@ -6,7 +6,7 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Text (or an attribute value) safe to put into HTML. */
+/** Text (or an attribute value) safe to put into HTML: the reference site's pages, forwarded mail. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
