@@ -358,25 +358,33 @@ describe('room audio and display parts in Chromium', { skip: chromiumMissing }, 
         status: document.getElementById('voice-status').textContent,
       })`) as Promise<{ state: string; draft: string | null; users: string[]; status: string }>;
     const settle = () => room.waitForTimeout(100);
+    // Frames reach the page asynchronously: poll until the view shows what the step expects (or give
+    // up after 5 s and let the assertion report what it shows).
+    const viewWhen = async (expected: (shown: Awaited<ReturnType<typeof view>>) => boolean) => {
+      const until = Date.now() + 5_000;
+      let shown = await view();
+      while (!expected(shown) && Date.now() < until) {
+        await settle();
+        shown = await view();
+      }
+      return shown;
+    };
     // Wait for the opening to finish playing: "Your turn".
     const deadline = Date.now() + 15_000;
     while ((await view()).state !== 'idle' && Date.now() < deadline) await settle();
 
     server.push({ type: 'speech.started', start_ms: 1000 });
-    await settle();
     assert.deepEqual(
-      { ...(await view()), status: undefined },
+      { ...(await viewWhen((v) => v.state === 'listening')), status: undefined },
       { state: 'listening', draft: '…', users: [], status: undefined },
     );
     server.push({ type: 'transcript.interim', text: 'i led the' });
-    await settle();
-    assert.equal((await view()).draft, 'i led the');
+    assert.equal((await viewWhen((v) => v.draft === 'i led the')).draft, 'i led the');
     // The next utterance starts before the first one's final arrives.
     server.push({ type: 'speech.started', start_ms: 5000 });
     server.push({ type: 'speech.stopped', start_ms: 1000, end_ms: 3000, text: 'i led the migration' });
-    await settle();
     assert.deepEqual(
-      { ...(await view()), status: undefined },
+      { ...(await viewWhen((v) => v.users.length === 1 && v.draft === '…')), status: undefined },
       {
         state: 'listening',
         draft: '…',
@@ -385,9 +393,8 @@ describe('room audio and display parts in Chromium', { skip: chromiumMissing }, 
       },
     );
     server.push({ type: 'speech.stopped', start_ms: 5000, end_ms: 6000, text: 'to kubernetes' });
-    await settle();
     assert.deepEqual(
-      { ...(await view()), status: undefined },
+      { ...(await viewWhen((v) => v.users.length === 2 && v.state === 'thinking')), status: undefined },
       {
         state: 'thinking',
         draft: null,
@@ -408,8 +415,10 @@ describe('room audio and display parts in Chromium', { skip: chromiumMissing }, 
       message: 'The persona’s voice could not be synthesised; read the text.',
       fatal: false,
     });
-    await settle();
-    assert.equal((await view()).status, 'The persona’s voice could not be synthesised; read the text.');
+    assert.equal(
+      (await viewWhen((v) => v.status !== '' && v.status.includes('synthesised'))).status,
+      'The persona’s voice could not be synthesised; read the text.',
+    );
     assert.equal(await room.evaluate('window.roomDiagnostics.output'), 'service');
     await context.close();
   });
