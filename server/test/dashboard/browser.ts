@@ -70,7 +70,6 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is injected above, untyped in the page.
     const axe = (window as any).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map(
