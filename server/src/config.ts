@@ -39,7 +39,18 @@ export interface Config {
   appEnv: AppEnv;
   signupEnabled: boolean;
   logLevel: string;
-  oidc: { issuer: string; audience: string } | null;
+  /**
+   * The external OpenID Connect issuer: its bearer tokens are accepted (audience OIDC_AUDIENCE) and,
+   * with OIDC_CLIENT_ID, the dashboard signs in through it (authorization code with PKCE).
+   */
+  oidc: {
+    issuer: string;
+    audience: string;
+    clientId: string | null;
+    clientSecret: string | null;
+    /** Shown on the sign-in button (OIDC_PROVIDER_NAME, else the issuer's host). */
+    providerName: string;
+  } | null;
   outboundAllowCidrs: string;
   /** Roles this process runs: the HTTP API, the background workers, or both. */
   runWorkers: boolean;
@@ -270,7 +281,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     appEnv,
     signupEnabled: bool(env, 'SIGNUP_ENABLED', appEnv === 'development'),
     logLevel,
-    oidc: oidcIssuer ? { issuer: oidcIssuer, audience: env.OIDC_AUDIENCE || 'understudy' } : null,
+    oidc: oidcIssuer
+      ? {
+          issuer: oidcIssuer,
+          audience: env.OIDC_AUDIENCE || 'understudy',
+          clientId: env.OIDC_CLIENT_ID || null,
+          clientSecret: env.OIDC_CLIENT_SECRET || null,
+          providerName: env.OIDC_PROVIDER_NAME || new URL(oidcIssuer).host,
+        }
+      : null,
     outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     legacyWebhookSunset,

@@ -21,8 +21,10 @@ export interface HttpAppOptions {
     /** Security schemes besides the API key (`bearer`), named by routes' `security`. */
     securitySchemes?: Record<
       string,
-      { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
+      { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description: string }
     >;
+    /** The document's default security (any one of them); the API key (`bearer`) when absent. */
+    security?: Array<Record<string, string[]>>;
     /** The events the service POSTs to receivers: the document's `webhooks` section. */
     webhooks?: WebhookDoc[];
   };
@@ -86,7 +88,7 @@ export async function createHttpApp(
         },
         schemas: events.schemas,
       },
-      security: [{ bearer: [] }],
+      security: options.openapi.security ?? [{ bearer: [] }],
       webhooks: events.webhooks,
     },
     transform: ({ schema, url }) => ({ schema: documentedSchema(schema), url }),

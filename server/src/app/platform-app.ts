@@ -12,6 +12,7 @@ import { PLATFORM_WEBHOOKS } from '../platform/events/schemas.ts';
 import { MAX_FRAME_BYTES } from '../platform/live/protocol.ts';
 import { identifyRoomGuests } from '../platform/live/room-guests.ts';
 import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
+import { requireCsrfOnSessionWrites, sessionCallerResolver } from '../platform/sessions/request-auth.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
@@ -54,9 +55,14 @@ const isPreflight = (request: FastifyRequest) => request.method === 'OPTIONS';
  */
 function installApiRateLimits(app: AppInstance, deps: PlatformDeps): void {
   const { rateLimit } = deps.config;
-  identifyCallers(app, platformCredentialResolver(deps), (request) => {
-    return isApiPath(request.url) && !isRoomPath(request.url);
-  });
+  // Without an Authorization header the dashboard's session cookie is the credential. Never on the
+  // room routes: they answer any origin (CORS *), so a cookie must not authenticate them.
+  identifyCallers(
+    app,
+    platformCredentialResolver(deps),
+    (request) => isApiPath(request.url) && !isRoomPath(request.url),
+    sessionCallerResolver(deps.sessions),
+  );
   identifyRoomGuests(app, deps.db);
   installRateLimits(app, {
     rules: [
@@ -84,6 +90,8 @@ function installApiRateLimits(app: AppInstance, deps: PlatformDeps): void {
     keyOf: (request) => request.ip,
     isFree: isPreflight,
   });
+  // After the budgets, so a refused cookie write still carries the caller's RateLimit-* headers.
+  requireCsrfOnSessionWrites(app, deps.config.publicUrl);
 }
 
 /** The /v1 platform API (not yet listening). */
@@ -98,7 +106,15 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
       description: 'Meeting simulation: scenarios, personas, goals, meetings, analyses, webhooks.',
       serverPath: '/',
       webhooks: PLATFORM_WEBHOOKS,
+      security: [{ bearer: [] }, { sessionCookie: [] }],
       securitySchemes: {
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'understudy_session',
+          description:
+            "The dashboard's session cookie (POST /v1/auth/sessions). Used only when no Authorization header is sent; every POST, PUT, PATCH and DELETE it authenticates needs the header X-CSRF-Token with the session's csrf_token (else 403 csrf_token_invalid), and requests from another site are refused.",
+        },
         roomToken: {
           type: 'apiKey',
           in: 'header',

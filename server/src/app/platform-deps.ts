@@ -21,6 +21,7 @@ import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createReferenceModule } from '../platform/reference/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
+import { createSessionsModule } from '../platform/sessions/wiring.ts';
 import type { SpeechEngines } from '../platform/speech/types.ts';
 import { closeSpeechEngines, createSpeechEngines } from '../platform/speech/wiring.ts';
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
@@ -36,6 +37,8 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
   tokens: Module<typeof createIdentityModule>['tokens'];
   oidc: Module<typeof createIdentityModule>['oidc'];
   identity: Module<typeof createIdentityModule>['identity'];
+  sessions: Module<typeof createSessionsModule>['sessions'];
+  passwordResets: Module<typeof createSessionsModule>['passwordResets'];
   apiSecrets: Module<typeof createApiSecretsModule>['apiSecrets'];
   personas: Module<typeof createPersonasModule>['personas'];
   goals: Module<typeof createGoalsModule>['goals'];
@@ -90,6 +93,7 @@ export async function createPlatformDeps(
     outboundPolicy,
   });
   const identity = await createIdentityModule({ ...core, accountHooks: [scenarios.seedAccount] });
+  const sessions = createSessionsModule({ ...core, identity: identity.identity });
   const guardrails = createGuardrailsModule(core);
   const webhooks = createWebhooksModule({ ...core, outboundPolicy, outbound });
   const customFunctions = createCustomFunctionsModule(core);
@@ -130,6 +134,8 @@ export async function createPlatformDeps(
     tokens: identity.tokens,
     oidc: identity.oidc,
     identity: identity.identity,
+    sessions: sessions.sessions,
+    passwordResets: sessions.passwordResets,
     apiSecrets: apiSecrets.apiSecrets,
     personas: personas.personas,
     goals: goals.goals,
@@ -170,6 +176,7 @@ export async function createPlatformDeps(
       ...live.publicRoutes,
       ...recordings.publicRoutes,
       ...identity.publicRoutes,
+      ...sessions.publicRoutes,
       ...reference.publicRoutes,
       ...dashboard.publicRoutes,
     ],
@@ -178,6 +185,7 @@ export async function createPlatformDeps(
   };
   deps.workers = [
     ...webhooks.workers,
+    ...sessions.workers,
     createJobWorker(deps),
     ...meetings.workers,
     periodic(

@@ -20,6 +20,17 @@ const OTHER_PLANES: Record<string, string> = {
   'PUT /rooms/{}/recording/thumbnail': 'room token',
   'GET /rooms/{}/live': 'room token',
   'OPTIONS /rooms/*': 'CORS preflight, no data',
+  // The dashboard's sign-in: they hand out the session cookie or read it themselves
+  // (dashboard/sessions.test.ts, dashboard/password-reset.test.ts, dashboard/oidc-sign-in.test.ts).
+  'POST /auth/sessions': 'public: password sign-in',
+  'POST /auth/signup': 'public: sign-up',
+  'GET /auth/session': 'session cookie',
+  'DELETE /auth/session': 'session cookie and CSRF token',
+  'POST /auth/password-resets': 'public: reset link request',
+  'POST /auth/password-resets/confirm': 'public: reset token',
+  'GET /auth/providers': 'public',
+  'GET /auth/oidc/start': 'public: redirect to the identity provider',
+  'GET /auth/oidc/callback': 'public: state cookie and PKCE',
 };
 
 let t: TestPlatform;

@@ -43,16 +43,22 @@ declare module 'fastify' {
  * Resolves the bearer credential of the requests `appliesTo` selects into `request.caller`, refusing
  * nothing: the rate limits run next and need to know whose budget a request spends (the key's, or
  * its address's when there is no valid key), so that even the 401 requireAuthentication answers
- * afterwards carries RateLimit-* headers.
+ * afterwards carries RateLimit-* headers. Requests without an Authorization header are given to
+ * `withoutAuthorization` (the platform's session cookie), when there is one.
  */
 export function identifyCallers(
   app: AnyFastify,
   resolve: CredentialResolver,
   appliesTo: (request: FastifyRequest) => boolean,
+  withoutAuthorization?: (request: FastifyRequest) => Promise<Principal | null>,
 ): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     if (!appliesTo(request)) return;
+    if (request.headers.authorization === undefined) {
+      request.caller = withoutAuthorization ? await withoutAuthorization(request) : null;
+      return;
+    }
     const token = bearerToken(request);
     request.caller = token ? await resolve(token, request) : null;
   });

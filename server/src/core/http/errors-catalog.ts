@@ -126,6 +126,14 @@ export const ERROR_CATALOG = {
     causes: ['`POST /auth/signup` on a server whose operator turned sign-up off.'],
     fix: 'Ask the operator for an invitation to an existing workspace.',
   },
+  csrf_token_invalid: {
+    summary: 'A request signed in by the dashboard’s session cookie failed the cross-site request check.',
+    causes: [
+      'A POST, PUT, PATCH or DELETE authenticated by the session cookie without an `X-CSRF-Token` header, or with one that is not the session’s.',
+      'A request sent from another site (a cross-site `Origin` or `Sec-Fetch-Site: cross-site`).',
+    ],
+    fix: 'Send the `csrf_token` from `POST /v1/auth/sessions` or `GET /v1/auth/session` as `X-CSRF-Token` on every write. Integrations use an API key (`Authorization: Bearer`), which needs no CSRF token.',
+  },
   resource_not_found: {
     summary: 'The resource does not exist, or is not visible to these credentials.',
     causes: [

@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   user_token_required: { status: 403, type: 'permission_error' },
   insufficient_scope: { status: 403, type: 'permission_error' },
   signup_disabled: { status: 403, type: 'permission_error' },
+  /** A cookie-authenticated write without the session's X-CSRF-Token, or from another site. */
+  csrf_token_invalid: { status: 403, type: 'permission_error' },
   resource_not_found: { status: 404, type: 'invalid_request_error' },
   route_not_found: { status: 404, type: 'invalid_request_error' },
   /** The mailbox service's 404: its spec names the code `not found`. */

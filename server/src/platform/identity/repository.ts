@@ -30,6 +30,14 @@ export const identityRepository = {
       .where('external_issuer', 'is', null)
       .executeTakeFirst();
   },
+  updatePassword(db: Kysely<DB>, userId: string, passwordHash: string, now: Date) {
+    return db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('id', '=', userId)
+      .where('external_issuer', 'is', null)
+      .execute();
+  },
   /** The external identity's user with its first membership. */
   findExternalPrincipal(db: Kysely<DB>, identity: { issuer: string; subject: string }) {
     return db

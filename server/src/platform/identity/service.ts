@@ -8,7 +8,7 @@ import type { Principal } from '../../core/http/principal.ts';
 import { type AccountCreatedHook, createWorkspace } from './accounts.ts';
 import type { ExternalIdentity } from './oidc.ts';
 import { identityRepository } from './repository.ts';
-import type { TokenService } from './tokens.ts';
+import type { TokenService, UserClaims } from './tokens.ts';
 
 const PASSWORD_COST = 10;
 // Compared against when the e-mail is unknown, so both failures take the same time.
@@ -51,19 +51,29 @@ export class IdentityService {
   }
 
   async login(input: { email: string; password: string }): Promise<{ token: string }> {
-    const { db, tokens } = this.deps;
+    return { token: await this.deps.tokens.sign(await this.authenticate(input)) };
+  }
+
+  /** The password user's first workspace, or invalid_credentials (the same answer and time for both failures). */
+  async authenticate(input: { email: string; password: string }): Promise<UserClaims> {
+    const { db } = this.deps;
     const user = await identityRepository.findLocalUser(db, input.email.trim().toLowerCase());
     const matches = await bcrypt.compare(input.password, user?.password_hash ?? DUMMY_HASH);
     const membership = user && matches ? await identityRepository.primaryMembership(db, user.id) : undefined;
     if (!user || !matches || !membership)
       throw new AppError('invalid_credentials', 'Invalid email or password.');
-    return {
-      token: await tokens.sign({
-        userId: user.id,
-        accountId: membership.account_id,
-        membershipId: membership.id,
-      }),
-    };
+    return { userId: user.id, accountId: membership.account_id, membershipId: membership.id };
+  }
+
+  /** A password user's id by e-mail (external identities have no password to reset). */
+  async findLocalUserId(email: string): Promise<string | null> {
+    const user = await identityRepository.findLocalUser(this.deps.db, email.trim().toLowerCase());
+    return user?.id ?? null;
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    const passwordHash = await bcrypt.hash(password, PASSWORD_COST);
+    await identityRepository.updatePassword(this.deps.db, userId, passwordHash, this.deps.clock.now());
   }
 
   /** An external identity's principal; first sight provisions a user and a workspace for it. */
