@@ -175,6 +175,11 @@ export const ERROR_CATALOG = {
     ],
     fix: 'Choose another value for the field in `param`, or use the existing resource.',
   },
+  meeting_active: {
+    summary: 'The meeting is running, so it cannot be deleted yet.',
+    causes: ['`DELETE /meetings/{id}` while the participant is in the room (`status` is `active`).'],
+    fix: 'End it with `PUT /meetings/{id}/end`, then delete it. Meetings that have not started (`created`) or have ended can be deleted at once.',
+  },
   idempotency_key_in_use: {
     summary: 'A request with the same `Idempotency-Key` is still running.',
     causes: [
