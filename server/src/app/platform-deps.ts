@@ -166,6 +166,7 @@ export async function createPlatformDeps(
       ...personas.routes,
       ...goals.routes,
       ...scenarios.routes,
+      ...live.routes,
       ...guardrails.routes,
       ...webhooks.routes,
       ...eventLog.routes,

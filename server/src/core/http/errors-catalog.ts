@@ -155,6 +155,13 @@ export const ERROR_CATALOG = {
     ],
     fix: 'Check the id (`param`) and the key’s reach (organisation, pod or inbox keys).',
   },
+  results_not_shared: {
+    summary: 'The meeting’s scenario does not share results with the participant.',
+    causes: [
+      '`GET /v1/rooms/{meetingId}/results` for a meeting whose scenario has `meeting_controls.share_results_with_participant` off (the default).',
+    ],
+    fix: 'The scenario’s owner turns `share_results_with_participant` on; owners read the full analysis with their own credentials.',
+  },
   method_not_allowed: {
     summary: 'The path exists but not with this HTTP method.',
     causes: ['For example `PATCH` on a collection, or `DELETE` on a resource that cannot be deleted.'],

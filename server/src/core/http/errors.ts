@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: 'invalid_request_error' },
   /** The mailbox service's 404: its spec names the code `not found`. */
   not_found: { status: 404, type: 'invalid_request_error' },
+  /** The room's results page: the scenario does not share results with participants. */
+  results_not_shared: { status: 404, type: 'invalid_request_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   resource_conflict: { status: 409, type: 'invalid_request_error' },
   duplicate: { status: 409, type: 'invalid_request_error' },

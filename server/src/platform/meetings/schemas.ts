@@ -70,7 +70,11 @@ export const CreatedMeeting = Type.Object({
     room_token: Type.String({
       description: 'Opens the room. Returned only here; store it if you need it later.',
     }),
-    meeting_url: Type.String({ description: 'A full browser page for the meeting (also takes `?t=`).' }),
+    meeting_url: Type.String({
+      description:
+        'A full browser page for the meeting, with the room token already in it (`?t=<room_token>`): hand it to the participant as it is.',
+      examples: ['https://understudy.example.com/meetings/5b1f0c2e-…?t=…'],
+    }),
     status: Type.Literal('created'),
   }),
 });
@@ -143,8 +147,13 @@ export const Meeting = Type.Object(
     ended_at: Nullable(Timestamp),
     duration_seconds: Nullable(Type.Integer()),
     end_reason: Nullable(Type.Enum(END_REASONS)),
-    room_meeting_url: Type.String(),
-    meeting_url: Type.String(),
+    room_meeting_url: Type.String({
+      description: 'The embeddable video room; it opens with `?t=<room_token>`.',
+    }),
+    meeting_url: Type.String({
+      description:
+        'The meeting’s browser page without the room token (stored hashed, so only the create response carries it). Opened without a valid token it redirects to the dashboard’s page of the meeting.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
     Scenario: Nullable(Scenario),

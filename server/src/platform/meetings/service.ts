@@ -131,7 +131,7 @@ export class MeetingService {
         data: { meeting_id: id, scenario_id: scenario.id },
       });
     });
-    const urls = roomUrls(this.deps.publicUrl, id);
+    const urls = roomUrls(this.deps.publicUrl, id, token);
     return { id, ...urls, room_token: token, status: 'created' as const };
   }
 
