@@ -8,6 +8,7 @@ import { type BackgroundWorker, periodic } from '../core/workers.ts';
 import { createAnalysesModule } from '../platform/analyses/wiring.ts';
 import { createApiSecretsModule } from '../platform/api-secrets/wiring.ts';
 import { createCustomFunctionsModule } from '../platform/custom-functions/wiring.ts';
+import { createDashboardModule } from '../platform/dashboard/wiring.ts';
 import { createFeedbackModule } from '../platform/feedback/wiring.ts';
 import { createGoalsModule } from '../platform/goals/wiring.ts';
 import { createGuardrailsModule } from '../platform/guardrails/wiring.ts';
@@ -124,6 +125,7 @@ export async function createPlatformDeps(
   });
   const room = createRoomModule(core);
   const reference = createReferenceModule();
+  const dashboard = createDashboardModule(core);
 
   const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs]);
   const deps: PlatformDeps = {
@@ -176,6 +178,7 @@ export async function createPlatformDeps(
       ...identity.publicRoutes,
       ...sessions.publicRoutes,
       ...reference.publicRoutes,
+      ...dashboard.publicRoutes,
     ],
     jobCatalog,
     workers: [],

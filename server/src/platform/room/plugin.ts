@@ -4,8 +4,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/http/ids.ts';
 import type { AppInstance } from '../../core/http/types.ts';
+import { loadVendorModules, vendorHandler } from '../../core/http/vendor-modules.ts';
 import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
-import { loadVendorModules } from './vendor.ts';
+import { ROOM_VENDOR_PACKAGES } from './vendor.ts';
 
 /** The browser room: plain ES modules, HTML and CSS under web/room (docs/decisions/0001). */
 const WEB_ROOT = new URL('../../../../web/room/', import.meta.url);
@@ -87,24 +88,11 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
     return send(request, reply, kind, 200, roomPage, grant.embeddable);
   };
 
-  const vendorModules = loadVendorModules();
+  const vendorModules = loadVendorModules(ROOM_VENDOR_PACKAGES);
 
   await app.register(async (scope) => {
     // More specific than the static wildcard below, so these win for their paths.
-    scope.get(`${ROOM_ASSET_PREFIX}vendor/:file`, { schema: { hide: true } }, async (request, reply) => {
-      const { file } = request.params as { file: string };
-      const vendored = vendorModules.get(file);
-      if (!vendored) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-      reply.headers({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'public, max-age=300',
-        ETag: vendored.etag,
-        'X-Content-Type-Options': 'nosniff',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-      });
-      if (request.headers['if-none-match'] === vendored.etag) return reply.status(304).send();
-      return reply.send(vendored.body);
-    });
+    scope.get(`${ROOM_ASSET_PREFIX}vendor/:file`, { schema: { hide: true } }, vendorHandler(vendorModules));
     await scope.register(fastifyStatic, {
       root: fileURLToPath(new URL('assets/', WEB_ROOT)),
       prefix: ROOM_ASSET_PREFIX,

@@ -1,0 +1,23 @@
+// Every view of the dashboard: its address, title, where it sits in the navigation, and the
+// module that draws it (loaded when first visited). `public` views are shown signed out.
+export const NAV_SECTIONS = ['Practice', 'Authoring', 'Integrations', 'Workspace'];
+
+export const ROUTES = [
+  {
+    path: '/',
+    title: 'Overview',
+    nav: { section: 'Practice', label: 'Overview' },
+    load: () => import('./pages/home.js'),
+  },
+  { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
+  { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },
+];
+
+/** The route for a path, with its parameters. */
+export function findRoute(path, matchPath) {
+  for (const route of ROUTES) {
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return null;
+}
