@@ -19,6 +19,11 @@ const markdown = new Marked({
   gfm: true,
   breaks: false,
   renderer: {
+    // The page has its own h1 and section h2s: the text's headings go below them.
+    heading({ tokens, depth }) {
+      const level = Math.min(6, depth + 2);
+      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+    },
     html: ({ text }) => escapeHtml(text),
     image: ({ text }) => escapeHtml(text),
     link({ href, title, tokens }) {

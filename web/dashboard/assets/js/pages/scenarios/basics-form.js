@@ -11,7 +11,7 @@ const TYPES = ['interview', 'roleplay', 'upskill', 'brainstorm'].map((type) => (
   label: type[0].toUpperCase() + type.slice(1),
 }));
 const VISIBILITY = [
-  { value: 'public', label: 'Public — anyone with the link can join' },
+  { value: 'public', label: 'Public' },
   { value: 'restricted', label: 'Invite only' },
 ];
 /** Fields of the form that the API names as `param`; other errors show above the buttons. */
@@ -94,7 +94,8 @@ export function BasicsForm({ scenario, onSaved, submitLabel = 'Save changes' }) 
       <//>
       <${TextInput} label="Length in minutes" type="number" min="1" max="240" value=${draft.call_duration}
         onInput=${set('call_duration')} error=${err('call_duration')} hint="The call ends after this long (1–240)." />
-      <${Select} label="Visibility" value=${draft.visibility} onChange=${set('visibility')} options=${VISIBILITY} error=${err('visibility')} />
+      <${Select} label="Visibility" value=${draft.visibility} onChange=${set('visibility')} options=${VISIBILITY} error=${err('visibility')}
+        hint="Public scenarios can be embedded and joined with a link." />
     </div>
     <${TextArea} label="Description" optional rows=${2} value=${draft.description} onInput=${set('description')}
       error=${err('description')} hint="Shown to participants on the join page." />

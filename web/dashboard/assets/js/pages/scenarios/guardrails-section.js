@@ -40,6 +40,13 @@ export function GuardrailsSection({ scenario }) {
     await change();
     attached.reload();
   });
+  /** Shows the switch's new state at once (the list is read again once the API answered). */
+  const toggle = (item, active) => {
+    attached.setData((items) =>
+      items.map((row) => (row.id === item.id ? { ...row, attachment: { ...row.attachment, active } } : row)),
+    );
+    run(() => api.patch(`${base}/${item.id}`, { active }));
+  };
   /** Writes the new order as positions 0, 1, 2… (only the rows whose position changes). */
   const reorder = (items, index, step) =>
     run(async () => {
@@ -61,10 +68,7 @@ export function GuardrailsSection({ scenario }) {
               <span class="ordered-list__name">
                 <label class="switch">
                   <input type="checkbox" checked=${item.attachment.active} disabled=${busy}
-                    onChange=${(event) => {
-                      const active = event.currentTarget.checked;
-                      run(() => api.patch(`${base}/${item.id}`, { active }));
-                    }} />
+                    onChange=${(event) => toggle(item, event.currentTarget.checked)} />
                   <span>${item.guardrail_name}</span>
                 </label>
                 ${!item.active && html` <${Badge} tone="warn">Off for the workspace<//>`}
