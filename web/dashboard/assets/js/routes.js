@@ -9,6 +9,15 @@ export const ROUTES = [
     nav: { section: 'Practice', label: 'Overview' },
     load: () => import('./pages/home.js'),
   },
+  // Scenarios (Authoring): list, create, edit. `/scenarios/new` comes before `/scenarios/:id`.
+  {
+    path: '/scenarios',
+    title: 'Scenarios',
+    nav: { section: 'Authoring', label: 'Scenarios' },
+    load: () => import('./pages/scenarios/list.js'),
+  },
+  { path: '/scenarios/new', title: 'New scenario', load: () => import('./pages/scenarios/new.js') },
+  { path: '/scenarios/:id', title: 'Scenario', load: () => import('./pages/scenarios/edit.js') },
   { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
   { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },
   {
