@@ -78,8 +78,12 @@ export async function createPlatformDeps(
   const { events, jobs, llm, outbound, outboundPolicy, storage, apiKeys } = shared;
   const { logger } = core;
 
+  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
+  // with the process; engines a test passes in are the test's to close.
+  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
+  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const apiSecrets = createApiSecretsModule({ ...core, apiKeys });
-  const personas = createPersonasModule(core);
+  const personas = createPersonasModule({ ...core, synthesizer: speech.synthesizer });
   const goals = createGoalsModule(core);
   const scenarios = createScenariosModule({
     ...core,
@@ -91,7 +95,7 @@ export async function createPlatformDeps(
   const identity = await createIdentityModule({ ...core, accountHooks: [scenarios.seedAccount] });
   const guardrails = createGuardrailsModule(core);
   const webhooks = createWebhooksModule({ ...core, outboundPolicy, outbound });
-  const customFunctions = createCustomFunctionsModule(core);
+  const customFunctions = createCustomFunctionsModule({ ...core, outbound });
   const memories = createMemoriesModule(core);
   const feedback = createFeedbackModule(core);
   const analyses = createAnalysesModule({ ...core, events, jobs, llm });
@@ -105,10 +109,6 @@ export async function createPlatformDeps(
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
-  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
-  // with the process; engines a test passes in are the test's to close.
-  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
-  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const live = createLiveModule({
     ...core,
     lifecycle: meetings.lifecycle,
