@@ -9,7 +9,8 @@ export function readLocation(location = window.location) {
   return {
     mode: match?.[1] === 'meetings' ? 'meeting' : 'room',
     meetingId: match ? decodeURIComponent(match[2]) : '',
-    token: params.get('t') ?? '',
+    // `?t=X?t=X` (the token appended to a meeting_url that already carries it) reads as `X?t=X`.
+    token: (params.get('t') ?? '').split('?')[0],
   };
 }
 
