@@ -63,6 +63,11 @@ export class RoomApi {
     return this.#get('/transcript');
   }
 
+  /** `{ status: 'pending' | 'ready' | 'unavailable', results }` after the end (docs/room.md, "Results"). */
+  results() {
+    return this.#get('/results');
+  }
+
   /** The WebSocket address: same origin as the page, ws: or wss: to match http: or https:. */
   liveUrl(livePath) {
     const url = new URL(livePath || `/v1/rooms/${encodeURIComponent(this.meetingId)}/live`, this.origin);
