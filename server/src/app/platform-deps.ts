@@ -85,8 +85,12 @@ export async function createPlatformDeps(
   const { events, jobs, llm, outbound, outboundPolicy, storage, apiKeys } = shared;
   const { logger } = core;
 
+  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
+  // with the process; engines a test passes in are the test's to close.
+  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
+  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const apiSecrets = createApiSecretsModule({ ...core, apiKeys });
-  const personas = createPersonasModule(core);
+  const personas = createPersonasModule({ ...core, synthesizer: speech.synthesizer });
   const goals = createGoalsModule(core);
   const scenarios = createScenariosModule({
     ...core,
@@ -116,10 +120,6 @@ export async function createPlatformDeps(
   const usage = createUsageModule(core);
   const eventLog = createEventsModule(core);
   const workspace = createWorkspaceModule(core);
-  // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
-  // with the process; engines a test passes in are the test's to close.
-  const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
-  if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
   const live = createLiveModule({
     ...core,
     lifecycle: meetings.lifecycle,

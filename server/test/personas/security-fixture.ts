@@ -17,6 +17,7 @@ export const personasSecurity: SecurityFixture = {
     'DELETE /personas/{id}/avatar': {},
     'GET /voices': { noForeignIds: CATALOG },
     'GET /voices/{id}': { params: { id: 'voiceId' }, noForeignIds: CATALOG },
+    'GET /voices/{id}/sample': { params: { id: 'voiceId' }, noForeignIds: CATALOG },
     'GET /avatars': { noForeignIds: CATALOG },
     'GET /avatars/{id}': { params: { id: 'avatarId' }, noForeignIds: CATALOG },
   },

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import { PageQuery, type PageQuery as PageQueryType, type Paginator } from '../../core/http/pagination.ts';
 import { ArrayOrPage, DataList, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
@@ -5,6 +6,7 @@ import type { RouteModule } from '../../core/http/types.ts';
 import { AVATARS, findAvatar, findVoice, renderAvatar, renderVoice, VOICES } from './catalog.ts';
 import { Avatar, CreatePersonaBody, Persona, SetAvatarBody, UpdatePersonaBody, Voice } from './schemas.ts';
 import type { PersonaService } from './service.ts';
+import type { VoiceSamples } from './voice-samples.ts';
 
 const tags = ['Personas'];
 const catalogTags = ['Voices and avatars'];
@@ -13,7 +15,8 @@ export const personaRoutes: RouteModule<{
   personas: PersonaService;
   paginator: Paginator;
   config: { publicUrl: string };
-}> = (app, { personas, paginator, config }) => {
+  voiceSamples: VoiceSamples;
+}> = (app, { personas, paginator, config, voiceSamples }) => {
   app.post(
     '/personas',
     {
@@ -174,6 +177,31 @@ export const personaRoutes: RouteModule<{
       const voice = findVoice(request.params.id.toLowerCase());
       if (!voice) throw notFound('voice');
       return renderVoice(voice);
+    },
+  );
+
+  app.get(
+    '/voices/:id/sample',
+    {
+      schema: {
+        tags: catalogTags,
+        operationId: 'getVoiceSample',
+        summary:
+          'A short sentence in this voice as `audio/wav`, spoken by the service’s own speech engine (what the room plays). 503 when the server has none (TTS_ENGINE=off).',
+        params: UuidParam,
+        response: withErrors({ 200: Type.String({ contentMediaType: 'audio/wav' }) }),
+      },
+    },
+    async (request, reply) => {
+      const voice = findVoice(request.params.id.toLowerCase());
+      if (!voice) throw notFound('voice');
+      const wav = await voiceSamples.sample(voice);
+      return reply
+        .header('Content-Type', 'audio/wav')
+        .header('Content-Length', wav.length)
+        .header('Cache-Control', 'private, max-age=86400')
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(wav as never);
     },
   );
 

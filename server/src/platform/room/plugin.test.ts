@@ -88,6 +88,11 @@ describe('room pages', () => {
     }
   });
 
+  it('opens the page when the token was appended to a meeting_url that already carries it', async () => {
+    const response = await app.inject({ url: `/meetings/${MEETING}?t=${TOKEN}?t=${TOKEN}` });
+    assert.equal(response.statusCode, 200);
+  });
+
   it('does not look up malformed ids or tokens', async () => {
     checked.length = 0;
     await app.inject({ url: `/room/not-a-uuid?t=${TOKEN}` });

@@ -36,6 +36,15 @@ const UNAVAILABLE = {
   message: 'Something went wrong on our side. Try again in a moment.',
 };
 
+/**
+ * The `t` of the address. `meeting_url` used to come without the token and integrators were told
+ * to append `?t=<room_token>`; on today's URL, which carries it, that gives `?t=X?t=X`, read as
+ * `t` = `X?t=X`: the part before the `?` is the token.
+ */
+export function tokenOf(value: unknown): unknown {
+  return typeof value === 'string' ? value.split('?')[0] : value;
+}
+
 function loadPage(name: string): string {
   return readFileSync(fileURLToPath(new URL(`pages/${name}`, WEB_ROOT)), 'utf8');
 }
@@ -86,7 +95,7 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
 
   const page = (kind: 'room' | 'meeting') => async (request: FastifyRequest, reply: FastifyReply) => {
     const { meetingId } = request.params as { meetingId: string };
-    const token = (request.query as { t?: unknown }).t;
+    const token = tokenOf((request.query as { t?: unknown }).t);
     if (!isUuid(meetingId) || typeof token !== 'string' || !TOKEN.test(token)) {
       return invalid(request, reply, kind, meetingId);
     }

@@ -9,7 +9,8 @@ export function readLocation(location = window.location) {
   return {
     mode: match?.[1] === 'meetings' ? 'meeting' : 'room',
     meetingId: match ? decodeURIComponent(match[2]) : '',
-    token: params.get('t') ?? '',
+    // `?t=X?t=X` (the token appended to a meeting_url that already carries it) reads as `X?t=X`.
+    token: (params.get('t') ?? '').split('?')[0],
   };
 }
 
@@ -60,6 +61,11 @@ export class RoomApi {
   /** `{ status, end_reason, sentences }`. */
   transcript() {
     return this.#get('/transcript');
+  }
+
+  /** `{ status: 'pending' | 'ready' | 'unavailable', results }` after the end (docs/room.md, "Results"). */
+  results() {
+    return this.#get('/results');
   }
 
   /** The WebSocket address: same origin as the page, ws: or wss: to match http: or https:. */

@@ -20,6 +20,7 @@ import { Listener } from './listener.js';
 import { meterLevel, microphoneDeviceId, requestMedia, stopStream, switchMicrophone } from './media.js';
 import { Meeting } from './meeting.js';
 import { recordingSupported } from './recorder.js';
+import { showResults } from './results.js';
 
 const END_REASONS = {
   participant_left: () => 'You left the meeting.',
@@ -253,6 +254,8 @@ async function showEnded(outcome) {
   setText('ended-turns', String(outcome.turns ?? 0));
   byId('ended-turns').closest('div').hidden = outcome.turns == null;
   showScreen('ended');
+  // Goals stay hidden during the call (spec rule 10): results are asked for only now.
+  if (state.welcome?.controls?.share_results_with_participant) void showResults(state.api);
   if (outcome.media) await upload(outcome);
   else if (outcome.recordingExpected) {
     byId('upload').hidden = false;
