@@ -84,6 +84,14 @@ function FunctionForm({ fn, onClose, onSaved }) {
   <//>`;
 }
 
+/** The receiver's answer for reading: JSON pretty-printed, anything else as it came. */
+function answerText(body) {
+  if (body === null || body === undefined || body === '') return '(no answer)';
+  if (typeof body !== 'string') return prettyJson(body);
+  const parsed = parseJson(body);
+  return parsed.error ? body : prettyJson(parsed.value);
+}
+
 /** Sends a test call with arguments typed as JSON and shows what the endpoint answered. */
 function TestCall({ fn, onClose }) {
   const [args, setArgs] = useState('{}');
@@ -93,7 +101,7 @@ function TestCall({ fn, onClose }) {
     if (parsed.error) return;
     setResult(dataOf(await api.post(`custom-functions/${fn.id}/test`, { arguments: parsed.value })));
   });
-  const ok = result && !result.error && result.status >= 200 && result.status < 300;
+  const ok = result && (result.ok ?? (!result.error && result.status >= 200 && result.status < 300));
   return html`<${Dialog} open title=${`Test ${fn.name}`} onClose=${onClose}>
     <form class="form" novalidate onSubmit=${(event) => {
       event.preventDefault();
@@ -116,8 +124,10 @@ function TestCall({ fn, onClose }) {
             ],
           ]} />
           ${result.error && html`<p class="field__error">${result.error}</p>`}
+          ${ok && html`<p class="muted small">A persona in a meeting would get this answer.</p>`}
           <p class="muted small">Answer</p>
-          <pre class="code-block" data-test-answer>${typeof result.response_body === 'string' ? result.response_body : prettyJson(result.response_body) || '(empty)'}</pre>
+          <pre class="code-block" data-test-answer>${answerText(result.response_body)}</pre>
+          ${result.response_truncated && html`<p class="muted small">The answer was cut at 8,192 characters.</p>`}
         </div>`
       }
       <div class="dialog__footer">
