@@ -180,7 +180,12 @@ describe('dashboard authoring library', { skip: chromiumMissing }, () => {
     assert.equal(await toggle.isChecked(), true);
     await toggle.uncheck();
     await page.locator('tr', { hasText: 'no-salary-talk' }).getByText('Off', { exact: true }).waitFor();
-    const [guardrail] = (await apiAs('GET', 'guardrails')).body.data;
+    // The switch shows its new position at once; poll until the API has saved it.
+    let guardrail = (await apiAs('GET', 'guardrails')).body.data[0];
+    for (let tries = 0; guardrail.active && tries < 50; tries += 1) {
+      await page.waitForTimeout(100);
+      guardrail = (await apiAs('GET', 'guardrails')).body.data[0];
+    }
     assert.equal(guardrail.active, false);
     assert.deepEqual(await seriousViolations(page), []);
     await dashboardShot(page, 'guardrails');

@@ -49,11 +49,20 @@ function GuardrailForm({ guardrail, onClose, onSaved }) {
 
 /** The on/off switch in the list: saves at once and shows what failed. */
 function ActiveSwitch({ guardrail, onSaved }) {
+  // Shows the new position at once (a controlled checkbox would snap back until the answer).
+  const [wanted, setWanted] = useState(null);
   const [toggle, { busy, error }] = useAction(async (active) => {
-    onSaved(dataOf(await api.patch(`guardrails/${guardrail.id}`, { active })));
+    setWanted(active);
+    try {
+      onSaved(dataOf(await api.patch(`guardrails/${guardrail.id}`, { active })));
+    } catch (caught) {
+      setWanted(null);
+      throw caught;
+    }
   });
+  const checked = wanted ?? guardrail.active;
   return html`<div>
-    <${Checkbox} label=${guardrail.active ? 'On' : 'Off'} checked=${guardrail.active} disabled=${busy}
+    <${Checkbox} label=${checked ? 'On' : 'Off'} checked=${checked} disabled=${busy}
       aria-label=${`Guardrail ${guardrail.guardrail_name} on`} onChange=${toggle} />
     <${ErrorNotice} error=${error} title="Not switched" />
   </div>`;

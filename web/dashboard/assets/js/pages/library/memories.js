@@ -229,9 +229,9 @@ export default function Memories({ query }) {
         <${Button} variant="primary" onClick=${() => setAdding('add')} disabled=${!ready}>Add memories<//>`} />
     ${
       added &&
-      html`<${Notice} kind="success">Added ${added.created} fact${added.created === 1 ? '' : 's'} to <code class="break">${added.tag}</code>${
+      html`<${Notice} kind="success"><p>Added ${added.created} fact${added.created === 1 ? '' : 's'} to <code class="break">${added.tag}</code>${
         added.skipped ? `; ${added.skipped} already held were skipped` : ''
-      }.<//>`
+      }.</p><//>`
     }
     <div class="library-split">
       <${Card} title="Containers">

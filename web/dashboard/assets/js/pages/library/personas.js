@@ -158,7 +158,11 @@ export default function Personas() {
                       html`<div class="persona-cell"><${Avatar} persona=${row} /><div><strong>${row.name}</strong><div class="muted small">${row.job_title}</div></div></div>`,
                   },
                   { label: 'Demeanor', render: (row) => html`<${Badge}>${row.demeanor}<//>` },
-                  { label: 'Voice', render: (row) => voiceName(data, row.voice_id) },
+                  {
+                    label: 'Voice',
+                    className: 'library-nowrap',
+                    render: (row) => voiceName(data, row.voice_id),
+                  },
                   {
                     label: 'Background',
                     className: 'library-wide',
@@ -180,8 +184,8 @@ export default function Personas() {
           <p class="muted">The built-in voices a persona can use. Listen before you choose.</p>
           <${Table} caption="Voices" rows=${data.voices} columns=${[
             { label: 'Voice', render: (row) => html`<strong>${row.name}</strong>` },
-            { label: 'Gender', render: (row) => capital(row.gender) },
-            { label: 'Language', render: (row) => row.language },
+            { label: 'Gender', className: 'library-nowrap', render: (row) => capital(row.gender) },
+            { label: 'Language', className: 'library-nowrap', render: (row) => row.language },
             { label: 'Description', render: (row) => row.description },
             {
               label: 'Sample',
