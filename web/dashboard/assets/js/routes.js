@@ -18,6 +18,37 @@ export const ROUTES = [
   },
   { path: '/scenarios/new', title: 'New scenario', load: () => import('./pages/scenarios/new.js') },
   { path: '/scenarios/:id', title: 'Scenario', load: () => import('./pages/scenarios/edit.js') },
+  // Authoring library: personas, goals, guardrails, custom functions, memories.
+  {
+    path: '/personas',
+    title: 'Personas',
+    nav: { section: 'Authoring', label: 'Personas' },
+    load: () => import('./pages/library/personas.js'),
+  },
+  {
+    path: '/goals',
+    title: 'Goals',
+    nav: { section: 'Authoring', label: 'Goals' },
+    load: () => import('./pages/library/goals.js'),
+  },
+  {
+    path: '/guardrails',
+    title: 'Guardrails',
+    nav: { section: 'Authoring', label: 'Guardrails' },
+    load: () => import('./pages/library/guardrails.js'),
+  },
+  {
+    path: '/functions',
+    title: 'Custom functions',
+    nav: { section: 'Authoring', label: 'Custom functions' },
+    load: () => import('./pages/library/functions.js'),
+  },
+  {
+    path: '/memories',
+    title: 'Memories',
+    nav: { section: 'Authoring', label: 'Memories' },
+    load: () => import('./pages/library/memories.js'),
+  },
   { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
   { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },
   {
