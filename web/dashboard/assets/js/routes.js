@@ -53,6 +53,18 @@ export const ROUTES = [
   },
   { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
   { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },
+  {
+    path: '/forgot-password',
+    title: 'Forgot your password?',
+    public: true,
+    load: () => import('./pages/forgot-password.js'),
+  },
+  {
+    path: '/reset-password',
+    title: 'Choose a new password',
+    public: true,
+    load: () => import('./pages/reset-password.js'),
+  },
 ];
 
 /** The route for a path, with its parameters. */
