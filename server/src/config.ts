@@ -30,6 +30,11 @@ export interface SpeechConfig {
 export interface Config {
   port: number;
   mailboxPort: number;
+  /**
+   * Where browsers reach the mailbox's /v0 API (MAILBOX_PUBLIC_URL): the dashboard's mailbox view
+   * calls it directly. Default: PUBLIC_URL's host on MAILBOX_PORT.
+   */
+  mailboxPublicUrl: string;
   host: string;
   publicUrl: string;
   dataDir: string;
@@ -262,6 +267,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (appEnv === 'production' && !publicUrl.startsWith('https:')) {
     throw new ConfigError('PUBLIC_URL must be an https URL when APP_ENV=production');
   }
+  const mailboxPort = integer(env, 'MAILBOX_PORT', 8081, 0, 65535);
+  const mailboxPublicUrl = (
+    url(env, 'MAILBOX_PUBLIC_URL', ['http:', 'https:']) ?? defaultMailboxUrl(publicUrl, mailboxPort)
+  ).replace(/\/$/, '');
   const oidcIssuer = url(env, 'OIDC_ISSUER', ['http:', 'https:']);
   const sunsetRaw = env.LEGACY_WEBHOOK_SUNSET || '2026-09-25T00:00:00Z';
   const legacyWebhookSunset = new Date(sunsetRaw);
@@ -271,7 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
   return Object.freeze({
     port,
-    mailboxPort: integer(env, 'MAILBOX_PORT', 8081, 0, 65535),
+    mailboxPort,
+    mailboxPublicUrl,
     host,
     publicUrl,
     dataDir,
@@ -326,4 +336,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     speech: speech(env),
   });
+}
+
+/** The mailbox beside the platform on the same host, as `npm start` runs them. */
+function defaultMailboxUrl(publicUrl: string, mailboxPort: number): string {
+  const parsed = new URL(publicUrl);
+  return `${parsed.protocol}//${parsed.hostname}:${mailboxPort}`;
 }

@@ -4,6 +4,7 @@ import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
+import { installDashboardCors } from '../mailbox/cors.ts';
 import { MAILBOX_WEBHOOKS } from '../mailbox/events/schemas.ts';
 import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
 import { enforceRouteRules } from '../mailbox/route-rules.ts';
@@ -44,6 +45,8 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
       done();
     },
   });
+  // Before /v0 registers, so its answers (errors included) carry the dashboard's CORS headers.
+  installDashboardCors(app, new URL(deps.config.publicUrl).origin);
   // Before the routes register: the MCP tools take their schemas from them.
   const routes = RouteCatalog.collect(app);
 

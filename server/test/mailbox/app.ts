@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
 import { buildMailboxApp } from '../../src/app/mailbox-app.ts';
 import { FakeClock } from '../../src/core/clock.ts';
+import type { Database } from '../../src/core/db/database.ts';
 import type { AppInstance } from '../../src/core/http/types.ts';
 import { createMailboxDeps, type MailboxDeps, type MailboxOverrides } from '../../src/mailbox/wiring.ts';
 import { startPlatform, type TestPlatform } from '../harness.ts';
@@ -53,13 +54,20 @@ export interface TestMailbox {
 }
 
 export async function startMailbox(
-  options: { clock?: FakeClock; overrides?: MailboxOverrides; env?: Record<string, string> } = {},
+  options: {
+    clock?: FakeClock;
+    overrides?: MailboxOverrides;
+    env?: Record<string, string>;
+    /** A database of the test's own (e.g. one a delivery worker may drain entirely). */
+    database?: Database;
+  } = {},
 ): Promise<TestMailbox> {
   const adminKey = `admin_${randomBytes(16).toString('hex')}`;
   const mailDomain = 'mail.test';
   const clock = options.clock ?? new FakeClock(new Date());
   const platform = await startPlatform({
     clock,
+    database: options.database,
     env: { MAILBOX_ADMIN_KEY: adminKey, MAIL_DOMAIN: mailDomain, ...options.env },
   });
   const deps = await createMailboxDeps(platform.deps, {

@@ -14,6 +14,7 @@ export const webhooksSecurity: SecurityFixture = {
     'DELETE /webhooks/endpoints/{id}': {},
     'POST /webhooks/endpoints/{id}/rotate-secret': {},
     'GET /webhooks/endpoints/{id}/deliveries': {},
+    'GET /webhooks/deliveries/{deliveryId}': {},
     'POST /webhooks/deliveries/{deliveryId}/redeliver': {},
   },
   async setup(ws, t) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { escapeHtml } from '../../core/html.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { loadVendorModules, type VendorPackage, vendorHandler } from '../../core/http/vendor-modules.ts';
 import { type DashboardHeaderOptions, dashboardPageHeaders } from './headers.ts';
@@ -24,8 +25,14 @@ const DASHBOARD_VENDOR_PACKAGES: Record<string, VendorPackage> = {
  * files under `/dashboard-assets/`. The page holds no data: everything it shows comes from the
  * public /v1 API, called with the session cookie (docs/dashboard.md).
  */
-export async function registerDashboard(app: AppInstance, options: DashboardHeaderOptions): Promise<void> {
-  const page = readFileSync(fileURLToPath(new URL('index.html', WEB_ROOT)), 'utf8');
+export async function registerDashboard(
+  app: AppInstance,
+  options: DashboardHeaderOptions & { pageMeta?: Record<string, string> },
+): Promise<void> {
+  const page = withMeta(
+    readFileSync(fileURLToPath(new URL('index.html', WEB_ROOT)), 'utf8'),
+    options.pageMeta,
+  );
   const headers = dashboardPageHeaders(options);
   const vendorModules = loadVendorModules(DASHBOARD_VENDOR_PACKAGES);
 
@@ -48,4 +55,12 @@ export async function registerDashboard(app: AppInstance, options: DashboardHead
       },
     });
   });
+}
+
+/** Settings the page's scripts read from `<meta name=…>` (no inline script under the CSP). */
+function withMeta(page: string, meta: Record<string, string> = {}): string {
+  const tags = Object.entries(meta)
+    .map(([name, content]) => `    <meta name="${escapeHtml(name)}" content="${escapeHtml(content)}" />\n`)
+    .join('');
+  return page.replace('  </head>', `${tags}  </head>`);
 }

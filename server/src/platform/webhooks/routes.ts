@@ -9,6 +9,7 @@ import {
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookDeliveryAttempt,
+  WebhookDeliveryWithPayload,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
 } from './schemas.ts';
@@ -136,6 +137,21 @@ export const webhookRoutes: RouteModule<{ webhooks: WebhookEndpointService }> = 
       },
     },
     async (request) => webhooks.listAttempts(request.principal, request.params.id, request.query),
+  );
+
+  app.get(
+    '/webhooks/deliveries/:deliveryId',
+    {
+      schema: {
+        tags,
+        operationId: 'getWebhookDelivery',
+        summary:
+          'One delivery with the body it sends (the event envelope), for inspecting what an endpoint got.',
+        params: DeliveryIdParams,
+        response: withErrors({ 200: one(WebhookDeliveryWithPayload) }),
+      },
+    },
+    async (request) => ({ data: await webhooks.getDelivery(request.principal, request.params.deliveryId) }),
   );
 
   app.post(

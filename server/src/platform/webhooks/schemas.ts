@@ -84,6 +84,21 @@ export const WebhookDelivery = Type.Object(
   { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
 );
 
+export const WebhookDeliveryWithPayload = Type.Object(
+  {
+    ...WebhookDelivery.properties,
+    payload: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The body sent to the endpoint (the event envelope: `id`, `event`, `created_at`, `data`).',
+      },
+    ),
+  },
+  { $id: 'WebhookDeliveryWithPayload', title: 'WebhookDeliveryWithPayload' },
+);
+
 export const WebhookDeliveryAttempt = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),

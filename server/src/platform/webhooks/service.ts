@@ -156,6 +156,16 @@ export class WebhookEndpointService {
     return this.deps.paginator.page(rows, page, list, principal.accountId, positionOf, renderAttempt);
   }
 
+  async getDelivery(principal: Principal, deliveryId: string) {
+    const found = await repo.findDelivery(
+      this.deps.db,
+      principal.accountId,
+      parseUuid(deliveryId, 'deliveryId'),
+    );
+    if (!found) throw notFound('delivery', 'deliveryId');
+    return { ...renderDelivery(found), payload: parsePayload(found.payload) };
+  }
+
   async redeliver(principal: Principal, deliveryId: string) {
     const id = parseUuid(deliveryId, 'deliveryId');
     const delivery = await this.deps.db.transaction().execute(async (tx) => {
@@ -225,6 +235,18 @@ function renderDelivery(row: DeliveryRow) {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+/** The stored body is the JSON text that was signed and sent; anything else is shown as text. */
+function parsePayload(payload: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { body: payload };
+  } catch {
+    return { body: payload };
+  }
 }
 
 function parseUuid(id: string, param: string): string {

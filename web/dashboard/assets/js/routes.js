@@ -48,6 +48,47 @@ export const ROUTES = [
     title: 'Memories',
     nav: { section: 'Authoring', label: 'Memories' },
     load: () => import('./pages/library/memories.js'),
+  // Integrations and Workspace (dash-integrations): webhooks, API keys, mailbox, usage, settings.
+  {
+    path: '/webhooks',
+    title: 'Webhooks',
+    nav: { section: 'Integrations', label: 'Webhooks' },
+    load: () => import('./pages/integrations/webhooks.js'),
+  },
+  {
+    path: '/webhooks/:id',
+    title: 'Webhook endpoint',
+    load: () => import('./pages/integrations/webhook-endpoint.js'),
+  },
+  {
+    path: '/api-keys',
+    title: 'API keys',
+    nav: { section: 'Integrations', label: 'API keys' },
+    load: () => import('./pages/integrations/api-keys.js'),
+  },
+  {
+    path: '/mailbox',
+    title: 'Mailbox',
+    nav: { section: 'Integrations', label: 'Mailbox' },
+    load: () => import('./pages/integrations/mailbox.js'),
+  },
+  { path: '/mailbox/:inbox', title: 'Mailbox', load: () => import('./pages/integrations/mailbox.js') },
+  {
+    path: '/mailbox/:inbox/:thread',
+    title: 'Mailbox',
+    load: () => import('./pages/integrations/mailbox.js'),
+  },
+  {
+    path: '/usage',
+    title: 'Usage',
+    nav: { section: 'Workspace', label: 'Usage' },
+    load: () => import('./pages/integrations/usage.js'),
+  },
+  {
+    path: '/settings',
+    title: 'Workspace settings',
+    nav: { section: 'Workspace', label: 'Settings' },
+    load: () => import('./pages/integrations/settings.js'),
   },
   { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
   { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },

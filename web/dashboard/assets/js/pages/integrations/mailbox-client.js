@@ -1,0 +1,82 @@
+// The mailbox service's own /v0 API, called straight from the browser with a mailbox key the user
+// pasted. The key lives in sessionStorage only (gone when the tab closes) and is sent to the
+// mailbox alone — never to the platform. The mailbox's address comes from the page's
+// <meta name="understudy-mailbox-url"> (MAILBOX_PUBLIC_URL), which the page's CSP also allows.
+import { ApiError } from '../../api.js';
+import { useState } from '../../lib.js';
+
+const STORAGE_KEY = 'understudy.mailbox-key';
+
+export const mailboxUrl = () =>
+  document.querySelector('meta[name="understudy-mailbox-url"]')?.content?.replace(/\/$/, '') ?? '';
+
+export function useMailboxKey() {
+  const [key, setKey] = useState(() => sessionStorage.getItem(STORAGE_KEY));
+  const remember = (value) => {
+    if (value) sessionStorage.setItem(STORAGE_KEY, value);
+    else sessionStorage.removeItem(STORAGE_KEY);
+    setKey(value || null);
+  };
+  return [key, remember];
+}
+
+/** `/inboxes/{id}/…` with every segment encoded (inbox ids are addresses, message ids `<…@…>`). */
+export const mailboxPath = (...segments) => `/${segments.map(encodeURIComponent).join('/')}`;
+
+/** One /v0 call; errors are ApiErrors carrying the mailbox's own message. `raw` returns the Response. */
+export async function mailboxRequest(key, method, path, { body, query, raw } = {}) {
+  const target = new URL(`${mailboxUrl()}/v0${path}`);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') target.searchParams.set(name, String(value));
+  }
+  const headers = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(target, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+    });
+  } catch {
+    throw new ApiError(0, {
+      error: {
+        message: `The mailbox service cannot be reached at ${mailboxUrl()}. Check that it is running.`,
+      },
+    });
+  }
+  if (!response.ok) {
+    const errorBody = await response.json().catch(() => null);
+    if (response.status === 401) {
+      throw new ApiError(401, {
+        ...errorBody,
+        error: {
+          ...errorBody?.error,
+          message: 'The mailbox did not accept this key (unknown or revoked). Paste another one.',
+        },
+      });
+    }
+    throw new ApiError(response.status, errorBody);
+  }
+  if (raw) return response;
+  return response.status === 204 ? null : response.json();
+}
+
+/** Saves an attachment: fetched with the key (a plain link could not send it), then downloaded. */
+export async function downloadAttachment(key, inboxId, message, attachment) {
+  const response = await mailboxRequest(
+    key,
+    'GET',
+    mailboxPath('inboxes', inboxId, 'messages', message.message_id, 'attachments', attachment.attachment_id),
+    { raw: true },
+  );
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = attachment.filename || attachment.attachment_id;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
