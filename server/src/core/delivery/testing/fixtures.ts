@@ -25,7 +25,8 @@ export function testProfile(overrides: Partial<ChannelProfile> = {}): {
   const profile: ChannelProfile = {
     name: 'test_channel',
     retryDelaysMs: TEST_SCHEDULE_MS,
-    attemptTimeoutMs: 2_000,
+    // Generous, so a loaded machine does not turn a plain 2xx into a timeout; timeout tests set their own.
+    attemptTimeoutMs: 10_000,
     exhaustedStatus: 'dead',
     classify: classifyPlatformStyle,
     buildHeaders: ({ delivery, target, body, now }) => ({

@@ -85,6 +85,12 @@ export class TestReceiver {
         else send();
       });
     });
+    // Idle connections stay open until the client drops them (or close()). With Node's default 5 s
+    // the receiver could close a pooled socket just as the client reuses it: undici's keep-alive
+    // timer (3 s from the `Keep-Alive: timeout=5` hint) advances by ticks, not by elapsed time, so
+    // on a busy event loop it fires late, and the attempt then fails with ECONNRESET and waits for
+    // a retry that a test's fake clock never makes due.
+    this.#server.keepAliveTimeout = 0;
     return new Promise((resolve) => this.#server!.listen(0, host, () => resolve()));
   }
 }
