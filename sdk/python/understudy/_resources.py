@@ -37,11 +37,21 @@ class _Namespace:
 PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getRoom': Operation('getRoom', 'GET', '/v1/rooms/{meetingId}', ('meetingId',), (), (), None, None, None),
     'getRoomTranscript': Operation('getRoomTranscript', 'GET', '/v1/rooms/{meetingId}/transcript', ('meetingId',), (), (), None, None, None),
+    'getRoomResults': Operation('getRoomResults', 'GET', '/v1/rooms/{meetingId}/results', ('meetingId',), (), (), None, None, None),
     'uploadRoomRecording': Operation('uploadRoomRecording', 'PUT', '/v1/rooms/{meetingId}/recording', ('meetingId',), (), (), 'raw', None, None),
     'uploadRoomRecordingThumbnail': Operation('uploadRoomRecordingThumbnail', 'PUT', '/v1/rooms/{meetingId}/recording/thumbnail', ('meetingId',), (), (), 'raw', None, None),
     'signup': Operation('signup', 'POST', '/auth/signup', (), (), (), 'json', None, None),
     'login': Operation('login', 'POST', '/auth/login', (), (), (), 'json', None, None),
     'jwks': Operation('jwks', 'GET', '/.well-known/jwks.json', (), (), (), None, None, None),
+    'createSession': Operation('createSession', 'POST', '/v1/auth/sessions', (), (), (), 'json', None, None),
+    'signupWithSession': Operation('signupWithSession', 'POST', '/v1/auth/signup', (), (), (), 'json', None, None),
+    'createPasswordReset': Operation('createPasswordReset', 'POST', '/v1/auth/password-resets', (), (), (), 'json', None, None),
+    'confirmPasswordReset': Operation('confirmPasswordReset', 'POST', '/v1/auth/password-resets/confirm', (), (), (), 'json', None, None),
+    'getSession': Operation('getSession', 'GET', '/v1/auth/session', (), (), (), None, None, None),
+    'deleteSession': Operation('deleteSession', 'DELETE', '/v1/auth/session', (), (), (), None, None, None),
+    'listAuthProviders': Operation('listAuthProviders', 'GET', '/v1/auth/providers', (), (), (), None, None, None),
+    'startOidcSignIn': Operation('startOidcSignIn', 'GET', '/v1/auth/oidc/start', (), (), (), None, None, None),
+    'finishOidcSignIn': Operation('finishOidcSignIn', 'GET', '/v1/auth/oidc/callback', (), ('code', 'state', 'error', 'error_description', 'error_uri', 'iss', 'scope', 'session_state', 'authuser', 'prompt', 'hd'), (), None, None, None),
     'listApiSecrets': Operation('listApiSecrets', 'GET', '/v1/api-secrets', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createApiSecret': Operation('createApiSecret', 'POST', '/v1/api-secrets', (), (), (), 'json', None, None),
     'getApiSecret': Operation('getApiSecret', 'GET', '/v1/api-secrets/{id}', ('id',), (), (), None, None, None),
@@ -57,6 +67,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'clearPersonaAvatar': Operation('clearPersonaAvatar', 'DELETE', '/v1/personas/{id}/avatar', ('id',), (), (), None, None, None),
     'listVoices': Operation('listVoices', 'GET', '/v1/voices', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'getVoice': Operation('getVoice', 'GET', '/v1/voices/{id}', ('id',), (), (), None, None, None),
+    'getVoiceSample': Operation('getVoiceSample', 'GET', '/v1/voices/{id}/sample', ('id',), (), (), None, None, None),
     'listAvatars': Operation('listAvatars', 'GET', '/v1/avatars', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'getAvatar': Operation('getAvatar', 'GET', '/v1/avatars/{id}', ('id',), (), (), None, None, None),
     'listGoals': Operation('listGoals', 'GET', '/v1/goals', (), ('limit', 'cursor', 'starting_after', 'scenario_id'), (), None, 'cursor', 'data'),
@@ -75,6 +86,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'exportScenario': Operation('exportScenario', 'GET', '/v1/scenarios/{id}/export', ('id',), (), (), None, None, None),
     'importScenario': Operation('importScenario', 'POST', '/v1/scenarios/import', (), (), (), 'json', None, None),
     'listScenarioMeetings': Operation('listScenarioMeetings', 'GET', '/v1/scenarios/membership/{id}/meetings', ('id',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
+    'previewScenarioPrompt': Operation('previewScenarioPrompt', 'GET', '/v1/scenarios/{id}/prompt-preview', ('id',), ('person_name', 'note_context', 'user_memory_tag'), (), None, None, None),
     'listGuardrails': Operation('listGuardrails', 'GET', '/v1/guardrails', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createGuardrail': Operation('createGuardrail', 'POST', '/v1/guardrails', (), (), (), 'json', None, None),
     'getGuardrail': Operation('getGuardrail', 'GET', '/v1/guardrails/{id}', ('id',), (), (), None, None, None),
@@ -91,13 +103,17 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'deleteWebhookEndpoint': Operation('deleteWebhookEndpoint', 'DELETE', '/v1/webhooks/endpoints/{id}', ('id',), (), (), None, None, None),
     'rotateWebhookEndpointSecret': Operation('rotateWebhookEndpointSecret', 'POST', '/v1/webhooks/endpoints/{id}/rotate-secret', ('id',), (), (), None, None, None),
     'listWebhookDeliveryAttempts': Operation('listWebhookDeliveryAttempts', 'GET', '/v1/webhooks/endpoints/{id}/deliveries', ('id',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
+    'getWebhookDelivery': Operation('getWebhookDelivery', 'GET', '/v1/webhooks/deliveries/{deliveryId}', ('deliveryId',), (), (), None, None, None),
     'redeliverWebhookDelivery': Operation('redeliverWebhookDelivery', 'POST', '/v1/webhooks/deliveries/{deliveryId}/redeliver', ('deliveryId',), (), (), None, None, None),
+    'listEvents': Operation('listEvents', 'GET', '/v1/events', (), ('limit', 'cursor', 'starting_after', 'meeting_id', 'type'), (), None, 'cursor', 'data'),
+    'listWebhookEventTypes': Operation('listWebhookEventTypes', 'GET', '/v1/webhooks/event-types', (), (), (), None, None, None),
     'listCustomFunctions': Operation('listCustomFunctions', 'GET', '/v1/custom-functions', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createCustomFunction': Operation('createCustomFunction', 'POST', '/v1/custom-functions', (), (), (), 'json', None, None),
     'getCustomFunction': Operation('getCustomFunction', 'GET', '/v1/custom-functions/{id}', ('id',), (), (), None, None, None),
     'updateCustomFunction': Operation('updateCustomFunction', 'PATCH', '/v1/custom-functions/{id}', ('id',), (), (), 'json', None, None),
     'deleteCustomFunction': Operation('deleteCustomFunction', 'DELETE', '/v1/custom-functions/{id}', ('id',), (), (), None, None, None),
     'rotateCustomFunctionSecret': Operation('rotateCustomFunctionSecret', 'POST', '/v1/custom-functions/{id}/rotate-secret', ('id',), (), (), None, None, None),
+    'testCustomFunction': Operation('testCustomFunction', 'POST', '/v1/custom-functions/{id}/test', ('id',), (), (), 'json', None, None),
     'listScenarioCustomFunctions': Operation('listScenarioCustomFunctions', 'GET', '/v1/scenarios/{scenarioId}/custom-functions', ('scenarioId',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'attachCustomFunction': Operation('attachCustomFunction', 'POST', '/v1/scenarios/{scenarioId}/custom-functions/{functionId}/attach', ('scenarioId', 'functionId'), (), (), None, None, None),
     'detachCustomFunction': Operation('detachCustomFunction', 'DELETE', '/v1/scenarios/{scenarioId}/custom-functions/{functionId}', ('scenarioId', 'functionId'), (), (), None, None, None),
@@ -117,8 +133,10 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'listScenarioAnalyses': Operation('listScenarioAnalyses', 'GET', '/v1/analyses/scenario/{scenarioId}', ('scenarioId',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'getAnalysis': Operation('getAnalysis', 'GET', '/v1/analyses/{id}', ('id',), (), (), None, None, None),
     'triggerAnalysis': Operation('triggerAnalysis', 'POST', '/v1/analyses/trigger/{meetingId}', ('meetingId',), (), (), None, None, None),
+    'listMeetings': Operation('listMeetings', 'GET', '/v1/meetings', (), ('limit', 'cursor', 'starting_after', 'scenario_id', 'status', 'person_name', 'created_after', 'created_before', 'q'), (), None, 'cursor', 'data'),
     'createMeeting': Operation('createMeeting', 'POST', '/v1/meetings', (), (), (), 'json', None, None),
     'getMeeting': Operation('getMeeting', 'GET', '/v1/meetings/{id}', ('id',), (), (), None, None, None),
+    'deleteMeeting': Operation('deleteMeeting', 'DELETE', '/v1/meetings/{id}', ('id',), (), (), None, None, None),
     'endMeeting': Operation('endMeeting', 'PUT', '/v1/meetings/{id}/end', ('id',), (), (), None, None, None),
     'listMeetingTranscripts': Operation('listMeetingTranscripts', 'GET', '/v1/transcripts/meeting/{meetingId}', ('meetingId',), (), (), None, None, None),
     'listScenarioSentencedTranscripts': Operation('listScenarioSentencedTranscripts', 'GET', '/v1/sentenced-transcripts/scenario/{scenarioId}', ('scenarioId',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data.meetings'),
@@ -126,6 +144,8 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getRecordingWithThumbnail': Operation('getRecordingWithThumbnail', 'GET', '/v1/recordings/url-with-thumbnail/{meetingId}', ('meetingId',), (), (), None, None, None),
     'getRecordingUrl': Operation('getRecordingUrl', 'GET', '/v1/recordings/meeting/{meetingId}', ('meetingId',), (), (), None, None, None),
     'getUsage': Operation('getUsage', 'GET', '/v1/usage', (), ('from', 'to', 'scenario_id'), (), None, None, None),
+    'getWorkspace': Operation('getWorkspace', 'GET', '/v1/workspace', (), (), (), None, None, None),
+    'updateWorkspace': Operation('updateWorkspace', 'PATCH', '/v1/workspace', (), (), (), 'json', None, None),
 }
 
 
@@ -182,6 +202,169 @@ class PlatformIdentity(_Namespace):
             PLATFORM_OPERATIONS['jwks'],
             (),
             {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_session(
+        self,
+        *,
+        email: str,
+        password: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Session:
+        """POST /v1/auth/sessions: Sign in with e-mail and password: sets the session cookie and returns the CSRF token."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createSession'],
+            (),
+            {'email': email, 'password': password},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def signup_with_session(
+        self,
+        *,
+        email: str,
+        password: str,
+        name: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Session:
+        """POST /v1/auth/signup: Create a user, their workspace and membership, and sign in (sets the session cookie)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['signupWithSession'],
+            (),
+            {'email': email, 'password': password, 'name': name},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_password_reset(
+        self,
+        *,
+        email: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """POST /v1/auth/password-resets: Ask for a password-reset link (valid one hour). Always 202, whether or not the address has an account."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['createPasswordReset'],
+            (),
+            {'email': email},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def confirm_password_reset(
+        self,
+        *,
+        token: str,
+        password: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """POST /v1/auth/password-resets/confirm: Set a new password with a reset link's token; ends the user's other sessions."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['confirmPasswordReset'],
+            (),
+            {'token': token, 'password': password},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_session(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Session:
+        """GET /v1/auth/session: The signed-in session (user, workspace, a CSRF token for this page); 401 when signed out."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getSession'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete_session(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """DELETE /v1/auth/session: Sign out: ends the session and clears its cookie (needs X-CSRF-Token)."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['deleteSession'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_auth_providers(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.AuthProviders:
+        """GET /v1/auth/providers: How one may sign in here: password, whether sign-up is open, the external provider."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listAuthProviders'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def start_oidc_sign_in(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """GET /v1/auth/oidc/start: Redirect to the identity provider's authorization endpoint (code flow with PKCE)."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['startOidcSignIn'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def finish_oidc_sign_in(
+        self,
+        *,
+        code: Union[str, NotGiven] = NOT_GIVEN,
+        state: Union[str, NotGiven] = NOT_GIVEN,
+        error: Union[str, NotGiven] = NOT_GIVEN,
+        error_description: Union[str, NotGiven] = NOT_GIVEN,
+        error_uri: Union[str, NotGiven] = NOT_GIVEN,
+        iss: Union[str, NotGiven] = NOT_GIVEN,
+        scope: Union[str, NotGiven] = NOT_GIVEN,
+        session_state: Union[str, NotGiven] = NOT_GIVEN,
+        authuser: Union[str, NotGiven] = NOT_GIVEN,
+        prompt: Union[str, NotGiven] = NOT_GIVEN,
+        hd: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """GET /v1/auth/oidc/callback: Where the identity provider returns: signs in (session cookie) and redirects to the dashboard."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['finishOidcSignIn'],
+            (),
+            {'code': code, 'state': state, 'error': error, 'error_description': error_description, 'error_uri': error_uri, 'iss': iss, 'scope': scope, 'session_state': session_state, 'authuser': authuser, 'prompt': prompt, 'hd': hd},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -481,6 +664,24 @@ class PlatformVoicesAndAvatars(_Namespace):
         """GET /v1/voices/{id}: Read one voice of the catalog."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getVoice'],
+            (id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_voice_sample(
+        self,
+        id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetVoiceSampleResponse:
+        """GET /v1/voices/{id}/sample: A short sentence in this voice as `audio/wav`, spoken by the service’s own speech engine (what the room plays). 503 when the server has none (TTS_ENGINE=off)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getVoiceSample'],
             (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
@@ -879,6 +1080,27 @@ class PlatformScenarios(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+    def preview_prompt(
+        self,
+        id: str,
+        /,
+        *,
+        person_name: Union[str, NotGiven] = NOT_GIVEN,
+        note_context: Union[str, NotGiven] = NOT_GIVEN,
+        user_memory_tag: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PromptPreview:
+        """GET /v1/scenarios/{id}/prompt-preview: The system prompt a meeting of this scenario would get, built by the live engine (with the guardrails block and memories). For authors; never shown to participants."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['previewScenarioPrompt'],
+            (id,),
+            {'person_name': person_name, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
 class PlatformGuardrails(_Namespace):
     """Guardrails (platform)."""
 
@@ -1091,7 +1313,7 @@ class PlatformWebhooks(_Namespace):
         *,
         url: str,
         description: Union[str, NotGiven] = NOT_GIVEN,
-        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
+        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1131,7 +1353,7 @@ class PlatformWebhooks(_Namespace):
         *,
         url: Union[str, NotGiven] = NOT_GIVEN,
         description: Union[str, NotGiven] = NOT_GIVEN,
-        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
+        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1205,6 +1427,24 @@ class PlatformWebhooks(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+    def get_delivery(
+        self,
+        delivery_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetWebhookDeliveryResponse:
+        """GET /v1/webhooks/deliveries/{deliveryId}: One delivery with the body it sends (the event envelope), for inspecting what an endpoint got."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getWebhookDelivery'],
+            (delivery_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
     def redeliver_delivery(
         self,
         delivery_id: str,
@@ -1220,6 +1460,48 @@ class PlatformWebhooks(_Namespace):
             PLATFORM_OPERATIONS['redeliverWebhookDelivery'],
             (delivery_id,),
             {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_event_types(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.EventTypeList:
+        """GET /v1/webhooks/event-types: The catalogue of event types an endpoint can subscribe to, each with when it fires (`*` in `subscribed_events` means all of them)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listWebhookEventTypes'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+class PlatformEvents(_Namespace):
+    """Events (platform)."""
+
+    def list(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        starting_after: Union[str, NotGiven] = NOT_GIVEN,
+        meeting_id: Union[str, NotGiven] = NOT_GIVEN,
+        type: Union[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted'], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Page:
+        """GET /v1/events: The workspace’s events, newest first, always paged (`limit` 1 to 100, default 25; `cursor`): what was sent to webhook endpoints, whether or not any endpoint subscribed. Filters: `meeting_id`, `type`.
+
+        Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listEvents'],
+            (),
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'meeting_id': meeting_id, 'type': type},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -1346,6 +1628,25 @@ class PlatformCustomFunctions(_Namespace):
             PLATFORM_OPERATIONS['rotateCustomFunctionSecret'],
             (id,),
             {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def test(
+        self,
+        id: str,
+        /,
+        *,
+        arguments: Dict[str, Any],
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.TestCustomFunctionResponse:
+        """POST /v1/custom-functions/{id}/test: Make a real signed call to the function’s webhook_url with these arguments, as a meeting would (the body has `"test": true` and null meeting and scenario ids), and show the answer. Answers 200 whatever the receiver did."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['testCustomFunction'],
+            (id,),
+            {'arguments': arguments},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -1632,6 +1933,33 @@ class PlatformMeetings(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+    def list(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        starting_after: Union[str, NotGiven] = NOT_GIVEN,
+        scenario_id: Union[str, NotGiven] = NOT_GIVEN,
+        status: Union[Literal['created', 'active', 'ended'], NotGiven] = NOT_GIVEN,
+        person_name: Union[str, NotGiven] = NOT_GIVEN,
+        created_after: Union[str, NotGiven] = NOT_GIVEN,
+        created_before: Union[str, NotGiven] = NOT_GIVEN,
+        q: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Page:
+        """GET /v1/meetings: The workspace’s meetings, newest first, as `{ data }` (with `object`, `has_more`, `next_cursor` when `limit` or `cursor` is sent). Filters: `scenario_id`, `status`, `person_name` (prefix, any case), `created_after`, `created_before`, `q` (participant or scenario name contains, any case).
+
+        Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listMeetings'],
+            (),
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'scenario_id': scenario_id, 'status': status, 'person_name': person_name, 'created_after': created_after, 'created_before': created_before, 'q': q},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
     def create(
         self,
         *,
@@ -1666,6 +1994,24 @@ class PlatformMeetings(_Namespace):
         """GET /v1/meetings/{id}: A meeting with its scenario (Persona, Goals), participants, sentenced transcript, and the analysis once completed."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getMeeting'],
+            (id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete(
+        self,
+        id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.DeletedMeeting:
+        """DELETE /v1/meetings/{id}: Delete a meeting with its transcript, recording (stored files too), analysis, goal results and feedback; fires meeting.deleted. A running meeting answers 409 meeting_active: end it first. Webhooks already sent stay in the delivery log."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['deleteMeeting'],
             (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
@@ -1915,6 +2261,43 @@ class PlatformUsage(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+class PlatformWorkspace(_Namespace):
+    """Workspace (platform)."""
+
+    def get(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Workspace:
+        """GET /v1/workspace: The workspace the credential belongs to: its name and its meeting retention."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getWorkspace'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def update(
+        self,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        meeting_retention_days: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Workspace:
+        """PATCH /v1/workspace: Rename the workspace or set `meeting_retention_days` (1 to 3650, null keeps meetings forever): only the fields sent change."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['updateWorkspace'],
+            (),
+            {'name': name, 'meeting_retention_days': meeting_retention_days},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
 
 class PlatformResources:
     """The namespaces of the platform client."""
@@ -1927,6 +2310,7 @@ class PlatformResources:
     scenarios: PlatformScenarios
     guardrails: PlatformGuardrails
     webhooks: PlatformWebhooks
+    events: PlatformEvents
     custom_functions: PlatformCustomFunctions
     memories: PlatformMemories
     meetings: PlatformMeetings
@@ -1934,6 +2318,7 @@ class PlatformResources:
     transcripts: PlatformTranscripts
     recordings: PlatformRecordings
     usage: PlatformUsage
+    workspace: PlatformWorkspace
 
     def _init_resources(self) -> None:
         client: Any = self
@@ -1945,6 +2330,7 @@ class PlatformResources:
         self.scenarios = PlatformScenarios(client)
         self.guardrails = PlatformGuardrails(client)
         self.webhooks = PlatformWebhooks(client)
+        self.events = PlatformEvents(client)
         self.custom_functions = PlatformCustomFunctions(client)
         self.memories = PlatformMemories(client)
         self.meetings = PlatformMeetings(client)
@@ -1952,6 +2338,7 @@ class PlatformResources:
         self.transcripts = PlatformTranscripts(client)
         self.recordings = PlatformRecordings(client)
         self.usage = PlatformUsage(client)
+        self.workspace = PlatformWorkspace(client)
 
 
 MAILBOX_OPERATIONS: Dict[str, Operation] = {

@@ -107,6 +107,12 @@ class AttachGuardrailResponse(TypedDict):
     data: ScenarioGuardrail
 
 
+class AuthProviders(TypedDict):
+    password: bool
+    signup: bool
+    oidc: Optional[Dict[str, Any]]
+
+
 class Avatar(TypedDict):
     id: str
     name: str
@@ -269,7 +275,7 @@ class _CreateWebhookEndpointRequestRequired(TypedDict):
 
 class CreateWebhookEndpointRequest(_CreateWebhookEndpointRequestRequired, total=False):
     description: str
-    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']]
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']]
     enabled: bool
 
 
@@ -315,6 +321,15 @@ class CustomFunctionScenario(TypedDict):
     attached_at: str
 
 
+class CustomFunctionTestResult(TypedDict):
+    ok: bool
+    status: Optional[int]
+    duration_ms: int
+    response_body: Optional[str]
+    response_truncated: bool
+    error: Optional[str]
+
+
 class CustomFunctionWithScenarios(TypedDict):
     id: str
     membership_id: Optional[str]
@@ -356,6 +371,12 @@ class DeletedGoal(TypedDict):
     deleted: Literal[True]
 
 
+class DeletedMeeting(TypedDict):
+    id: str
+    object: Literal['meeting']
+    deleted: Literal[True]
+
+
 class DeletedPersona(TypedDict):
     id: str
     object: Literal['persona']
@@ -382,6 +403,16 @@ class _ErrorRequired(TypedDict):
 
 class Error(_ErrorRequired, total=False):
     errors: List[Dict[str, Any]]
+
+
+class EventType(TypedDict):
+    type: str
+    description: str
+    fires: bool
+
+
+class EventTypeList(TypedDict):
+    data: List[EventType]
 
 
 class FeedbackCatalog(TypedDict):
@@ -449,6 +480,14 @@ class GetSentencedTranscriptResponse(TypedDict):
 class GetUsageResponse(TypedDict):
     success: Literal[True]
     data: Dict[str, Any]
+
+
+#: GetVoiceSampleResponse
+GetVoiceSampleResponse = str
+
+
+class GetWebhookDeliveryResponse(TypedDict):
+    data: WebhookDeliveryWithPayload
 
 
 class GetWebhookEndpointResponse(TypedDict):
@@ -684,12 +723,21 @@ class MeetingControls(TypedDict):
     idle_timeout_seconds: int
     show_timer: bool
     agent_fallback: Literal['auto', 'offline', 'apology']
+    share_results_with_participant: bool
 
 
 class MeetingCreatedEvent(TypedDict):
     """A meeting is created through `POST /meetings`."""
     id: str
     event: Literal['meeting.created']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class MeetingDeletedEvent(TypedDict):
+    """A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention)."""
+    id: str
+    event: Literal['meeting.deleted']
     created_at: str
     data: Dict[str, Any]
 
@@ -721,6 +769,30 @@ class MeetingInfo(TypedDict):
     started_at: Optional[str]
     ended_at: Optional[str]
     duration_seconds: Optional[int]
+
+
+class MeetingSummary(TypedDict):
+    id: str
+    scenario_id: str
+    scenario_name: str
+    person_name: Optional[str]
+    status: Literal['created', 'active', 'ended']
+    analysis_status: str
+    average_score: Optional[float]
+    created_at: str
+    ended_at: Optional[str]
+    duration_seconds: Optional[int]
+    meeting_url: str
+
+
+class _MeetingSummaryListRequired(TypedDict):
+    data: List[MeetingSummary]
+
+
+class MeetingSummaryList(_MeetingSummaryListRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
 
 
 class Memory(TypedDict):
@@ -793,6 +865,15 @@ class ParticipantLeftEvent(TypedDict):
     data: Dict[str, Any]
 
 
+class PasswordResetConfirmation(TypedDict):
+    token: str
+    password: str
+
+
+class PasswordResetRequest(TypedDict):
+    email: str
+
+
 class Persona(TypedDict):
     id: str
     name: str
@@ -813,6 +894,26 @@ class PersonaPage(TypedDict):
     data: List[Persona]
     has_more: bool
     next_cursor: Optional[str]
+
+
+class PlatformEvent(TypedDict):
+    id: str
+    type: Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class PlatformEventPage(TypedDict):
+    object: Literal['list']
+    data: List[PlatformEvent]
+    has_more: bool
+    next_cursor: Optional[str]
+
+
+class PromptPreview(TypedDict):
+    system_prompt: str
+    tools: List[str]
+    memory_tag: Optional[str]
 
 
 class ReactivateApiSecretResponse(TypedDict):
@@ -850,6 +951,14 @@ class RevokeApiSecretResponse(TypedDict):
     data: Dict[str, Any]
 
 
+class RoomGoalResult(TypedDict):
+    name: str
+    score: float
+    score_min: float
+    score_max: float
+    feedback: str
+
+
 class RoomMeeting(TypedDict):
     id: str
     status: str
@@ -867,6 +976,24 @@ class RoomPersona(TypedDict):
     avatar_url: Optional[str]
     gender: Optional[str]
     voice: Optional[RoomVoice]
+
+
+class RoomPractiseItem(TypedDict):
+    goal: Optional[str]
+    text: str
+
+
+class RoomResults(TypedDict):
+    status: Union[Literal['pending'], Literal['ready'], Literal['unavailable']]
+    results: Optional[RoomResultsData]
+
+
+class RoomResultsData(TypedDict):
+    goals: List[RoomGoalResult]
+    strengths: List[str]
+    growth_areas: List[str]
+    practise_next: List[RoomPractiseItem]
+    completed_at: str
 
 
 class RoomSentence(TypedDict):
@@ -1098,12 +1225,24 @@ class Sentence(TypedDict):
     provider: Optional[str]
 
 
+class Session(TypedDict):
+    user: Dict[str, Any]
+    account: Dict[str, Any]
+    csrf_token: str
+    expires_at: str
+
+
 class SessionAnalysisCompleteEvent(TypedDict):
     """The analysis with goal scores is saved."""
     id: str
     event: Literal['session.analysis_complete']
     created_at: str
     data: Dict[str, Any]
+
+
+class SessionCredentials(TypedDict):
+    email: str
+    password: str
 
 
 class SessionOptions(TypedDict):
@@ -1113,6 +1252,12 @@ class SessionOptions(TypedDict):
     memory_enabled: bool
     notification_emails: List[str]
     language: str
+
+
+class SessionSignup(TypedDict):
+    email: str
+    password: str
+    name: str
 
 
 class SetPersonaAvatarRequest(TypedDict):
@@ -1160,6 +1305,14 @@ class SubmitMeetingFeedbackRequest(_SubmitMeetingFeedbackRequestRequired, total=
     video_issues: List[Literal['freezes', 'audio_dropouts', 'lip_sync', 'echo', 'low_resolution', 'distorted_audio', 'connection_lost', 'camera_or_mic', 'other']]
     agent_issues: List[Literal['interrupting', 'slow_replies', 'off_script', 'repetitive', 'unnatural_voice', 'misunderstood', 'wrong_information', 'ended_early', 'other']]
     comment: Optional[str]
+
+
+class TestCustomFunctionRequest(TypedDict):
+    arguments: Dict[str, Any]
+
+
+class TestCustomFunctionResponse(TypedDict):
+    data: CustomFunctionTestResult
 
 
 class Transcript(TypedDict):
@@ -1282,12 +1435,17 @@ class UpdateScenarioSessionOptionsResponse(_UpdateScenarioSessionOptionsResponse
 class UpdateWebhookEndpointRequest(TypedDict, total=False):
     url: str
     description: str
-    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.started', '*']]
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']]
     enabled: bool
 
 
 class UpdateWebhookEndpointResponse(TypedDict):
     data: WebhookEndpoint
+
+
+class UpdateWorkspaceRequest(TypedDict, total=False):
+    name: str
+    meeting_retention_days: Optional[int]
 
 
 #: The raw bytes, with their media type as Content-Type.
@@ -1369,6 +1527,19 @@ class WebhookDeliveryAttemptPage(TypedDict):
     next_cursor: Optional[str]
 
 
+class WebhookDeliveryWithPayload(TypedDict):
+    id: str
+    endpoint_id: str
+    event_id: str
+    event: str
+    status: Literal['pending', 'paused', 'succeeded', 'failed', 'dead', 'cancelled']
+    attempt_count: int
+    next_attempt_at: Optional[str]
+    created_at: str
+    updated_at: str
+    payload: Dict[str, Any]
+
+
 class WebhookEndpoint(TypedDict):
     id: str
     url: str
@@ -1410,6 +1581,13 @@ class WebhookGoalResult(TypedDict):
 class WebhookGoalScore(TypedDict):
     score: float
     feedback: str
+
+
+class Workspace(TypedDict):
+    id: str
+    name: str
+    meeting_retention_days: Optional[int]
+    created_at: str
 
 
 class ApiKey(TypedDict):

@@ -11,7 +11,7 @@ import { enforceRouteRules } from '../mailbox/route-rules.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
 
-export const MAILBOX_API_VERSION = '0.3.0';
+export const MAILBOX_API_VERSION = '0.4.0';
 /** WebSocket close code of a shutdown: 1001 "going away", so clients know to reconnect. */
 export const WS_GOING_AWAY = { code: 1001, reason: 'server shutting down' } as const;
 

@@ -16,7 +16,7 @@ import { requireCsrfOnSessionWrites, sessionCallerResolver } from '../platform/s
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
-export const PLATFORM_API_VERSION = '1.3.0';
+export const PLATFORM_API_VERSION = '1.4.0';
 
 /** Resolves a bearer token: `svc_` API keys, then our own user tokens, then an external OIDC issuer's. */
 export function platformCredentialResolver(deps: PlatformDeps) {

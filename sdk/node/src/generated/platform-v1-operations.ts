@@ -9,6 +9,15 @@ export const platformOperations = {
     signup: {"operationId":"signup","method":"POST","path":"/auth/signup","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     login: {"operationId":"login","method":"POST","path":"/auth/login","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     jwks: {"operationId":"jwks","method":"GET","path":"/.well-known/jwks.json","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    createSession: {"operationId":"createSession","method":"POST","path":"/v1/auth/sessions","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    signupWithSession: {"operationId":"signupWithSession","method":"POST","path":"/v1/auth/signup","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    createPasswordReset: {"operationId":"createPasswordReset","method":"POST","path":"/v1/auth/password-resets","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    confirmPasswordReset: {"operationId":"confirmPasswordReset","method":"POST","path":"/v1/auth/password-resets/confirm","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    getSession: {"operationId":"getSession","method":"GET","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    deleteSession: {"operationId":"deleteSession","method":"DELETE","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    listAuthProviders: {"operationId":"listAuthProviders","method":"GET","path":"/v1/auth/providers","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    startOidcSignIn: {"operationId":"startOidcSignIn","method":"GET","path":"/v1/auth/oidc/start","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    finishOidcSignIn: {"operationId":"finishOidcSignIn","method":"GET","path":"/v1/auth/oidc/callback","pathParams":[],"query":["code","state","error","error_description","error_uri","iss","scope","session_state","authuser","prompt","hd"],"headers":[],"body":null,"pagination":null},
   },
   apiKeys: {
     listApiSecrets: {"operationId":"listApiSecrets","method":"GET","path":"/v1/api-secrets","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -30,6 +39,7 @@ export const platformOperations = {
   voicesAndAvatars: {
     listVoices: {"operationId":"listVoices","method":"GET","path":"/v1/voices","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     getVoice: {"operationId":"getVoice","method":"GET","path":"/v1/voices/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+    getVoiceSample: {"operationId":"getVoiceSample","method":"GET","path":"/v1/voices/{id}/sample","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     listAvatars: {"operationId":"listAvatars","method":"GET","path":"/v1/avatars","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     getAvatar: {"operationId":"getAvatar","method":"GET","path":"/v1/avatars/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
@@ -52,6 +62,7 @@ export const platformOperations = {
     export: {"operationId":"exportScenario","method":"GET","path":"/v1/scenarios/{id}/export","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     import: {"operationId":"importScenario","method":"POST","path":"/v1/scenarios/import","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     listMeetings: {"operationId":"listScenarioMeetings","method":"GET","path":"/v1/scenarios/membership/{id}/meetings","pathParams":["id"],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
+    previewPrompt: {"operationId":"previewScenarioPrompt","method":"GET","path":"/v1/scenarios/{id}/prompt-preview","pathParams":["id"],"query":["person_name","note_context","user_memory_tag"],"headers":[],"body":null,"pagination":null},
   },
   guardrails: {
     list: {"operationId":"listGuardrails","method":"GET","path":"/v1/guardrails","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -72,7 +83,12 @@ export const platformOperations = {
     deleteEndpoint: {"operationId":"deleteWebhookEndpoint","method":"DELETE","path":"/v1/webhooks/endpoints/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     rotateEndpointSecret: {"operationId":"rotateWebhookEndpointSecret","method":"POST","path":"/v1/webhooks/endpoints/{id}/rotate-secret","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     listDeliveryAttempts: {"operationId":"listWebhookDeliveryAttempts","method":"GET","path":"/v1/webhooks/endpoints/{id}/deliveries","pathParams":["id"],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
+    getDelivery: {"operationId":"getWebhookDelivery","method":"GET","path":"/v1/webhooks/deliveries/{deliveryId}","pathParams":["deliveryId"],"query":[],"headers":[],"body":null,"pagination":null},
     redeliverDelivery: {"operationId":"redeliverWebhookDelivery","method":"POST","path":"/v1/webhooks/deliveries/{deliveryId}/redeliver","pathParams":["deliveryId"],"query":[],"headers":[],"body":null,"pagination":null},
+    listEventTypes: {"operationId":"listWebhookEventTypes","method":"GET","path":"/v1/webhooks/event-types","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+  },
+  events: {
+    list: {"operationId":"listEvents","method":"GET","path":"/v1/events","pathParams":[],"query":["limit","cursor","starting_after","meeting_id","type"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
   },
   customFunctions: {
     list: {"operationId":"listCustomFunctions","method":"GET","path":"/v1/custom-functions","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -81,6 +97,7 @@ export const platformOperations = {
     update: {"operationId":"updateCustomFunction","method":"PATCH","path":"/v1/custom-functions/{id}","pathParams":["id"],"query":[],"headers":[],"body":"json","pagination":null},
     delete: {"operationId":"deleteCustomFunction","method":"DELETE","path":"/v1/custom-functions/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     rotateSecret: {"operationId":"rotateCustomFunctionSecret","method":"POST","path":"/v1/custom-functions/{id}/rotate-secret","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+    test: {"operationId":"testCustomFunction","method":"POST","path":"/v1/custom-functions/{id}/test","pathParams":["id"],"query":[],"headers":[],"body":"json","pagination":null},
     listScenarioCustomFunctions: {"operationId":"listScenarioCustomFunctions","method":"GET","path":"/v1/scenarios/{scenarioId}/custom-functions","pathParams":["scenarioId"],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     attach: {"operationId":"attachCustomFunction","method":"POST","path":"/v1/scenarios/{scenarioId}/custom-functions/{functionId}/attach","pathParams":["scenarioId","functionId"],"query":[],"headers":[],"body":null,"pagination":null},
     detach: {"operationId":"detachCustomFunction","method":"DELETE","path":"/v1/scenarios/{scenarioId}/custom-functions/{functionId}","pathParams":["scenarioId","functionId"],"query":[],"headers":[],"body":null,"pagination":null},
@@ -99,8 +116,10 @@ export const platformOperations = {
     getFeedbackCatalog: {"operationId":"getFeedbackCatalog","method":"GET","path":"/v1/meetings/feedback/catalog","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     getFeedback: {"operationId":"getMeetingFeedback","method":"GET","path":"/v1/meetings/{id}/feedback","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     submitFeedback: {"operationId":"submitMeetingFeedback","method":"POST","path":"/v1/meetings/{id}/feedback","pathParams":["id"],"query":[],"headers":[],"body":"json","pagination":null},
+    list: {"operationId":"listMeetings","method":"GET","path":"/v1/meetings","pathParams":[],"query":["limit","cursor","starting_after","scenario_id","status","person_name","created_after","created_before","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     create: {"operationId":"createMeeting","method":"POST","path":"/v1/meetings","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getMeeting","method":"GET","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+    delete: {"operationId":"deleteMeeting","method":"DELETE","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     end: {"operationId":"endMeeting","method":"PUT","path":"/v1/meetings/{id}/end","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
   analyses: {
@@ -122,6 +141,10 @@ export const platformOperations = {
   usage: {
     get: {"operationId":"getUsage","method":"GET","path":"/v1/usage","pathParams":[],"query":["from","to","scenario_id"],"headers":[],"body":null,"pagination":null},
   },
+  workspace: {
+    get: {"operationId":"getWorkspace","method":"GET","path":"/v1/workspace","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    update: {"operationId":"updateWorkspace","method":"PATCH","path":"/v1/workspace","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+  },
 } as const satisfies OperationTable;
 
 /** The room's operations: authenticated by the room token (RoomClient), never by an API key. */
@@ -129,6 +152,7 @@ export const roomOperations = {
   room: {
     get: {"operationId":"getRoom","method":"GET","path":"/v1/rooms/{meetingId}","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
     getTranscript: {"operationId":"getRoomTranscript","method":"GET","path":"/v1/rooms/{meetingId}/transcript","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
+    getResults: {"operationId":"getRoomResults","method":"GET","path":"/v1/rooms/{meetingId}/results","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
     uploadRecording: {"operationId":"uploadRoomRecording","method":"PUT","path":"/v1/rooms/{meetingId}/recording","pathParams":["meetingId"],"query":[],"headers":[],"body":"raw","pagination":null},
     uploadRecordingThumbnail: {"operationId":"uploadRoomRecordingThumbnail","method":"PUT","path":"/v1/rooms/{meetingId}/recording/thumbnail","pathParams":["meetingId"],"query":[],"headers":[],"body":"raw","pagination":null},
   },
@@ -143,6 +167,24 @@ export interface UnderstudyApi {
     login(params: Params<operations['login']>, options?: RequestOptions): Promise<Result<operations['login']>>;
     /** Public keys that verify user tokens. (`jwks`: GET /.well-known/jwks.json) */
     jwks(params?: Params<operations['jwks']>, options?: RequestOptions): Promise<Result<operations['jwks']>>;
+    /** Sign in with e-mail and password: sets the session cookie and returns the CSRF token. (`createSession`: POST /v1/auth/sessions) */
+    createSession(params: Params<operations['createSession']>, options?: RequestOptions): Promise<Result<operations['createSession']>>;
+    /** Create a user, their workspace and membership, and sign in (sets the session cookie). (`signupWithSession`: POST /v1/auth/signup) */
+    signupWithSession(params: Params<operations['signupWithSession']>, options?: RequestOptions): Promise<Result<operations['signupWithSession']>>;
+    /** Ask for a password-reset link (valid one hour). Always 202, whether or not the address has an account. (`createPasswordReset`: POST /v1/auth/password-resets) */
+    createPasswordReset(params: Params<operations['createPasswordReset']>, options?: RequestOptions): Promise<Result<operations['createPasswordReset']>>;
+    /** Set a new password with a reset link's token; ends the user's other sessions. (`confirmPasswordReset`: POST /v1/auth/password-resets/confirm) */
+    confirmPasswordReset(params: Params<operations['confirmPasswordReset']>, options?: RequestOptions): Promise<Result<operations['confirmPasswordReset']>>;
+    /** The signed-in session (user, workspace, a CSRF token for this page); 401 when signed out. (`getSession`: GET /v1/auth/session) */
+    getSession(params?: Params<operations['getSession']>, options?: RequestOptions): Promise<Result<operations['getSession']>>;
+    /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). (`deleteSession`: DELETE /v1/auth/session) */
+    deleteSession(params?: Params<operations['deleteSession']>, options?: RequestOptions): Promise<Result<operations['deleteSession']>>;
+    /** How one may sign in here: password, whether sign-up is open, the external provider. (`listAuthProviders`: GET /v1/auth/providers) */
+    listAuthProviders(params?: Params<operations['listAuthProviders']>, options?: RequestOptions): Promise<Result<operations['listAuthProviders']>>;
+    /** Redirect to the identity provider's authorization endpoint (code flow with PKCE). (`startOidcSignIn`: GET /v1/auth/oidc/start) */
+    startOidcSignIn(params?: Params<operations['startOidcSignIn']>, options?: RequestOptions): Promise<Result<operations['startOidcSignIn']>>;
+    /** Where the identity provider returns: signs in (session cookie) and redirects to the dashboard. (`finishOidcSignIn`: GET /v1/auth/oidc/callback) */
+    finishOidcSignIn(params?: Params<operations['finishOidcSignIn']>, options?: RequestOptions): Promise<Result<operations['finishOidcSignIn']>>;
   };
   apiKeys: {
     /** List API keys, newest first. Send `limit` or `cursor` to page. (`listApiSecrets`: GET /v1/api-secrets) */
@@ -179,6 +221,8 @@ export interface UnderstudyApi {
     listVoices(params?: Params<operations['listVoices']>, options?: RequestOptions): PagePromise<Result<operations['listVoices']>, CursorItem<Result<operations['listVoices']>>>;
     /** Read one voice of the catalog. (`getVoice`: GET /v1/voices/{id}) */
     getVoice(id: string, params?: Params<operations['getVoice']>, options?: RequestOptions): Promise<Result<operations['getVoice']>>;
+    /** A short sentence in this voice as `audio/wav`, spoken by the service’s own speech engine (what the room plays). 503 when the server has none (TTS_ENGINE=off). (`getVoiceSample`: GET /v1/voices/{id}/sample) */
+    getVoiceSample(id: string, params?: Params<operations['getVoiceSample']>, options?: RequestOptions): Promise<Result<operations['getVoiceSample']>>;
     /** The built-in avatars; `image_url` is served by this service without credentials. (`listAvatars`: GET /v1/avatars) */
     listAvatars(params?: Params<operations['listAvatars']>, options?: RequestOptions): PagePromise<Result<operations['listAvatars']>, CursorItem<Result<operations['listAvatars']>>>;
     /** Read one avatar of the catalog. (`getAvatar`: GET /v1/avatars/{id}) */
@@ -219,6 +263,8 @@ export interface UnderstudyApi {
     import(params: Params<operations['importScenario']>, options?: RequestOptions): Promise<Result<operations['importScenario']>>;
     /** Meetings of a scenario, newest first, as `{ data }`; paginated when `limit` or `cursor` is sent. (`listScenarioMeetings`: GET /v1/scenarios/membership/{id}/meetings) */
     listMeetings(id: string, params?: Params<operations['listScenarioMeetings']>, options?: RequestOptions): PagePromise<Result<operations['listScenarioMeetings']>, CursorItem<Result<operations['listScenarioMeetings']>>>;
+    /** The system prompt a meeting of this scenario would get, built by the live engine (with the guardrails block and memories). For authors; never shown to participants. (`previewScenarioPrompt`: GET /v1/scenarios/{id}/prompt-preview) */
+    previewPrompt(id: string, params?: Params<operations['previewScenarioPrompt']>, options?: RequestOptions): Promise<Result<operations['previewScenarioPrompt']>>;
   };
   guardrails: {
     /** List guardrails, newest first, in `data`. Send `limit` or `cursor` to page. (`listGuardrails`: GET /v1/guardrails) */
@@ -255,8 +301,16 @@ export interface UnderstudyApi {
     rotateEndpointSecret(id: string, params?: Params<operations['rotateWebhookEndpointSecret']>, options?: RequestOptions): Promise<Result<operations['rotateWebhookEndpointSecret']>>;
     /** The delivery attempt log of an endpoint, newest first; always paginated (default 25). (`listWebhookDeliveryAttempts`: GET /v1/webhooks/endpoints/{id}/deliveries) */
     listDeliveryAttempts(id: string, params?: Params<operations['listWebhookDeliveryAttempts']>, options?: RequestOptions): PagePromise<Result<operations['listWebhookDeliveryAttempts']>, CursorItem<Result<operations['listWebhookDeliveryAttempts']>>>;
+    /** One delivery with the body it sends (the event envelope), for inspecting what an endpoint got. (`getWebhookDelivery`: GET /v1/webhooks/deliveries/{deliveryId}) */
+    getDelivery(deliveryId: string, params?: Params<operations['getWebhookDelivery']>, options?: RequestOptions): Promise<Result<operations['getWebhookDelivery']>>;
     /** Send a delivery again now: same event id, same body, one extra attempt. (`redeliverWebhookDelivery`: POST /v1/webhooks/deliveries/{deliveryId}/redeliver) */
     redeliverDelivery(deliveryId: string, params?: Params<operations['redeliverWebhookDelivery']>, options?: RequestOptions): Promise<Result<operations['redeliverWebhookDelivery']>>;
+    /** The catalogue of event types an endpoint can subscribe to, each with when it fires (`*` in `subscribed_events` means all of them). (`listWebhookEventTypes`: GET /v1/webhooks/event-types) */
+    listEventTypes(params?: Params<operations['listWebhookEventTypes']>, options?: RequestOptions): Promise<Result<operations['listWebhookEventTypes']>>;
+  };
+  events: {
+    /** The workspace’s events, newest first, always paged (`limit` 1 to 100, default 25; `cursor`): what was sent to webhook endpoints, whether or not any endpoint subscribed. Filters: `meeting_id`, `type`. (`listEvents`: GET /v1/events) */
+    list(params?: Params<operations['listEvents']>, options?: RequestOptions): PagePromise<Result<operations['listEvents']>, CursorItem<Result<operations['listEvents']>>>;
   };
   customFunctions: {
     /** List custom functions, newest first. Send `limit` or `cursor` to page. (`listCustomFunctions`: GET /v1/custom-functions) */
@@ -271,6 +325,8 @@ export interface UnderstudyApi {
     delete(id: string, params?: Params<operations['deleteCustomFunction']>, options?: RequestOptions): Promise<Result<operations['deleteCustomFunction']>>;
     /** Replace the signing secret with a generated one, effective at once; returned this once. (`rotateCustomFunctionSecret`: POST /v1/custom-functions/{id}/rotate-secret) */
     rotateSecret(id: string, params?: Params<operations['rotateCustomFunctionSecret']>, options?: RequestOptions): Promise<Result<operations['rotateCustomFunctionSecret']>>;
+    /** Make a real signed call to the function’s webhook_url with these arguments, as a meeting would (the body has `"test": true` and null meeting and scenario ids), and show the answer. Answers 200 whatever the receiver did. (`testCustomFunction`: POST /v1/custom-functions/{id}/test) */
+    test(id: string, params: Params<operations['testCustomFunction']>, options?: RequestOptions): Promise<Result<operations['testCustomFunction']>>;
     /** A scenario's custom functions in attach order. The secrets are never shown. (`listScenarioCustomFunctions`: GET /v1/scenarios/{scenarioId}/custom-functions) */
     listScenarioCustomFunctions(scenarioId: string, params?: Params<operations['listScenarioCustomFunctions']>, options?: RequestOptions): PagePromise<Result<operations['listScenarioCustomFunctions']>, CursorItem<Result<operations['listScenarioCustomFunctions']>>>;
     /** Attach a custom function to a scenario (no body). Idempotent. (`attachCustomFunction`: POST /v1/scenarios/{scenarioId}/custom-functions/{functionId}/attach) */
@@ -303,10 +359,14 @@ export interface UnderstudyApi {
     getFeedback(id: string, params?: Params<operations['getMeetingFeedback']>, options?: RequestOptions): Promise<Result<operations['getMeetingFeedback']>>;
     /** Give post-call feedback: 201 the first time, 200 when it replaces the earlier answer (omitted fields are cleared). (`submitMeetingFeedback`: POST /v1/meetings/{id}/feedback) */
     submitFeedback(id: string, params: Params<operations['submitMeetingFeedback']>, options?: RequestOptions): Promise<Result<operations['submitMeetingFeedback']>>;
+    /** The workspace’s meetings, newest first, as `{ data }` (with `object`, `has_more`, `next_cursor` when `limit` or `cursor` is sent). Filters: `scenario_id`, `status`, `person_name` (prefix, any case), `created_after`, `created_before`, `q` (participant or scenario name contains, any case). (`listMeetings`: GET /v1/meetings) */
+    list(params?: Params<operations['listMeetings']>, options?: RequestOptions): PagePromise<Result<operations['listMeetings']>, CursorItem<Result<operations['listMeetings']>>>;
     /** Create a meeting from a scenario. Returns the room URL and its room token (shown once); fires meeting.created. (`createMeeting`: POST /v1/meetings) */
     create(params: Params<operations['createMeeting']>, options?: RequestOptions): Promise<Result<operations['createMeeting']>>;
     /** A meeting with its scenario (Persona, Goals), participants, sentenced transcript, and the analysis once completed. (`getMeeting`: GET /v1/meetings/{id}) */
     get(id: string, params?: Params<operations['getMeeting']>, options?: RequestOptions): Promise<Result<operations['getMeeting']>>;
+    /** Delete a meeting with its transcript, recording (stored files too), analysis, goal results and feedback; fires meeting.deleted. A running meeting answers 409 meeting_active: end it first. Webhooks already sent stay in the delivery log. (`deleteMeeting`: DELETE /v1/meetings/{id}) */
+    delete(id: string, params?: Params<operations['deleteMeeting']>, options?: RequestOptions): Promise<Result<operations['deleteMeeting']>>;
     /** End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true. (`endMeeting`: PUT /v1/meetings/{id}/end) */
     end(id: string, params?: Params<operations['endMeeting']>, options?: RequestOptions): Promise<Result<operations['endMeeting']>>;
   };
@@ -339,5 +399,11 @@ export interface UnderstudyApi {
   usage: {
     /** Usage of the workspace over a period (meetings created in it): session minutes, and model tokens of platform-LLM meetings. (`getUsage`: GET /v1/usage) */
     get(params?: Params<operations['getUsage']>, options?: RequestOptions): Promise<Result<operations['getUsage']>>;
+  };
+  workspace: {
+    /** The workspace the credential belongs to: its name and its meeting retention. (`getWorkspace`: GET /v1/workspace) */
+    get(params?: Params<operations['getWorkspace']>, options?: RequestOptions): Promise<Result<operations['getWorkspace']>>;
+    /** Rename the workspace or set `meeting_retention_days` (1 to 3650, null keeps meetings forever): only the fields sent change. (`updateWorkspace`: PATCH /v1/workspace) */
+    update(params?: Params<operations['updateWorkspace']>, options?: RequestOptions): Promise<Result<operations['updateWorkspace']>>;
   };
 }

@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rooms/{meetingId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The participant’s results after the call: score per goal, strengths, growth areas and what to practise next. 404 `results_not_shared` unless the scenario’s `share_results_with_participant` is on; 409 `resource_conflict` before the meeting has ended; `status: pending` while the analysis runs. */
+        get: operations["getRoomResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rooms/{meetingId}/recording": {
         parameters: {
             query?: never;
@@ -111,6 +128,143 @@ export interface paths {
         };
         /** Public keys that verify user tokens. */
         get: operations["jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with e-mail and password: sets the session cookie and returns the CSRF token. */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a user, their workspace and membership, and sign in (sets the session cookie). */
+        post: operations["signupWithSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password-resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a password-reset link (valid one hour). Always 202, whether or not the address has an account. */
+        post: operations["createPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password-resets/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset link's token; ends the user's other sessions. */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in session (user, workspace, a CSRF token for this page); 401 when signed out. */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How one may sign in here: password, whether sign-up is open, the external provider. */
+        get: operations["listAuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Redirect to the identity provider's authorization endpoint (code flow with PKCE). */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the identity provider returns: signs in (session cookie) and redirects to the dashboard. */
+        get: operations["finishOidcSignIn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -269,6 +423,23 @@ export interface paths {
         };
         /** Read one voice of the catalog. */
         get: operations["getVoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{id}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short sentence in this voice as `audio/wav`, spoken by the service’s own speech engine (what the room plays). 503 when the server has none (TTS_ENGINE=off). */
+        get: operations["getVoiceSample"];
         put?: never;
         post?: never;
         delete?: never;
@@ -487,6 +658,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scenarios/{id}/prompt-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The system prompt a meeting of this scenario would get, built by the live engine (with the guardrails block and memories). For authors; never shown to participants. */
+        get: operations["previewScenarioPrompt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/guardrails": {
         parameters: {
             query?: never;
@@ -646,6 +834,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with the body it sends (the event envelope), for inspecting what an endpoint got. */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/deliveries/{deliveryId}/redeliver": {
         parameters: {
             query?: never;
@@ -657,6 +862,40 @@ export interface paths {
         put?: never;
         /** Send a delivery again now: same event id, same body, one extra attempt. */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s events, newest first, always paged (`limit` 1 to 100, default 25; `cursor`): what was sent to webhook endpoints, whether or not any endpoint subscribed. Filters: `meeting_id`, `type`. */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalogue of event types an endpoint can subscribe to, each with when it fires (`*` in `subscribed_events` means all of them). */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -711,6 +950,23 @@ export interface paths {
         put?: never;
         /** Replace the signing secret with a generated one, effective at once; returned this once. */
         post: operations["rotateCustomFunctionSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/custom-functions/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a real signed call to the function’s webhook_url with these arguments, as a meeting would (the body has `"test": true` and null meeting and scenario ids), and show the answer. Answers 200 whatever the receiver did. */
+        post: operations["testCustomFunction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -967,7 +1223,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The workspace’s meetings, newest first, as `{ data }` (with `object`, `has_more`, `next_cursor` when `limit` or `cursor` is sent). Filters: `scenario_id`, `status`, `person_name` (prefix, any case), `created_after`, `created_before`, `q` (participant or scenario name contains, any case). */
+        get: operations["listMeetings"];
         put?: never;
         /** Create a meeting from a scenario. Returns the room URL and its room token (shown once); fires meeting.created. */
         post: operations["createMeeting"];
@@ -988,7 +1245,8 @@ export interface paths {
         get: operations["getMeeting"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a meeting with its transcript, recording (stored files too), analysis, goal results and feedback; fires meeting.deleted. A running meeting answers 409 meeting_active: end it first. Webhooks already sent stay in the delivery log. */
+        delete: operations["deleteMeeting"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1111,6 +1369,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace the credential belongs to: its name and its meeting retention. */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the workspace or set `meeting_retention_days` (1 to 3650, null keeps meetings forever): only the fields sent change. */
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
 }
@@ -1245,6 +1521,23 @@ export interface webhooks {
         put?: never;
         /** The analysis pipeline errored. */
         post: operations["analysisFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "meeting.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention). */
+        post: operations["meetingDeletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1436,6 +1729,20 @@ export interface components {
         };
         AttachGuardrailResponse: {
             data: components["schemas"]["ScenarioGuardrail"];
+        };
+        /** AuthProviders */
+        AuthProviders: {
+            /** @description E-mail and password sign-in (always true). */
+            password: boolean;
+            /** @description Whether POST /v1/auth/signup accepts new accounts. */
+            signup: boolean;
+            oidc: {
+                /** @description For the "Sign in with …" button. */
+                name: string;
+                issuer: string;
+                /** @description Where the button navigates: GET /v1/auth/oidc/start. */
+                start_url: string;
+            } | null;
         };
         /**
          * Avatar
@@ -1691,7 +1998,10 @@ export interface components {
                 room_meeting_url: string;
                 /** @description Opens the room. Returned only here; store it if you need it later. */
                 room_token: string;
-                /** @description A full browser page for the meeting (also takes `?t=`). */
+                /**
+                 * @description A full browser page for the meeting, with the room token already in it (`?t=<room_token>`): hand it to the participant as it is.
+                 * @example https://understudy.example.com/meetings/5b1f0c2e-…?t=…
+                 */
                 meeting_url: string;
                 /** @enum {string} */
                 status: "created";
@@ -1834,6 +2144,8 @@ export interface components {
                  * @enum {unknown}
                  */
                 agent_fallback?: "auto" | "offline" | "apology";
+                /** @description Once the meeting has ended and its analysis is complete, the participant’s meeting page (opened with the room token) shows their results: the score per goal, strengths, growth areas and what to practise next (`GET /v1/rooms/{meetingId}/results`). Goals stay hidden during the call whatever this says. Default false. */
+                share_results_with_participant?: boolean;
             };
             /** @description Merged into the stored options. The legacy webhook_url is set through PUT /scenarios/{id}/session-options. */
             session_options?: {
@@ -1894,7 +2206,7 @@ export interface components {
             url: string;
             description?: string;
             /** @description Events this endpoint receives; `["*"]` (the default) means all. */
-            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.started" | "*")[];
+            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "meeting.started" | "*")[];
             enabled?: boolean;
         };
         CreateWebhookEndpointResponse: {
@@ -1979,6 +2291,16 @@ export interface components {
              * @example 2026-11-01T12:00:00.000Z
              */
             attached_at: string;
+        };
+        /** CustomFunctionTestResult */
+        CustomFunctionTestResult: {
+            /** @description The receiver answered 2xx with JSON within the limits: a meeting’s persona would get this answer. */
+            ok: boolean;
+            status: number | null;
+            duration_ms: number;
+            response_body: string | null;
+            response_truncated: boolean;
+            error: string | null;
         };
         /** CustomFunctionWithScenarios */
         CustomFunctionWithScenarios: {
@@ -2091,6 +2413,14 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        /** DeletedMeeting */
+        DeletedMeeting: {
+            id: string;
+            /** @enum {string} */
+            object: "meeting";
+            /** @enum {boolean} */
+            deleted: true;
+        };
         /** DeletedPersona */
         DeletedPersona: {
             id: string;
@@ -2146,6 +2476,19 @@ export interface components {
                 code: string;
                 message: string;
             }[];
+        };
+        /** EventType */
+        EventType: {
+            /** @example meeting.ended */
+            type: string;
+            /** @description When it fires, in one line. */
+            description: string;
+            /** @description False for a planned event: accepted in `subscribed_events` but never sent. */
+            fires: boolean;
+        };
+        /** EventTypeList */
+        EventTypeList: {
+            data: components["schemas"]["EventType"][];
         };
         /** FeedbackCatalog */
         FeedbackCatalog: {
@@ -2269,6 +2612,10 @@ export interface components {
                     };
                 }[];
             };
+        };
+        GetVoiceSampleResponse: string;
+        GetWebhookDeliveryResponse: {
+            data: components["schemas"]["WebhookDeliveryWithPayload"];
         };
         GetWebhookEndpointResponse: {
             data: components["schemas"]["WebhookEndpoint"];
@@ -2515,7 +2862,9 @@ export interface components {
             ended_at: string | null;
             duration_seconds: number | null;
             end_reason: ("participant_left" | "duration_limit" | "ended_by_api" | "agent_ended" | "script_complete" | "idle_timeout") | null;
+            /** @description The embeddable video room; it opens with `?t=<room_token>`. */
             room_meeting_url: string;
+            /** @description The meeting’s browser page without the room token (stored hashed, so only the create response carries it). Opened without a valid token it redirects to the dashboard’s page of the meeting. */
             meeting_url: string;
             /**
              * Format: date-time
@@ -2628,6 +2977,8 @@ export interface components {
              * @enum {unknown}
              */
             agent_fallback: "auto" | "offline" | "apology";
+            /** @description Once the meeting has ended and its analysis is complete, the participant’s meeting page (opened with the room token) shows their results: the score per goal, strengths, growth areas and what to practise next (`GET /v1/rooms/{meetingId}/results`). Goals stay hidden during the call whatever this says. Default false. */
+            share_results_with_participant: boolean;
         };
         /**
          * MeetingCreatedEvent
@@ -2646,6 +2997,32 @@ export interface components {
             data: {
                 meeting_id: string;
                 scenario_id: string;
+            };
+        };
+        /**
+         * MeetingDeletedEvent
+         * @description A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention).
+         */
+        MeetingDeletedEvent: {
+            /** @description The event id: the same on every attempt and redelivery; deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            event: "meeting.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            data: {
+                meeting_id: string;
+                scenario_id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00.000Z
+                 */
+                deleted_at: string;
+                /** @description `api`: `DELETE /meetings/{id}`. `retention`: the workspace’s `meeting_retention_days` passed. */
+                reason: "api" | "retention";
             };
         };
         /**
@@ -2710,6 +3087,36 @@ export interface components {
             started_at: string | null;
             ended_at: string | null;
             duration_seconds: number | null;
+        };
+        /** MeetingSummary */
+        MeetingSummary: {
+            id: string;
+            scenario_id: string;
+            scenario_name: string;
+            person_name: string | null;
+            /** @enum {unknown} */
+            status: "created" | "active" | "ended";
+            /**
+             * @description `not_started`, `processing`, `completed` or `failed`.
+             * @example completed
+             */
+            analysis_status: string;
+            average_score: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            ended_at: string | null;
+            duration_seconds: number | null;
+            meeting_url: string;
+        };
+        MeetingSummaryList: {
+            data: components["schemas"]["MeetingSummary"][];
+            /** @enum {string} */
+            object?: "list";
+            has_more?: boolean;
+            next_cursor?: string | null;
         };
         /** Memory */
         Memory: {
@@ -2843,6 +3250,16 @@ export interface components {
                 participant: components["schemas"]["Participant"];
             };
         };
+        /** PasswordResetConfirmation */
+        PasswordResetConfirmation: {
+            token: string;
+            password: string;
+        };
+        /** PasswordResetRequest */
+        PasswordResetRequest: {
+            /** Format: email */
+            email: string;
+        };
         /**
          * Persona
          * @example {
@@ -2892,6 +3309,43 @@ export interface components {
             data: components["schemas"]["Persona"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** PlatformEvent */
+        PlatformEvent: {
+            /** @description The event id: the `id` of the webhook envelope that carried it. */
+            id: string;
+            /**
+             * @description The event type (the envelope’s `event`).
+             * @enum {unknown}
+             */
+            type: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description The envelope’s `data`, as sent: see the event’s schema in `webhooks`. */
+            data: {
+                meeting_id: string;
+                scenario_id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        PlatformEventPage: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["PlatformEvent"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        /** PromptPreview */
+        PromptPreview: {
+            /** @description The system prompt a meeting started now would get: persona, conversation rules, script, session context, remembered facts, tools and the guardrails block, in that order. Goals never appear in it. */
+            system_prompt: string;
+            /** @description The tools the persona would be offered: `end_call`, `web_search` when configured, the custom functions. */
+            tools: string[];
+            memory_tag: string | null;
         };
         ReactivateApiSecretResponse: {
             /** @enum {string} */
@@ -2957,6 +3411,17 @@ export interface components {
                 is_active: boolean;
             };
         };
+        /** RoomGoalResult */
+        RoomGoalResult: {
+            /** @description The goal’s name (never its description or instructions). */
+            name: string;
+            score: number;
+            /** @description Low end of the goal’s score range. */
+            score_min: number;
+            /** @description High end of the goal’s score range. */
+            score_max: number;
+            feedback: string;
+        };
         /** RoomMeeting */
         RoomMeeting: {
             id: string;
@@ -2979,6 +3444,31 @@ export interface components {
             avatar_url: string | null;
             gender: string | null;
             voice: components["schemas"]["RoomVoice"] | null;
+        };
+        /** RoomPractiseItem */
+        RoomPractiseItem: {
+            goal: string | null;
+            text: string;
+        };
+        /** RoomResults */
+        RoomResults: {
+            /** @description `pending` while the analysis runs (ask again in a few seconds), `ready` with `results`, `unavailable` when the analysis failed. */
+            status: "pending" | "ready" | "unavailable";
+            results: components["schemas"]["RoomResultsData"] | null;
+        };
+        /** RoomResultsData */
+        RoomResultsData: {
+            /** @description Score per goal, in the scenario’s order. */
+            goals: components["schemas"]["RoomGoalResult"][];
+            strengths: string[];
+            growth_areas: string[];
+            /** @description At most 4: the feedback of the lowest-scored goals (below 80 % of their range) first, then the analysis’s recommendations. */
+            practise_next: components["schemas"]["RoomPractiseItem"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            completed_at: string;
         };
         /** RoomSentence */
         RoomSentence: {
@@ -3051,6 +3541,8 @@ export interface components {
             controls: {
                 allow_participant_end: boolean;
                 show_timer: boolean;
+                /** @description After the end, `GET /v1/rooms/{meetingId}/results` answers with the participant’s results. */
+                share_results_with_participant: boolean;
             };
             speech: components["schemas"]["RoomSpeech"];
             /** @description The WebSocket path (add `?t=<room_token>`). */
@@ -3202,7 +3694,8 @@ export interface components {
          *           "allow_participant_end": true,
          *           "idle_timeout_seconds": 300,
          *           "show_timer": true,
-         *           "agent_fallback": "auto"
+         *           "agent_fallback": "auto",
+         *           "share_results_with_participant": false
          *         },
          *         "session_options": {
          *           "recording_enabled": true,
@@ -3289,6 +3782,8 @@ export interface components {
                      * @enum {unknown}
                      */
                     agent_fallback?: "auto" | "offline" | "apology";
+                    /** @description Once the meeting has ended and its analysis is complete, the participant’s meeting page (opened with the room token) shows their results: the score per goal, strengths, growth areas and what to practise next (`GET /v1/rooms/{meetingId}/results`). Goals stay hidden during the call whatever this says. Default false. */
+                    share_results_with_participant?: boolean;
                 };
                 /** @description Merged into the stored options. The legacy webhook_url is set through PUT /scenarios/{id}/session-options. */
                 session_options: {
@@ -3485,6 +3980,26 @@ export interface components {
             sequence_number: number;
             provider: string | null;
         };
+        /** Session */
+        Session: {
+            user: {
+                id: string;
+                email: string;
+                name: string;
+            };
+            account: {
+                id: string;
+                name: string;
+            };
+            /** @description Send as the X-CSRF-Token header with every POST, PUT, PATCH and DELETE the cookie authenticates. */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless used (sliding: 12 hours after the last use, 7 days after sign-in at most).
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            expires_at: string;
+        };
         /**
          * SessionAnalysisCompleteEvent
          * @description The analysis with goal scores is saved.
@@ -3505,6 +4020,12 @@ export interface components {
                 analysis: components["schemas"]["WebhookAnalysis"];
             };
         };
+        /** SessionCredentials */
+        SessionCredentials: {
+            /** Format: email */
+            email: string;
+            password: string;
+        };
         /** SessionOptions */
         SessionOptions: {
             webhook_url: string | null;
@@ -3523,6 +4044,13 @@ export interface components {
              * @example de
              */
             language: string;
+        };
+        /** SessionSignup */
+        SessionSignup: {
+            /** Format: email */
+            email: string;
+            password: string;
+            name: string;
         };
         /**
          * @example {
@@ -3614,6 +4142,22 @@ export interface components {
             /** @description AI-behaviour checklist keys (see GET /meetings/feedback/catalog). Repeats are ignored. */
             agent_issues?: ("interrupting" | "slow_replies" | "off_script" | "repetitive" | "unnatural_voice" | "misunderstood" | "wrong_information" | "ended_early" | "other")[];
             comment?: string | null;
+        };
+        /**
+         * @example {
+         *       "arguments": {
+         *         "order_id": "42"
+         *       }
+         *     }
+         */
+        TestCustomFunctionRequest: {
+            /** @description The arguments, as the persona would pass them (`data.arguments` of the call body). */
+            arguments: {
+                [key: string]: unknown;
+            };
+        };
+        TestCustomFunctionResponse: {
+            data: components["schemas"]["CustomFunctionTestResult"];
         };
         /** Transcript */
         Transcript: {
@@ -3877,6 +4421,8 @@ export interface components {
                  * @enum {unknown}
                  */
                 agent_fallback?: "auto" | "offline" | "apology";
+                /** @description Once the meeting has ended and its analysis is complete, the participant’s meeting page (opened with the room token) shows their results: the score per goal, strengths, growth areas and what to practise next (`GET /v1/rooms/{meetingId}/results`). Goals stay hidden during the call whatever this says. Default false. */
+                share_results_with_participant?: boolean;
             };
             /** @description Merged into the stored options. The legacy webhook_url is set through PUT /scenarios/{id}/session-options. */
             session_options?: {
@@ -3956,11 +4502,20 @@ export interface components {
             url?: string;
             description?: string;
             /** @description Events this endpoint receives; `["*"]` (the default) means all. */
-            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.started" | "*")[];
+            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "meeting.started" | "*")[];
             enabled?: boolean;
         };
         UpdateWebhookEndpointResponse: {
             data: components["schemas"]["WebhookEndpoint"];
+        };
+        /**
+         * @example {
+         *       "meeting_retention_days": 90
+         *     }
+         */
+        UpdateWorkspaceRequest: {
+            name?: string;
+            meeting_retention_days?: number | null;
         };
         /**
          * Format: binary
@@ -4088,6 +4643,33 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        /** WebhookDeliveryWithPayload */
+        WebhookDeliveryWithPayload: {
+            /** Format: uuid */
+            id: string;
+            endpoint_id: string;
+            /** @description The envelope `id`: the same on every attempt. */
+            event_id: string;
+            event: string;
+            /** @enum {unknown} */
+            status: "pending" | "paused" | "succeeded" | "failed" | "dead" | "cancelled";
+            attempt_count: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+            /** @description The body sent to the endpoint (the event envelope: `id`, `event`, `created_at`, `data`). */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             /** Format: uuid */
@@ -4152,6 +4734,17 @@ export interface components {
         WebhookGoalScore: {
             score: number;
             feedback: string;
+        };
+        /** Workspace */
+        Workspace: {
+            id: string;
+            name: string;
+            meeting_retention_days: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
         };
     };
     responses: never;
@@ -4220,6 +4813,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoomTranscript"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoomResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                meetingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomResults"];
                 };
             };
             /** @description Default Response */
@@ -4438,6 +5071,366 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JwksResponse"];
+                };
+            };
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCredentials"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signupWithSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionSignup"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description No content. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmation"];
+            };
+        };
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProviders"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (see Location). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    finishOidcSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+                error_uri?: string;
+                iss?: string;
+                scope?: string;
+                session_state?: string;
+                authuser?: string;
+                prompt?: string;
+                hd?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (see Location). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5174,6 +6167,47 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Voice"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVoiceSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVoiceSampleResponse"];
                 };
             };
             /** @description Default Response */
@@ -6014,7 +7048,8 @@ export interface operations {
                      *           "allow_participant_end": true,
                      *           "idle_timeout_seconds": 300,
                      *           "show_timer": true,
-                     *           "agent_fallback": "auto"
+                     *           "agent_fallback": "auto",
+                     *           "share_results_with_participant": false
                      *         },
                      *         "session_options": {
                      *           "recording_enabled": true,
@@ -6106,7 +7141,8 @@ export interface operations {
                  *           "allow_participant_end": true,
                  *           "idle_timeout_seconds": 300,
                  *           "show_timer": true,
-                 *           "agent_fallback": "auto"
+                 *           "agent_fallback": "auto",
+                 *           "share_results_with_participant": false
                  *         },
                  *         "session_options": {
                  *           "recording_enabled": true,
@@ -6205,6 +7241,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScenarioMeetingList"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewScenarioPrompt: {
+        parameters: {
+            query?: {
+                /** @description The participant’s name, as `person_name` of a meeting. */
+                person_name?: string;
+                /** @description Per-session context, as `note_context` of a meeting. */
+                note_context?: string;
+                /** @description The memory container to read when the scenario’s memory is on. Default: yours (`membership:<id>`), as for a regular meeting you start. */
+                user_memory_tag?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Resource id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptPreview"];
                 };
             };
             /** @description Default Response */
@@ -6955,6 +8039,47 @@ export interface operations {
             };
         };
     };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookDeliveryResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
@@ -6974,6 +8099,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RedeliverWebhookDeliveryResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`). */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
+                /** @description Only the events of this meeting (also after it was deleted). */
+                meeting_id?: string;
+                /** @description Only events of this type. */
+                type?: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformEventPage"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
                 };
             };
             /** @description Default Response */
@@ -7253,6 +8465,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RotateCustomFunctionSecretResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testCustomFunction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Custom function id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "arguments": {
+                 *         "order_id": "42"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestCustomFunctionRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCustomFunctionResponse"];
                 };
             };
             /** @description Default Response */
@@ -8121,6 +9385,63 @@ export interface operations {
             };
         };
     };
+    listMeetings: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`). */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
+                /** @description Only meetings of this scenario. */
+                scenario_id?: string;
+                /** @description Only meetings in this state. */
+                status?: "created" | "active" | "ended";
+                /** @description Only meetings whose participant’s name starts with this, ignoring case (an exact name matches too). */
+                person_name?: string;
+                /** @description Created at or after this instant (RFC 3339). */
+                created_after?: string;
+                /** @description Created strictly before this instant (RFC 3339). */
+                created_before?: string;
+                /** @description Search: meetings whose participant’s name or scenario’s name contains this, ignoring case. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingSummaryList"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createMeeting: {
         parameters: {
             query?: never;
@@ -8190,6 +9511,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetMeetingResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeeting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meeting id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedMeeting"];
                 };
             };
             /** @description Default Response */
@@ -8507,6 +9869,91 @@ export interface operations {
             };
         };
     };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "meeting_retention_days": 90
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     meetingCreatedWebhook: {
         parameters: {
             query?: never;
@@ -8743,6 +10190,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AnalysisFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    meetingDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole `whsec_…` secret; two `v1=` entries during the 24 hours after a rotation. Reject timestamps more than 5 minutes away. */
+                "Service-Signature": string;
+                /** @description The event type. */
+                "Service-Event": string;
+                /** @description This delivery (one event to one endpoint): the id `redeliver` takes. */
+                "Service-Delivery-Id": string;
+                /** @description The attempt number, from 1. */
+                "Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeetingDeletedEvent"];
             };
         };
         responses: {

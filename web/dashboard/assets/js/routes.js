@@ -48,6 +48,7 @@ export const ROUTES = [
     title: 'Memories',
     nav: { section: 'Authoring', label: 'Memories' },
     load: () => import('./pages/library/memories.js'),
+  },
   // Integrations and Workspace (dash-integrations): webhooks, API keys, mailbox, usage, settings.
   {
     path: '/webhooks',
