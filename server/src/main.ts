@@ -33,28 +33,29 @@ async function serveMailbox(core: CoreDeps & MailboxAdapters, runWorkers: boolea
   const smtpPort = await deps.smtp.listen(config.smtpPort, config.host);
   const base = `${config.publicUrl.replace(/:\d+$/, '')}:${config.mailboxPort}/v0`;
   deps.logger.info(`mailbox API listening: ${base}; SMTP on port ${smtpPort}`);
-  process.stdout.write(
-    [
-      '',
-      `  Understudy mailbox API   ${base}`,
-      `  SMTP (inbound)           port ${smtpPort}, domain ${deps.mailDomain}${config.smtpTls ? ', STARTTLS' : ''}`,
-      `  Outbound relay           ${config.mailRelayUrl ? 'MAIL_RELAY_URL' : 'none (only inboxes of this service are reachable)'}`,
-      `  Keys: MAILBOX_ADMIN_KEY ${config.mailboxAdminKey ? 'is set' : 'is not set'}; platform svc_ keys work too.`,
-      '',
-    ].join('\n'),
-  );
-  return async () => {
+  const banner = [
+    `  Mailbox API    ${base}`,
+    `  SMTP (inbound) port ${smtpPort}, domain ${deps.mailDomain}${config.smtpTls ? ', STARTTLS' : ''}`,
+    `  Outbound relay ${config.mailRelayUrl ? 'MAIL_RELAY_URL' : 'none (only inboxes of this service are reachable)'}`,
+    `  Mailbox keys   MAILBOX_ADMIN_KEY ${config.mailboxAdminKey ? 'is set' : 'is not set'}; platform svc_ keys work too.`,
+  ];
+  const stop = async () => {
     await deps.smtp.close();
     await app.close();
     await stopWorkers();
   };
+  return { stop, banner };
 }
 
 async function serve(only: string | null) {
   const config = loadConfig();
   if (only === 'mailbox') {
     const core = await createCoreDeps(config);
-    const stop = await serveMailbox({ ...core, ...(await createSharedAdapters(core)) }, config.runWorkers);
+    const { stop, banner } = await serveMailbox(
+      { ...core, ...(await createSharedAdapters(core)) },
+      config.runWorkers,
+    );
+    process.stdout.write(['', ...banner, ''].join('\n'));
     onShutdown(async () => {
       await stop();
       await disposeAll(core);
@@ -62,10 +63,11 @@ async function serve(only: string | null) {
     return;
   }
   const deps = await createPlatformDeps(await createCoreDeps(config));
-  const stopMailbox = only === 'platform' ? async () => {} : await serveMailbox(deps, config.runWorkers);
   const app = await buildPlatformApp(deps);
   const stopWorkers = config.runWorkers ? await startWorkers(deps.workers) : async () => {};
   await app.listen({ port: config.port, host: config.host });
+  deps.logger.info(`dashboard: ${config.publicUrl}/`);
+  const mailbox = only === 'platform' ? null : await serveMailbox(deps, config.runWorkers);
   // Built in the background now that the server listens, so that the first /docs visit need not
   // wait for it (tests and workers, which never listen here, never pay for it).
   siteContent().catch((error: unknown) =>
@@ -74,22 +76,21 @@ async function serve(only: string | null) {
   const base = `${config.publicUrl}/v1`;
   deps.logger.info(`platform API listening: ${base}`);
   const speech = speechBannerLines(await planSpeechEngines(config));
+  // The dashboard first: it is where a new user starts (issue 16).
   process.stdout.write(
     [
       '',
-      `  Understudy platform API  ${base}`,
-      `  Database: ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      `  Understudy dashboard  ${config.publicUrl}/   ← open this in a browser to sign up`,
+      '',
+      `  Platform API   ${base}   (reference: ${config.publicUrl}/docs)`,
+      `  Database       ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
       ...speech.map((line) => `  ${line}`),
-      '  Get an API key:',
-      `    curl -s -X POST ${config.publicUrl}/auth/signup -H 'content-type: application/json' \\`,
-      `      -d '{"email":"you@example.com","password":"choose-a-password","name":"You"}'`,
-      `    curl -s -X POST ${base}/api-secrets -H "authorization: Bearer <token from signup>" \\`,
-      `      -H 'content-type: application/json' -d '{"name":"my key"}'`,
+      ...(mailbox?.banner ?? []),
       '',
     ].join('\n'),
   );
   onShutdown(async () => {
-    await stopMailbox();
+    await mailbox?.stop();
     await app.close();
     await stopWorkers();
     await disposeAll(deps);

@@ -2,6 +2,7 @@
 import { analysesSecurity } from './analyses/security-fixture.ts';
 import { apiKeysSecurity } from './api-keys/security-fixture.ts';
 import { customFunctionsSecurity } from './custom-functions/security-fixture.ts';
+import { eventsSecurity } from './events/security-fixture.ts';
 import { feedbackSecurity } from './feedback/security-fixture.ts';
 import { goalsSecurity } from './goals/security-fixture.ts';
 import { guardrailsSecurity } from './guardrails/security-fixture.ts';
@@ -10,6 +11,7 @@ import { memoriesSecurity } from './memories/security-fixture.ts';
 import { personasSecurity } from './personas/security-fixture.ts';
 import { scenariosSecurity } from './scenarios/security-fixture.ts';
 import { webhooksSecurity } from './webhooks/security-fixture.ts';
+import { workspaceSecurity } from './workspace/security-fixture.ts';
 
 export const PLATFORM_SECURITY_FIXTURES = [
   apiKeysSecurity,
@@ -23,4 +25,6 @@ export const PLATFORM_SECURITY_FIXTURES = [
   feedbackSecurity,
   analysesSecurity,
   meetingsSecurity,
+  eventsSecurity,
+  workspaceSecurity,
 ];

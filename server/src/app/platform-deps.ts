@@ -9,6 +9,7 @@ import { createAnalysesModule } from '../platform/analyses/wiring.ts';
 import { createApiSecretsModule } from '../platform/api-secrets/wiring.ts';
 import { createCustomFunctionsModule } from '../platform/custom-functions/wiring.ts';
 import { createDashboardModule } from '../platform/dashboard/wiring.ts';
+import { createEventsModule } from '../platform/events/wiring.ts';
 import { createFeedbackModule } from '../platform/feedback/wiring.ts';
 import { createGoalsModule } from '../platform/goals/wiring.ts';
 import { createGuardrailsModule } from '../platform/guardrails/wiring.ts';
@@ -27,6 +28,7 @@ import { closeSpeechEngines, createSpeechEngines } from '../platform/speech/wiri
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
 import { createUsageModule } from '../platform/usage/wiring.ts';
 import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
+import { createWorkspaceModule } from '../platform/workspace/wiring.ts';
 import { createSharedAdapters, type SharedAdapters } from './adapters.ts';
 import { createJobWorker } from './jobs.ts';
 
@@ -53,6 +55,7 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
   meetings: {
     service: Module<typeof createMeetingsModule>['service'];
     lifecycle: Module<typeof createMeetingsModule>['lifecycle'];
+    retention: Module<typeof createMeetingsModule>['retention'];
     hub: Module<typeof createLiveModule>['hub'];
     recordings: Module<typeof createRecordingsModule>['recordings'];
     transcripts: Module<typeof createTranscriptsModule>['transcripts'];
@@ -104,12 +107,15 @@ export async function createPlatformDeps(
     ...core,
     events,
     jobs,
+    storage,
     outboundPolicy,
     scenarios: scenarios.scenarios,
   });
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
+  const eventLog = createEventsModule(core);
+  const workspace = createWorkspaceModule(core);
   // The engines start lazily (the recogniser's sidecar, the synthesiser's worker) and are closed
   // with the process; engines a test passes in are the test's to close.
   const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
@@ -150,6 +156,7 @@ export async function createPlatformDeps(
     meetings: {
       service: meetings.service,
       lifecycle: meetings.lifecycle,
+      retention: meetings.retention,
       hub: live.hub,
       recordings: recordings.recordings,
       transcripts: transcripts.transcripts,
@@ -159,8 +166,10 @@ export async function createPlatformDeps(
       ...personas.routes,
       ...goals.routes,
       ...scenarios.routes,
+      ...live.routes,
       ...guardrails.routes,
       ...webhooks.routes,
+      ...eventLog.routes,
       ...customFunctions.routes,
       ...memories.routes,
       ...feedback.routes,
@@ -169,6 +178,7 @@ export async function createPlatformDeps(
       ...transcripts.routes,
       ...recordings.routes,
       ...usage.routes,
+      ...workspace.routes,
     ],
     publicRoutes: [
       ...personas.publicRoutes,

@@ -7,4 +7,8 @@ export const JOB_NAMES = {
   analysisRun: 'analysis.run',
   /** Emails the meeting-ended notification once the analysis is stored. */
   notificationEmail: 'meeting.notification_email',
+  /** Removes a deleted meeting's recording objects from storage. */
+  meetingPurgeMedia: 'meeting.purge_media',
+  /** Deletes ended meetings past their workspace's retention (meeting_retention_days). */
+  meetingRetentionSweep: 'meeting.retention_sweep',
 } as const;

@@ -7,7 +7,8 @@ const body = () => ({
   name: functionName(),
   description: 'Looks up an order.',
   parameters_schema: ORDER_LOOKUP_SCHEMA,
-  webhook_url: 'https://tools.example.com/lookup',
+  // Loopback port 9 (discard), where nothing listens: the test call fails at once, on no network.
+  webhook_url: 'http://127.0.0.1:9/lookup',
 });
 
 export const customFunctionsSecurity: SecurityFixture = {
@@ -19,6 +20,8 @@ export const customFunctionsSecurity: SecurityFixture = {
     'PATCH /custom-functions/{id}': { body: () => ({ description: 'Changed.' }) },
     'DELETE /custom-functions/{id}': {},
     'POST /custom-functions/{id}/rotate-secret': {},
+    // The call is refused by the closed port: 200 with `error`, all the security checks need.
+    'POST /custom-functions/{id}/test': { body: () => ({ arguments: {} }) },
     'GET /scenarios/{scenarioId}/custom-functions': {},
     'POST /scenarios/{scenarioId}/custom-functions/{functionId}/attach': {},
     'DELETE /scenarios/{scenarioId}/custom-functions/{functionId}': {},

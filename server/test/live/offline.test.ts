@@ -32,7 +32,10 @@ describe('offline engine over the realtime protocol', () => {
     const { scenario, persona } = await createScenario(api);
     const meeting = await createMeeting(api, scenario.id, { note_context: 'Focus on databases.' });
     assert.equal(meeting.room_meeting_url, `${t.baseUrl}/room/${meeting.id}`);
-    assert.equal(meeting.meeting_url, `${t.baseUrl}/meetings/${meeting.id}`);
+    assert.equal(meeting.meeting_url, `${t.baseUrl}/meetings/${meeting.id}?t=${meeting.room_token}`);
+    // A meeting read cannot know the token (stored hashed): its meeting_url is the plain page.
+    const plain = ok(await api.call('GET', `/meetings/${meeting.id}`)).data;
+    assert.equal(plain.meeting_url, `${t.baseUrl}/meetings/${meeting.id}`);
 
     const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
     const joined = await p.join();

@@ -60,7 +60,7 @@ describe('platform MCP server at /mcp', () => {
     const meeting = (
       first.structuredContent as { data: { id: string; meeting_url: string; room_token: string } }
     ).data;
-    assert.equal(meeting.meeting_url, `${t.baseUrl}/meetings/${meeting.id}`);
+    assert.equal(meeting.meeting_url, `${t.baseUrl}/meetings/${meeting.id}?t=${meeting.room_token}`);
     assert.ok(meeting.room_token);
     const again = await client.callTool({ name: 'create_meeting', arguments: args });
     assert.equal((again.structuredContent as { data: { id: string } }).data.id, meeting.id);

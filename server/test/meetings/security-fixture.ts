@@ -8,7 +8,14 @@ export const meetingsSecurity: SecurityFixture = {
   resource: 'meetings, transcripts, recordings and usage',
   routes: {
     'POST /meetings': { body: (ids) => ({ scenario_id: ids.scenarioId }), refs: ['scenarioId'] },
+    'GET /meetings': {
+      query: (ids) => `scenario_id=${ids.scenarioId}`,
+      refs: ['scenarioId'],
+      // A filter of the caller's own meetings: another workspace's scenario matches none.
+      refsAnswer: { status: 200, because: 'docs/meetings.md' },
+    },
     'GET /meetings/{id}': {},
+    'DELETE /meetings/{id}': {},
     'PUT /meetings/{id}/end': {},
     'GET /transcripts/meeting/{meetingId}': {},
     'GET /sentenced-transcripts/scenario/{scenarioId}': {},

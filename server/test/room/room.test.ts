@@ -178,8 +178,13 @@ describe('meeting room in Chromium', { skip: chromiumMissing }, () => {
     assert.ok(thumbnail_url, 'the thumbnail frame was uploaded');
     assert.match((await fetch(thumbnail_url)).headers.get('content-type') ?? '', /^image\//);
 
-    // The full-page view of the ended meeting shows the outcome and the transcript.
-    const full = await page.goto(`${meeting.meeting_url}?t=${meeting.room_token}`);
+    // The full-page view of the ended meeting (meeting_url opens as returned: it carries the token)
+    // shows the outcome and the transcript.
+    assert.equal(
+      meeting.meeting_url,
+      `${meeting.room_meeting_url.replace('/room/', '/meetings/')}?t=${meeting.room_token}`,
+    );
+    const full = await page.goto(meeting.meeting_url);
     assert.equal(full?.status(), 200);
     await page.getByRole('heading', { name: 'This meeting has ended' }).waitFor();
     await page.locator('#ended-transcript li.line--user', { hasText: 'payments ledger' }).waitFor();
@@ -195,7 +200,6 @@ describe('meeting room in Chromium', { skip: chromiumMissing }, () => {
     for (const url of [
       meeting.room_meeting_url,
       `${meeting.room_meeting_url}?t=${wrong}`,
-      `${meeting.meeting_url}?t=${wrong}`,
       `${meeting.room_meeting_url}?t=`,
     ]) {
       const response = await page.goto(url);
@@ -206,6 +210,13 @@ describe('meeting room in Chromium', { skip: chromiumMissing }, () => {
       if (scenario.personaName) assert.doesNotMatch(html, new RegExp(scenario.personaName), url);
       assert.doesNotMatch(html, new RegExp(meeting.id), url);
       assert.equal(await page.locator('script').count(), 0, url);
+    }
+    // The meeting page without the right token sends its opener to the dashboard's meeting page.
+    const plain = meeting.meeting_url.split('?')[0]!;
+    for (const url of [plain, `${plain}?t=${wrong}`]) {
+      const redirect = await t.app.inject({ url: new URL(url).pathname + new URL(url).search });
+      assert.equal(redirect.statusCode, 302, url);
+      assert.equal(redirect.headers.location, `/#/meetings/${meeting.id}`, url);
     }
     // The meeting was never joined.
     const read = await api('GET', `/v1/meetings/${meeting.id}`);

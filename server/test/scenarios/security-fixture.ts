@@ -23,6 +23,7 @@ export const scenariosSecurity: SecurityFixture = {
     'DELETE /scenarios/{id}': {},
     'PUT /scenarios/{id}/session-options': { body: () => ({ recording_enabled: false }) },
     'GET /scenarios/{id}/export': {},
+    'GET /scenarios/{id}/prompt-preview': { scopes: ['scenarios:read', 'guardrails:read', 'memories:read'] },
     'POST /scenarios/import': {
       body: (ids) => JSON.parse(ids.exported!),
       noForeignIds: 'an export carries no ids: the import re-creates everything in the caller’s workspace',

@@ -16,6 +16,7 @@ const OTHER_PLANES: Record<string, string> = {
   // meetings/isolation.test.ts checks that tokens and keys do not cross.
   'GET /rooms/{}': 'room token',
   'GET /rooms/{}/transcript': 'room token',
+  'GET /rooms/{}/results': 'room token (room/results.test.ts checks a key does not open it)',
   'PUT /rooms/{}/recording': 'room token',
   'PUT /rooms/{}/recording/thumbnail': 'room token',
   'GET /rooms/{}/live': 'room token',

@@ -12,7 +12,13 @@ export type Json<T = unknown> = ColumnType<T, string, string>;
 export type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export interface FoundationTables {
-  accounts: { id: string; name: string; created_at: Timestamp };
+  accounts: {
+    id: string;
+    name: string;
+    created_at: Timestamp;
+    // Migration 0058: days ended meetings are kept; null keeps them forever.
+    meeting_retention_days: number | null;
+  };
   users: {
     id: string;
     email: string;

@@ -155,6 +155,13 @@ export const ERROR_CATALOG = {
     ],
     fix: 'Check the id (`param`) and the key’s reach (organisation, pod or inbox keys).',
   },
+  results_not_shared: {
+    summary: 'The meeting’s scenario does not share results with the participant.',
+    causes: [
+      '`GET /v1/rooms/{meetingId}/results` for a meeting whose scenario has `meeting_controls.share_results_with_participant` off (the default).',
+    ],
+    fix: 'The scenario’s owner turns `share_results_with_participant` on; owners read the full analysis with their own credentials.',
+  },
   method_not_allowed: {
     summary: 'The path exists but not with this HTTP method.',
     causes: ['For example `PATCH` on a collection, or `DELETE` on a resource that cannot be deleted.'],
@@ -174,6 +181,11 @@ export const ERROR_CATALOG = {
       'Signing up with an email that has an account, or reusing a name that must be unique (a guardrail’s).',
     ],
     fix: 'Choose another value for the field in `param`, or use the existing resource.',
+  },
+  meeting_active: {
+    summary: 'The meeting is running, so it cannot be deleted yet.',
+    causes: ['`DELETE /meetings/{id}` while the participant is in the room (`status` is `active`).'],
+    fix: 'End it with `PUT /meetings/{id}/end`, then delete it. Meetings that have not started (`created`) or have ended can be deleted at once.',
   },
   idempotency_key_in_use: {
     summary: 'A request with the same `Idempotency-Key` is still running.',

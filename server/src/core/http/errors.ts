@@ -26,9 +26,13 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: 'invalid_request_error' },
   /** The mailbox service's 404: its spec names the code `not found`. */
   not_found: { status: 404, type: 'invalid_request_error' },
+  /** The room's results page: the scenario does not share results with participants. */
+  results_not_shared: { status: 404, type: 'invalid_request_error' },
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   resource_conflict: { status: 409, type: 'invalid_request_error' },
   duplicate: { status: 409, type: 'invalid_request_error' },
+  /** A running meeting cannot be deleted: end it first (docs/meetings.md, "Deleting a meeting"). */
+  meeting_active: { status: 409, type: 'invalid_request_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },

@@ -6,14 +6,17 @@ import {
   AttachmentParams,
   CreateCustomFunctionBody,
   CustomFunction,
+  CustomFunctionTestResult,
   CustomFunctionWithScenarios,
   CustomFunctionWithSecret,
   FunctionIdParams,
   ScenarioCustomFunction,
   ScenarioIdParams,
+  TestCustomFunctionBody,
   UpdateCustomFunctionBody,
 } from './schemas.ts';
 import type { CustomFunctionService } from './service.ts';
+import { type TestCallDeps, testCustomFunction } from './test-call.ts';
 
 const tags = ['Custom functions'];
 
@@ -28,10 +31,10 @@ const listOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
     listName(item),
   );
 
-export const customFunctionRoutes: RouteModule<{ functions: CustomFunctionService }> = (
-  app,
-  { functions },
-) => {
+export const customFunctionRoutes: RouteModule<{
+  functions: CustomFunctionService;
+  testCall: TestCallDeps;
+}> = (app, { functions, testCall }) => {
   app.post(
     '/custom-functions',
     {
@@ -109,6 +112,24 @@ export const customFunctionRoutes: RouteModule<{ functions: CustomFunctionServic
       },
     },
     async (request) => ({ data: await functions.rotateSecret(request.principal, request.params.id) }),
+  );
+
+  app.post(
+    '/custom-functions/:id/test',
+    {
+      schema: {
+        tags,
+        operationId: 'testCustomFunction',
+        summary:
+          'Make a real signed call to the function’s webhook_url with these arguments, as a meeting would (the body has `"test": true` and null meeting and scenario ids), and show the answer. Answers 200 whatever the receiver did.',
+        params: FunctionIdParams,
+        body: TestCustomFunctionBody,
+        response: withErrors({ 200: Type.Object({ data: CustomFunctionTestResult }) }),
+      },
+    },
+    async (request) => ({
+      data: await testCustomFunction(testCall, request.principal, request.params.id, request.body.arguments),
+    }),
   );
 
   app.delete(

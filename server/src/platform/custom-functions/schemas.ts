@@ -145,3 +145,43 @@ export const AttachmentParams = Type.Object({
   scenarioId: Type.String({ description: 'Scenario id (UUID).' }),
   functionId: Type.String({ description: 'Custom function id (UUID).' }),
 });
+
+export const TestCustomFunctionBody = Type.Object(
+  {
+    arguments: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'The arguments, as the persona would pass them (`data.arguments` of the call body).',
+      },
+    ),
+  },
+  { additionalProperties: false, examples: [{ arguments: { order_id: '42' } }] },
+);
+
+export const CustomFunctionTestResult = Type.Object(
+  {
+    ok: Type.Boolean({
+      description:
+        'The receiver answered 2xx with JSON within the limits: a meeting’s persona would get this answer.',
+    }),
+    status: Nullable(
+      Type.Integer({ description: 'The receiver’s HTTP status; null when it never answered.' }),
+    ),
+    duration_ms: Type.Integer(),
+    response_body: Nullable(
+      Type.String({
+        description: 'What the receiver answered, at most 8192 characters; null when it never answered.',
+      }),
+    ),
+    response_truncated: Type.Boolean(),
+    error: Nullable(
+      Type.String({
+        description:
+          'Why a meeting would get an error result instead: `http_error`, `timeout`, `network_error` or `invalid_response`, with the reason.',
+        examples: ['http_error: The function answered HTTP 401.'],
+      }),
+    ),
+  },
+  { $id: 'CustomFunctionTestResult', title: 'CustomFunctionTestResult' },
+);

@@ -14,9 +14,28 @@ export const FIRING_EVENT_TYPES = [
   'recording.ready',
   'session.analysis_complete',
   'analysis.failed',
+  'meeting.deleted',
 ] as const;
 
 export const SUBSCRIBABLE_EVENT_TYPES = [...FIRING_EVENT_TYPES, 'meeting.started'] as const;
+
+/**
+ * When each event fires, in one line: the OpenAPI `webhooks` section, docs/webhooks.md and
+ * `GET /v1/webhooks/event-types` all say it with these words.
+ */
+export const EVENT_DESCRIPTIONS: Record<SubscribableEventType, string> = {
+  'meeting.created': 'A meeting is created through `POST /meetings`.',
+  'meeting.ended': 'The meeting’s `ended_at` is set, before analysis.',
+  'participant.joined': 'A participant’s `joined_at` goes from null to set.',
+  'participant.left': 'A participant’s `left_at` goes from null to set.',
+  'transcript.ready': 'The sentenced transcript is stored.',
+  'recording.ready': 'The recording record is created.',
+  'session.analysis_complete': 'The analysis with goal scores is saved.',
+  'analysis.failed': 'The analysis pipeline errored.',
+  'meeting.deleted':
+    'A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention).',
+  'meeting.started': 'Planned: accepted in subscriptions, never sent.',
+};
 export const ALL_EVENTS_WILDCARD = '*';
 
 export type PlatformEventType = (typeof FIRING_EVENT_TYPES)[number];
@@ -27,6 +46,9 @@ const subscribable = new Set<string>([...SUBSCRIBABLE_EVENT_TYPES, ALL_EVENTS_WI
 export function isSubscribableEvent(name: string): boolean {
   return subscribable.has(name);
 }
+
+/** Why a meeting was deleted: `DELETE /meetings/{id}`, or the workspace's `meeting_retention_days`. */
+export type MeetingDeletionReason = 'api' | 'retention';
 
 /** Every event's data carries the meeting and its scenario. */
 export interface MeetingRef {
@@ -71,4 +93,5 @@ export interface PlatformEventData {
   'recording.ready': MeetingRef & { recording_id: string };
   'session.analysis_complete': MeetingRef & { analysis: AnalysisData };
   'analysis.failed': MeetingRef & { error: string };
+  'meeting.deleted': MeetingRef & { deleted_at: string; reason: MeetingDeletionReason };
 }

@@ -1,5 +1,7 @@
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { newestFirst } from '../../core/db/keyset.ts';
 import type { DB } from '../../core/db/schema.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
 import { ALL_EVENTS_WILDCARD } from './catalog.ts';
 
 export const platformEventRepository = {
@@ -35,5 +37,18 @@ export const platformEventRepository = {
       .where('id', '=', endpointId)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
+  },
+};
+
+/** The event log as the API reads it: the workspace's events, newest first. */
+export const eventLogRepository = {
+  list(db: Kysely<DB>, accountId: string, filters: { meetingId?: string; type?: string }, page: PageRequest) {
+    let query = db
+      .selectFrom('platform_events')
+      .select(['id', 'event', 'data', 'created_at'])
+      .where('account_id', '=', accountId);
+    if (filters.meetingId) query = query.where(sql<string>`data ->> 'meeting_id'`, '=', filters.meetingId);
+    if (filters.type) query = query.where('event', '=', filters.type);
+    return newestFirst(query, page, 'platform_events').execute();
   },
 };

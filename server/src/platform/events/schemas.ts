@@ -2,11 +2,17 @@
 // the catalog: the OpenAPI document's `webhooks` section is generated from them, and the type
 // check at the end keeps them in step with what the emitter is allowed to send.
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
+import { PageQuery } from '../../core/http/pagination.ts';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 import type { WebhookDoc } from '../../core/http/webhook-doc.ts';
 import { HighlightSchema } from '../analyses/schemas.ts';
 import { Participant } from '../meetings/schemas.ts';
-import { FIRING_EVENT_TYPES, type PlatformEventData, type PlatformEventType } from './catalog.ts';
+import {
+  EVENT_DESCRIPTIONS,
+  FIRING_EVENT_TYPES,
+  type PlatformEventData,
+  type PlatformEventType,
+} from './catalog.ts';
 
 const meetingRef = {
   meeting_id: Type.String(),
@@ -61,18 +67,17 @@ const EVENT_DATA = {
   'recording.ready': Type.Object({ ...meetingRef, recording_id: Type.String() }),
   'session.analysis_complete': Type.Object({ ...meetingRef, analysis: AnalysisSummary }),
   'analysis.failed': Type.Object({ ...meetingRef, error: Type.String() }),
+  'meeting.deleted': Type.Object({
+    ...meetingRef,
+    deleted_at: Timestamp,
+    reason: Type.Union([Type.Literal('api'), Type.Literal('retention')], {
+      description:
+        '`api`: `DELETE /meetings/{id}`. `retention`: the workspace’s `meeting_retention_days` passed.',
+    }),
+  }),
 } satisfies Record<PlatformEventType, TObject>;
 
-const WHEN: Record<PlatformEventType, string> = {
-  'meeting.created': 'A meeting is created through `POST /meetings`.',
-  'meeting.ended': 'The meeting’s `ended_at` is set, before analysis.',
-  'participant.joined': 'A participant’s `joined_at` goes from null to set.',
-  'participant.left': 'A participant’s `left_at` goes from null to set.',
-  'transcript.ready': 'The sentenced transcript is stored.',
-  'recording.ready': 'The recording record is created.',
-  'session.analysis_complete': 'The analysis with goal scores is saved.',
-  'analysis.failed': 'The analysis pipeline errored.',
-};
+const WHEN: Record<PlatformEventType, string> = EVENT_DESCRIPTIONS;
 
 /** `MeetingEndedEvent` for `meeting.ended`. */
 const eventName = (event: string) =>
@@ -161,5 +166,40 @@ const _emittedDataIsDocumented: { [E in PlatformEventType]: Same<PlatformEventDa
   'recording.ready': true,
   'session.analysis_complete': true,
   'analysis.failed': true,
+  'meeting.deleted': true,
 };
 void _emittedDataIsDocumented;
+
+// ---- the event log (GET /v1/events) and the catalogue (GET /v1/webhooks/event-types)
+
+export const EventListQuery = Type.Object({
+  ...PageQuery.properties,
+  meeting_id: Type.Optional(
+    Type.String({ description: 'Only the events of this meeting (also after it was deleted).' }),
+  ),
+  type: Type.Optional(Type.Enum(FIRING_EVENT_TYPES, { description: 'Only events of this type.' })),
+});
+
+export const PlatformEvent = Type.Object(
+  {
+    id: Type.String({ description: 'The event id: the `id` of the webhook envelope that carried it.' }),
+    type: Type.Enum(FIRING_EVENT_TYPES, { description: 'The event type (the envelope’s `event`).' }),
+    created_at: Timestamp,
+    data: Type.Object(meetingRef, {
+      additionalProperties: true,
+      description: 'The envelope’s `data`, as sent: see the event’s schema in `webhooks`.',
+    }),
+  },
+  { $id: 'PlatformEvent', title: 'PlatformEvent' },
+);
+
+export const EventType = Type.Object(
+  {
+    type: Type.String({ examples: ['meeting.ended'] }),
+    description: Type.String({ description: 'When it fires, in one line.' }),
+    fires: Type.Boolean({
+      description: 'False for a planned event: accepted in `subscribed_events` but never sent.',
+    }),
+  },
+  { $id: 'EventType', title: 'EventType' },
+);

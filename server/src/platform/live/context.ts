@@ -104,6 +104,7 @@ export function renderWelcome(
     controls: {
       allow_participant_end: controls.allow_participant_end ?? true,
       show_timer: controls.show_timer ?? true,
+      share_results_with_participant: controls.share_results_with_participant ?? false,
     },
     speech,
     live_path: `/v1/rooms/${meeting.id}/live`,

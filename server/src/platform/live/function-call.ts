@@ -17,12 +17,17 @@ export interface FunctionCallOutcome {
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** What the receiver answered, as received (at most MAX_RESULT_BYTES); null when it never answered. */
+  response: { body: Buffer; truncated: boolean } | null;
 }
 
 export interface FunctionCallContext {
-  meetingId: string;
-  scenarioId: string;
+  /** Null for an author's test call (POST /v1/custom-functions/{id}/test), which has no meeting. */
+  meetingId: string | null;
+  scenarioId: string | null;
   toolCallId: string;
+  /** An author's test call: the body says `"test": true` so receivers can tell it apart. */
+  test?: boolean;
 }
 
 export interface FunctionCaller {
@@ -39,12 +44,14 @@ const failure = (
   message: string,
   status: number | null,
   started: number,
+  response: OutboundResponse | null = null,
 ): FunctionCallOutcome => ({
   ok: false,
   content: JSON.stringify({ error: { type, message, ...(status !== null ? { status } : {}) } }),
   status,
   error: `${type}: ${message}`,
   durationMs: performance.now() - started,
+  response: response && { body: response.body, truncated: response.truncated },
 });
 
 export async function callCustomFunction(
@@ -75,6 +82,7 @@ export async function callCustomFunction(
     meeting_id: context.meetingId,
     scenario_id: context.scenarioId,
     tool_call_id: context.toolCallId,
+    ...(context.test ? { test: true } : {}),
     data: { arguments: args },
   });
   let response: OutboundResponse;
@@ -101,7 +109,13 @@ export async function callCustomFunction(
     return failure('network_error', error instanceof Error ? error.message : String(error), null, started);
   }
   if (response.status < 200 || response.status >= 300) {
-    return failure('http_error', `The function answered HTTP ${response.status}.`, response.status, started);
+    return failure(
+      'http_error',
+      `The function answered HTTP ${response.status}.`,
+      response.status,
+      started,
+      response,
+    );
   }
   if (response.truncated) {
     return failure(
@@ -109,13 +123,20 @@ export async function callCustomFunction(
       `The response is larger than ${MAX_RESULT_BYTES} bytes.`,
       response.status,
       started,
+      response,
     );
   }
   const text = response.body.toString('utf8');
   try {
     JSON.parse(text);
   } catch {
-    return failure('invalid_response', 'The function did not return JSON.', response.status, started);
+    return failure(
+      'invalid_response',
+      'The function did not return JSON.',
+      response.status,
+      started,
+      response,
+    );
   }
   return {
     ok: true,
@@ -123,5 +144,6 @@ export async function callCustomFunction(
     status: response.status,
     error: null,
     durationMs: performance.now() - started,
+    response: { body: response.body, truncated: false },
   };
 }

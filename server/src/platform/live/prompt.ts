@@ -75,6 +75,32 @@ export function buildSystemPrompt(input: PromptInput): string {
   return sections.join('\n\n');
 }
 
+/** The tools a meeting offers, as the prompt names them: end_call always, web_search when configured. */
+export function promptTools(webSearch: boolean, functions: { name: string }[]): PromptInput['tools'] {
+  return { endCall: true, webSearch, customFunctions: functions.map((fn) => fn.name) };
+}
+
+/** What the prompt is assembled from: a meeting's context, or a scenario previewed by its author. */
+export interface PromptSource {
+  accountId: string;
+  scenario: PromptInput['scenario'] & { id: string; memory_enabled: boolean };
+  persona: PromptInput['persona'];
+  noteContext: string | null;
+  /** The memory container read when the scenario's memory is on. */
+  memoryTag: string | null;
+}
+
+export function promptSourceOf(context: MeetingContext): PromptSource {
+  const { meeting, scenario, persona } = context;
+  return {
+    accountId: meeting.account_id,
+    scenario,
+    persona,
+    noteContext: meeting.note_context,
+    memoryTag: meeting.memory_tag,
+  };
+}
+
 export interface AssembleDeps {
   db: Kysely<DB>;
   secretBox: SecretBox;
@@ -84,22 +110,20 @@ export interface AssembleDeps {
 /** Reads memories and guardrails and builds the prompt. A failing guardrail lookup is logged and skipped. */
 export async function assembleSystemPrompt(
   deps: AssembleDeps,
-  context: MeetingContext,
+  source: PromptSource,
   participantName: string | null,
   tools: PromptInput['tools'],
 ): Promise<string> {
-  const { meeting, scenario, persona } = context;
+  const { accountId, scenario, persona, memoryTag } = source;
   const [memories, guardrails] = await Promise.all([
-    scenario.memory_enabled && meeting.memory_tag
-      ? readFacts(deps, meeting.account_id, meeting.memory_tag)
-      : Promise.resolve([]),
-    buildGuardrailsBlock(deps.db, deps.secretBox, meeting.account_id, scenario.id, deps.logger),
+    scenario.memory_enabled && memoryTag ? readFacts(deps, accountId, memoryTag) : Promise.resolve([]),
+    buildGuardrailsBlock(deps.db, deps.secretBox, accountId, scenario.id, deps.logger),
   ]);
   return buildSystemPrompt({
     persona,
     scenario,
     participantName,
-    noteContext: meeting.note_context,
+    noteContext: source.noteContext,
     memories,
     guardrails,
     tools,

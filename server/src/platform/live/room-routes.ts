@@ -21,7 +21,8 @@ import { loadMeetingContext, renderWelcome } from './context.ts';
 import { audioFrameProblem, CLOSE, parseClientMessage, type ServerMessage } from './protocol.ts';
 import { liveRepository } from './repository.ts';
 import { openedRoom } from './room-guests.ts';
-import { RoomTranscript, RoomUpload, RoomWelcome } from './room-schemas.ts';
+import { loadRoomResults } from './room-results.ts';
+import { RoomResults, RoomTranscript, RoomUpload, RoomWelcome } from './room-schemas.ts';
 import type { LiveSession, RoomSocket } from './session.ts';
 import type { MeetingSessionHub } from './session-hub.ts';
 import type { SpeechCapabilities } from './voice/connection-voice.ts';
@@ -111,6 +112,26 @@ export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps):
           end_reason: meeting.end_reason,
           sentences: sentences.map(renderSentence),
         };
+      },
+    );
+
+    room.get(
+      '/v1/rooms/:meetingId/results',
+      {
+        preHandler: authenticate,
+        schema: {
+          ...documented,
+          operationId: 'getRoomResults',
+          summary:
+            'The participant’s results after the call: score per goal, strengths, growth areas and what to practise next. 404 `results_not_shared` unless the scenario’s `share_results_with_participant` is on; 409 `resource_conflict` before the meeting has ended; `status: pending` while the analysis runs.',
+          params: Params,
+          querystring: TokenQuery,
+          response: withErrors({ 200: RoomResults }),
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+        return loadRoomResults(deps.db, openedRoom(request));
       },
     );
 

@@ -68,7 +68,14 @@ export const roomWelcomeFields = {
     consent_required: Type.Boolean(),
     max_bytes: Type.Integer(),
   }),
-  controls: Type.Object({ allow_participant_end: Type.Boolean(), show_timer: Type.Boolean() }),
+  controls: Type.Object({
+    allow_participant_end: Type.Boolean(),
+    show_timer: Type.Boolean(),
+    share_results_with_participant: Type.Boolean({
+      description:
+        'After the end, `GET /v1/rooms/{meetingId}/results` answers with the participant’s results.',
+    }),
+  }),
   speech: RoomSpeech,
   live_path: Type.String({ description: 'The WebSocket path (add `?t=<room_token>`).' }),
   server_time: Timestamp,
@@ -101,4 +108,48 @@ export const RoomUpload = Type.Object(
     content_type: Type.String(),
   },
   { $id: 'RoomUpload', title: 'RoomUpload' },
+);
+
+const RoomGoalResult = Type.Object(
+  {
+    name: Type.String({ description: 'The goal’s name (never its description or instructions).' }),
+    score: Type.Number(),
+    score_min: Type.Number({ description: 'Low end of the goal’s score range.' }),
+    score_max: Type.Number({ description: 'High end of the goal’s score range.' }),
+    feedback: Type.String(),
+  },
+  { $id: 'RoomGoalResult', title: 'RoomGoalResult' },
+);
+
+const RoomPractiseItem = Type.Object(
+  {
+    goal: Nullable(Type.String({ description: 'The goal this is about; null for general advice.' })),
+    text: Type.String(),
+  },
+  { $id: 'RoomPractiseItem', title: 'RoomPractiseItem' },
+);
+
+export const RoomResults = Type.Object(
+  {
+    status: Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('unavailable')], {
+      description:
+        '`pending` while the analysis runs (ask again in a few seconds), `ready` with `results`, `unavailable` when the analysis failed.',
+    }),
+    results: Nullable(
+      Type.Object(
+        {
+          goals: Type.Array(RoomGoalResult, { description: 'Score per goal, in the scenario’s order.' }),
+          strengths: Type.Array(Type.String()),
+          growth_areas: Type.Array(Type.String()),
+          practise_next: Type.Array(RoomPractiseItem, {
+            description:
+              'At most 4: the feedback of the lowest-scored goals (below 80 % of their range) first, then the analysis’s recommendations.',
+          }),
+          completed_at: Timestamp,
+        },
+        { $id: 'RoomResultsData', title: 'RoomResultsData' },
+      ),
+    ),
+  },
+  { $id: 'RoomResults', title: 'RoomResults' },
 );

@@ -27,7 +27,7 @@ import { customAgentForScenario } from '../scenarios/custom-agent.ts';
 import type { SpeechEngines } from '../speech/types.ts';
 import { loadMeetingContext, type MeetingContext, renderWelcome } from './context.ts';
 import { offlineMayStandIn } from './fallback.ts';
-import { assembleSystemPrompt } from './prompt.ts';
+import { assembleSystemPrompt, promptSourceOf, promptTools } from './prompt.ts';
 import { CLOSE, type JoinMessage } from './protocol.ts';
 import { createCustomAgentProvider } from './providers/custom-agent/provider.ts';
 import { createOfflineScriptEngine, generateWelcomeMessage } from './providers/offline-script/index.ts';
@@ -234,11 +234,11 @@ export class MeetingSessionHub {
     });
     const tools = toolsFor({ webSearch: this.#deps.webSearch !== null, functions });
     const participantName = meeting.person_name ?? participant.name;
-    const systemPrompt = await this.#frozenPrompt(context, participantName, {
-      endCall: true,
-      webSearch: this.#deps.webSearch !== null,
-      customFunctions: functions.map((fn) => fn.name),
-    });
+    const systemPrompt = await this.#frozenPrompt(
+      context,
+      participantName,
+      promptTools(this.#deps.webSearch !== null, functions),
+    );
     const welcomeMessage =
       scenario.welcome_message?.trim() ||
       generateWelcomeMessage({
@@ -274,7 +274,7 @@ export class MeetingSessionHub {
     if (context.meeting.agent_prompt_sealed) return secretBox.open(context.meeting.agent_prompt_sealed);
     const prompt = await assembleSystemPrompt(
       { db: this.#db, secretBox, logger: this.#deps.logger },
-      context,
+      promptSourceOf(context),
       participantName,
       tools,
     );

@@ -6,6 +6,7 @@ import type { LlmClient } from '../../core/llm/index.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
 import type { RecordingService } from '../recordings/service.ts';
 import type { SpeechEngines } from '../speech/types.ts';
+import { promptPreviewRoutes } from './preview-routes.ts';
 import { registerRoomRoutes } from './room-routes.ts';
 import { MeetingSessionHub, type MeetingSessionHubDeps } from './session-hub.ts';
 import { speechCapabilities } from './voice/connection-voice.ts';
@@ -66,5 +67,16 @@ export function createLiveModule(deps: LiveModuleDeps) {
       app.addHook('onClose', () => hub.stop());
     },
   ];
-  return { hub, publicRoutes };
+  const routes = [
+    (app: AppInstance) =>
+      promptPreviewRoutes(app, {
+        preview: {
+          db,
+          secretBox,
+          logger: logger.child({ component: 'prompt-preview' }),
+          webSearch: Boolean(config.searchUrl),
+        },
+      }),
+  ];
+  return { hub, routes, publicRoutes };
 }

@@ -8,7 +8,7 @@ export const meetingTools = (routes: RouteCatalog): McpTool[] => [
     route: 'POST /v1/meetings',
     idempotencyKey: true,
     description:
-      'Schedule a practice meeting from a scenario. Returns the meeting id, `meeting_url` and `room_token` (shown only in this answer): the join link to hand to the participant is `<meeting_url>?t=<room_token>`. Set `person_name` to the participant’s name, `note_context` for per-session context, and `idempotency_key` so a retry does not create a second meeting.',
+      'Schedule a practice meeting from a scenario. Returns the meeting id, `meeting_url` and `room_token` (shown only in this answer): `meeting_url` already carries the token and is the join link to hand to the participant as it is. Set `person_name` to the participant’s name, `note_context` for per-session context, and `idempotency_key` so a retry does not create a second meeting.',
   }),
   routeTool(routes, {
     name: 'get_meeting',

@@ -166,7 +166,9 @@ export class MeetingLifecycle {
    */
   async finalize(meetingId: string): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
-      const meeting = await lockMeeting(tx, meetingId);
+      const meeting = await repo.lockMeeting(tx, meetingId);
+      // Deleted since it ended (DELETE /meetings/{id}): nothing is left to finalise.
+      if (!meeting) return;
       if (meeting.status !== 'ended') throw new Error(`meeting ${meetingId} has not ended`);
       await publishRecording(tx, this.deps, meetingId);
       const transcript = await ensureTranscript(tx, meeting, this.deps.clock.now());

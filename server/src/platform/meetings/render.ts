@@ -43,9 +43,15 @@ export function renderSentence(row: SentenceRow) {
   };
 }
 
-export function roomUrls(publicUrl: string, meetingId: string) {
+/**
+ * The room and the meeting page. With the room token (the create response, the only answer that
+ * knows it) `meeting_url` carries it, so the link opens as returned; later reads give the plain
+ * page, which sends whoever opens it to the dashboard. `room_meeting_url` stays plain as the spec
+ * says: it is loaded with `?t=`.
+ */
+export function roomUrls(publicUrl: string, meetingId: string, roomToken?: string) {
   return {
     room_meeting_url: `${publicUrl}/room/${meetingId}`,
-    meeting_url: `${publicUrl}/meetings/${meetingId}`,
+    meeting_url: `${publicUrl}/meetings/${meetingId}${roomToken ? `?t=${encodeURIComponent(roomToken)}` : ''}`,
   };
 }

@@ -1,4 +1,4 @@
-import { withErrors } from '../../core/http/schemas.ts';
+import { DataList, Deleted, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
 import {
@@ -7,6 +7,8 @@ import {
   EndedMeeting,
   MeetingEnvelope,
   MeetingIdParams,
+  MeetingListQuery,
+  MeetingSummary,
 } from './schemas.ts';
 import type { MeetingService } from './service.ts';
 
@@ -32,6 +34,21 @@ export const meetingRoutes: RouteModule<{
       const data = await meetings.service.create(request.principal, request.body);
       return reply.status(201).send({ success: true as const, data });
     },
+  );
+
+  app.get(
+    '/meetings',
+    {
+      schema: {
+        tags,
+        operationId: 'listMeetings',
+        summary:
+          'The workspace’s meetings, newest first, as `{ data }` (with `object`, `has_more`, `next_cursor` when `limit` or `cursor` is sent). Filters: `scenario_id`, `status`, `person_name` (prefix, any case), `created_after`, `created_before`, `q` (participant or scenario name contains, any case).',
+        querystring: MeetingListQuery,
+        response: withErrors({ 200: DataList(MeetingSummary) }),
+      },
+    },
+    async (request) => meetings.service.list(request.principal, request.query),
   );
 
   app.get(
@@ -68,5 +85,20 @@ export const meetingRoutes: RouteModule<{
       success: true as const,
       data: await meetings.service.end(request.principal, request.params.id),
     }),
+  );
+
+  app.delete(
+    '/meetings/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteMeeting',
+        summary:
+          'Delete a meeting with its transcript, recording (stored files too), analysis, goal results and feedback; fires meeting.deleted. A running meeting answers 409 meeting_active: end it first. Webhooks already sent stay in the delivery log.',
+        params: MeetingIdParams,
+        response: withErrors({ 200: Deleted('meeting') }),
+      },
+    },
+    async (request) => meetings.service.delete(request.principal, request.params.id),
   );
 };

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PageQuery } from '../../core/http/pagination.ts';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 import { MeetingAnalysis } from '../analyses/schemas.ts';
 import { TAG_PATTERN } from '../memories/facts.ts';
@@ -69,7 +70,11 @@ export const CreatedMeeting = Type.Object({
     room_token: Type.String({
       description: 'Opens the room. Returned only here; store it if you need it later.',
     }),
-    meeting_url: Type.String({ description: 'A full browser page for the meeting (also takes `?t=`).' }),
+    meeting_url: Type.String({
+      description:
+        'A full browser page for the meeting, with the room token already in it (`?t=<room_token>`): hand it to the participant as it is.',
+      examples: ['https://understudy.example.com/meetings/5b1f0c2e-…?t=…'],
+    }),
     status: Type.Literal('created'),
   }),
 });
@@ -142,8 +147,13 @@ export const Meeting = Type.Object(
     ended_at: Nullable(Timestamp),
     duration_seconds: Nullable(Type.Integer()),
     end_reason: Nullable(Type.Enum(END_REASONS)),
-    room_meeting_url: Type.String(),
-    meeting_url: Type.String(),
+    room_meeting_url: Type.String({
+      description: 'The embeddable video room; it opens with `?t=<room_token>`.',
+    }),
+    meeting_url: Type.String({
+      description:
+        'The meeting’s browser page without the room token (stored hashed, so only the create response carries it). Opened without a valid token it redirects to the dashboard’s page of the meeting.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
     Scenario: Nullable(Scenario),
@@ -171,3 +181,55 @@ export const EndedMeeting = Type.Object({
 });
 
 export const MeetingIdParams = Type.Object({ id: Type.String({ description: 'Meeting id (UUID).' }) });
+
+export const MEETING_STATUSES = ['created', 'active', 'ended'] as const;
+
+export const MeetingListQuery = Type.Object({
+  ...PageQuery.properties,
+  scenario_id: Type.Optional(Type.String({ description: 'Only meetings of this scenario.' })),
+  status: Type.Optional(Type.Enum(MEETING_STATUSES, { description: 'Only meetings in this state.' })),
+  person_name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Only meetings whose participant’s name starts with this, ignoring case (an exact name matches too).',
+    }),
+  ),
+  created_after: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Created at or after this instant (RFC 3339).' }),
+  ),
+  created_before: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Created strictly before this instant (RFC 3339).' }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Search: meetings whose participant’s name or scenario’s name contains this, ignoring case.',
+    }),
+  ),
+});
+
+export const MeetingSummary = Type.Object(
+  {
+    id: Type.String(),
+    scenario_id: Type.String(),
+    scenario_name: Type.String(),
+    person_name: Nullable(Type.String()),
+    status: Type.Enum(MEETING_STATUSES),
+    analysis_status: Type.String({
+      description: '`not_started`, `processing`, `completed` or `failed`.',
+      examples: ['completed'],
+    }),
+    average_score: Nullable(
+      Type.Number({ description: 'Mean of the goal scores; null until analysed, or without goals.' }),
+    ),
+    created_at: Timestamp,
+    ended_at: Nullable(Timestamp),
+    duration_seconds: Nullable(Type.Integer()),
+    meeting_url: Type.String(),
+  },
+  { $id: 'MeetingSummary', title: 'MeetingSummary' },
+);

@@ -4,17 +4,31 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import { isUuid } from '../../core/http/ids.ts';
+import { type PageQuery, type Paginator, positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { type LookupFn, OutboundError, type OutboundPolicy, vetUrl } from '../../core/outbound/index.ts';
 import { loadMeetingAnalysis } from '../analyses/service.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
+import type { MeetingDeletion } from './deletion.ts';
 import type { MeetingLifecycle } from './lifecycle.ts';
+import { listMeetings, type MeetingFilters } from './list-repository.ts';
 import { renderParticipant, renderSentence, roomUrls } from './render.ts';
 import { meetingRepository as repo } from './repository.ts';
 import { newRoomToken } from './room-token.ts';
 import type { EndReason } from './schemas.ts';
-import type { AgentProviderKind } from './tables.ts';
+import type { AgentProviderKind, MeetingStatus } from './tables.ts';
+
+const LIST = 'meetings';
+
+export interface MeetingListInput extends PageQuery {
+  scenario_id?: string;
+  status?: MeetingStatus;
+  person_name?: string;
+  created_after?: string;
+  created_before?: string;
+  q?: string;
+}
 
 export interface CreateMeetingInput {
   scenario_id: string;
@@ -29,6 +43,8 @@ export interface MeetingServiceDeps {
   clock: Clock;
   events: EventEmitter;
   lifecycle: MeetingLifecycle;
+  deletion: MeetingDeletion;
+  paginator: Paginator;
   publicUrl: string;
   /** The platform LLM's model when LLM_BASE_URL is configured. */
   llmModel: string | null;
@@ -115,7 +131,7 @@ export class MeetingService {
         data: { meeting_id: id, scenario_id: scenario.id },
       });
     });
-    const urls = roomUrls(this.deps.publicUrl, id);
+    const urls = roomUrls(this.deps.publicUrl, id, token);
     return { id, ...urls, room_token: token, status: 'created' as const };
   }
 
@@ -193,6 +209,61 @@ export class MeetingService {
       end_reason: (row.end_reason ?? 'ended_by_api') as EndReason,
       already_ended: !result.ended,
     };
+  }
+
+  /** The workspace's meetings, newest first: `{ data }`, or a page when `limit` or `cursor` is sent. */
+  async list(principal: Principal, input: MeetingListInput) {
+    const { db, paginator, publicUrl } = this.deps;
+    const { accountId } = principal;
+    const page = paginator.parse(input, LIST, accountId);
+    const after = input.created_after ? new Date(input.created_after) : undefined;
+    const before = input.created_before ? new Date(input.created_before) : undefined;
+    if (after && before && after >= before) {
+      throw new AppError('parameter_invalid', 'created_before must be later than created_after.', {
+        param: 'created_before',
+      });
+    }
+    // A malformed scenario id names no scenario of the workspace: nothing matches.
+    const rows =
+      input.scenario_id !== undefined && !isUuid(input.scenario_id)
+        ? []
+        : await listMeetings(
+            db,
+            accountId,
+            {
+              scenarioId: input.scenario_id?.toLowerCase(),
+              status: input.status,
+              personName: input.person_name,
+              createdAfter: after,
+              createdBefore: before,
+              search: input.q,
+            } satisfies MeetingFilters,
+            page,
+          );
+    const render = (row: (typeof rows)[number]) => ({
+      id: row.id,
+      scenario_id: row.scenario_id,
+      scenario_name: row.scenario_name,
+      person_name: row.person_name,
+      status: row.status,
+      analysis_status: row.analysis_status,
+      // A re-run keeps the previous analysis row until it replaces it: only a completed one counts.
+      average_score: row.analysis_status === 'completed' ? (row.average_score ?? null) : null,
+      created_at: new Date(row.created_at).toISOString(),
+      ended_at: row.ended_at ? new Date(row.ended_at).toISOString() : null,
+      duration_seconds: row.duration_seconds,
+      meeting_url: roomUrls(publicUrl, row.id).meeting_url,
+    });
+    if (!page) return { data: rows.map(render) };
+    return paginator.page(rows, page, LIST, accountId, positionOf, render);
+  }
+
+  /** Deletes the meeting and everything recorded of it (docs/meetings.md, "Deleting a meeting"). */
+  async delete(principal: Principal, id: string) {
+    const meeting = await this.find(principal, id);
+    const deleted = await this.deps.deletion.delete(principal.accountId, meeting.id, 'api');
+    if (!deleted) throw notFound('meeting');
+    return { id: deleted.id, object: 'meeting' as const, deleted: true as const };
   }
 
   private async find(principal: Principal, id: string) {

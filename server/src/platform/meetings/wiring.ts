@@ -3,18 +3,23 @@ import type { CoreDeps } from '../../core/deps.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { defineJob, type JobQueue } from '../../core/jobs/index.ts';
 import type { OutboundPolicy } from '../../core/outbound/index.ts';
+import type { ObjectStorage } from '../../core/storage/index.ts';
 import type { BackgroundWorker } from '../../core/workers.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
+import { MeetingDeletion, purgeMediaJob } from './deletion.ts';
 import { MeetingLifecycle } from './lifecycle.ts';
+import { MeetingRetention } from './retention.ts';
 import { meetingRoutes } from './routes.ts';
 import { MeetingService } from './service.ts';
 
 export interface MeetingsModuleDeps
-  extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'config' | 'logger'> {
+  extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'config' | 'logger' | 'paginator'> {
   events: EventEmitter;
   jobs: JobQueue;
+  /** Where recordings are stored: a deleted meeting's objects are removed from it. */
+  storage: ObjectStorage;
   outboundPolicy: OutboundPolicy;
   scenarios: Pick<ScenarioService, 'render'>;
 }
@@ -25,11 +30,15 @@ const SWEEP_INTERVAL_MS = 15_000;
 export function createMeetingsModule(deps: MeetingsModuleDeps) {
   const { db, database, clock, config, logger, events, jobs, scenarios } = deps;
   const lifecycle = new MeetingLifecycle({ database, clock, events, jobs, logger });
+  const deletion = new MeetingDeletion({ db, clock, events, jobs });
+  const retention = new MeetingRetention({ db, clock, jobs, deletion, logger });
   const service = new MeetingService({
     db,
     clock,
     events,
     lifecycle,
+    deletion,
+    paginator: deps.paginator,
     publicUrl: config.publicUrl,
     llmModel: config.llm?.model ?? null,
     outboundPolicy: deps.outboundPolicy,
@@ -44,9 +53,10 @@ export function createMeetingsModule(deps: MeetingsModuleDeps) {
   return {
     service,
     lifecycle,
+    retention,
     routes: [(app: AppInstance) => meetingRoutes(app, { meetings: { service }, scenarios })],
-    jobs: [finalize],
-    workers: [meetingSweeper(lifecycle, logger)],
+    jobs: [finalize, purgeMediaJob(deps.storage), retention.job()],
+    workers: [meetingSweeper(lifecycle, logger), retention.worker()],
   };
 }
 

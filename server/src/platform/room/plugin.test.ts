@@ -58,7 +58,7 @@ describe('room pages', () => {
       `/room/${MEETING}?t=${TOKEN}&t=${TOKEN}`,
       `/room/not-a-uuid?t=${TOKEN}`,
       `/room/${'2'.repeat(8)}-3c1d-4e8f-9a7b-1c2d3e4f5a6b?t=${TOKEN}`,
-      `/meetings/${MEETING}?t=${'B'.repeat(43)}`,
+      `/meetings/not-a-uuid?t=${TOKEN}`,
     ];
     const bodies = new Set<string>();
     for (const url of urls) {
@@ -70,6 +70,22 @@ describe('room pages', () => {
       bodies.add(response.body);
     }
     assert.equal(bodies.size, 1);
+  });
+
+  it('sends the meeting page without a valid token to the dashboard’s page of the meeting', async () => {
+    for (const url of [
+      `/meetings/${MEETING}`,
+      `/meetings/${MEETING}?t=`,
+      `/meetings/${MEETING}?t=short`,
+      `/meetings/${MEETING}?t=${'B'.repeat(43)}`,
+      `/meetings/${MEETING.toUpperCase()}?t=${'B'.repeat(43)}`,
+    ]) {
+      const response = await app.inject({ url });
+      assert.equal(response.statusCode, 302, url);
+      assert.equal(response.headers.location, `/#/meetings/${MEETING}`, url);
+      assert.equal(response.headers['cache-control'], 'no-store', url);
+      assert.doesNotMatch(response.body, /<script/, url);
+    }
   });
 
   it('does not look up malformed ids or tokens', async () => {

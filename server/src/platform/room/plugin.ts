@@ -44,7 +44,8 @@ function loadPage(name: string): string {
  * Serves the meeting room outside /v1: `GET /room/:meetingId?t=` (embeddable), `GET
  * /meetings/:meetingId?t=` (the full-page view of the same meeting) and the static files under
  * `/room-assets/`. A page is served only for a valid room token; anything else gets the same
- * 404 page, which says nothing about the meeting. The room then talks to `/v1/rooms/:id` with
+ * 404 page, which says nothing about the meeting (the meeting page redirects to the dashboard
+ * instead). The room then talks to `/v1/rooms/:id` with
  * the token (docs/realtime.md).
  */
 export async function registerRoomPages(app: AppInstance, options: RoomPagesOptions): Promise<void> {
@@ -71,11 +72,23 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
       .headers(pageHeaders({ kind, host: safeHost(request.host), embeddable, imageOrigins }))
       .send(body);
 
+  // The meeting page without a valid token is the owner opening `meeting_url` as a meeting read
+  // returns it (the token is stored hashed, so only the create response can carry it): they are
+  // sent to the dashboard's page of the meeting, which asks them to sign in when needed. The
+  // redirect names only the id the address already held. The embeddable room has no such page.
+  const invalid = (request: FastifyRequest, reply: FastifyReply, kind: 'room' | 'meeting', id: string) =>
+    kind === 'meeting' && isUuid(id)
+      ? reply
+          .status(302)
+          .headers({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' })
+          .redirect(`/#/meetings/${id.toLowerCase()}`, 302)
+      : send(request, reply, 'message', 404, notFoundPage);
+
   const page = (kind: 'room' | 'meeting') => async (request: FastifyRequest, reply: FastifyReply) => {
     const { meetingId } = request.params as { meetingId: string };
     const token = (request.query as { t?: unknown }).t;
     if (!isUuid(meetingId) || typeof token !== 'string' || !TOKEN.test(token)) {
-      return send(request, reply, 'message', 404, notFoundPage);
+      return invalid(request, reply, kind, meetingId);
     }
     let grant: RoomPageGrant | null;
     try {
@@ -84,7 +97,7 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
       request.log.error({ err: error }, 'room token check failed');
       return send(request, reply, 'message', 503, unavailablePage);
     }
-    if (!grant) return send(request, reply, 'message', 404, notFoundPage);
+    if (!grant) return invalid(request, reply, kind, meetingId);
     return send(request, reply, kind, 200, roomPage, grant.embeddable);
   };
 

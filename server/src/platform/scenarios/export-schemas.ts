@@ -124,6 +124,7 @@ export const ScenarioExport = Type.Object(
             idle_timeout_seconds: 300,
             show_timer: true,
             agent_fallback: 'auto',
+            share_results_with_participant: false,
           },
           session_options: {
             recording_enabled: true,

@@ -107,6 +107,10 @@ const controlFields = {
       'utterance asks the provider again), or `auto` (offline for the platform LLM, apology for a custom agent). ' +
       'Default `auto`.',
   }),
+  share_results_with_participant: Type.Boolean({
+    description:
+      'Once the meeting has ended and its analysis is complete, the participant’s meeting page (opened with the room token) shows their results: the score per goal, strengths, growth areas and what to practise next (`GET /v1/rooms/{meetingId}/results`). Goals stay hidden during the call whatever this says. Default false.',
+  }),
 };
 
 export const MeetingControlsInput = Type.Object(
@@ -115,6 +119,7 @@ export const MeetingControlsInput = Type.Object(
     idle_timeout_seconds: Type.Optional(controlFields.idle_timeout_seconds),
     show_timer: Type.Optional(controlFields.show_timer),
     agent_fallback: Type.Optional(controlFields.agent_fallback),
+    share_results_with_participant: Type.Optional(controlFields.share_results_with_participant),
   },
   { additionalProperties: false, description: 'Merged into the stored controls.' },
 );

@@ -33,6 +33,7 @@ export const DEFAULT_MEETING_CONTROLS: Readonly<MeetingControls> = Object.freeze
   idle_timeout_seconds: 300,
   show_timer: true,
   agent_fallback: 'auto',
+  share_results_with_participant: false,
 });
 
 export interface SessionOptionsInput {

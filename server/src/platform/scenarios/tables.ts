@@ -27,6 +27,8 @@ export interface MeetingControls {
   idle_timeout_seconds: number;
   show_timer: boolean;
   agent_fallback: AgentFallback;
+  /** After the call, the participant's meeting page shows their results (docs/room.md, "Results"). */
+  share_results_with_participant: boolean;
 }
 
 /** Tables of personas, goals and scenarios (migration 0010). */

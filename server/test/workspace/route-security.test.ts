@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { workspaceSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(workspaceSecurity);
