@@ -99,7 +99,7 @@ export async function createPlatformDeps(
   const sessions = createSessionsModule({ ...core, identity: identity.identity });
   const guardrails = createGuardrailsModule(core);
   const webhooks = createWebhooksModule({ ...core, outboundPolicy, outbound });
-  const customFunctions = createCustomFunctionsModule(core);
+  const customFunctions = createCustomFunctionsModule({ ...core, outbound });
   const memories = createMemoriesModule(core);
   const feedback = createFeedbackModule(core);
   const analyses = createAnalysesModule({ ...core, events, jobs, llm });

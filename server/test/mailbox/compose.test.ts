@@ -345,6 +345,57 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
     assert.equal((await call('GET', draftPath)).status, 404);
   });
 
+  test('a draft goes only with the message: a failure while storing keeps it, an update meanwhile is a 409', async () => {
+    const subject = t.unique('Draft kept');
+    const created = await call('POST', '/drafts', {
+      to: 'lead@example.com',
+      subject,
+      text: 'First version',
+      attachments: [{ filename: 'a.txt', content: Buffer.from('a').toString('base64') }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const draftPath = `/drafts/${created.body.draft_id}`;
+    const sentWith = async (text: string) => {
+      const listed = await call('GET', `/messages?q=${encodeURIComponent(text)}`);
+      return listed.body.messages.filter((m: { subject: string }) => m.subject === subject).length;
+    };
+    const storage = t.deps.storage;
+    const put = storage.put;
+    try {
+      // The message's bytes cannot be written (a full disk): the send fails, the draft stays whole.
+      storage.put = async () => {
+        throw new Error('ENOSPC: no space left on device');
+      };
+      assert.equal((await call('POST', `${draftPath}/send`)).status, 500);
+      storage.put = put;
+      const kept = await call('GET', draftPath);
+      assert.equal(kept.status, 200, 'the draft survived the failed send');
+      assert.equal(kept.body.attachments.length, 1);
+
+      // An update lands while the send is on its way (between reading the draft and storing the
+      // message): the send stores nothing and answers 409; the draft keeps the update.
+      storage.put = async (...args: Parameters<typeof put>) => {
+        storage.put = put;
+        const updated = await call('PATCH', draftPath, { text: 'Second version' });
+        assert.equal(updated.status, 200, JSON.stringify(updated.body));
+        return put.apply(storage, args);
+      };
+      const raced = await call('POST', `${draftPath}/send`);
+      assert.equal(raced.status, 409, JSON.stringify(raced.body));
+      assert.equal(raced.body.error.param, 'draft_id');
+      assert.equal((await call('GET', draftPath)).body.text, 'Second version');
+      assert.equal(await sentWith('First version'), 0, 'nothing was stored or sent');
+    } finally {
+      storage.put = put;
+    }
+
+    const sent = await call('POST', `${draftPath}/send`);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.text, 'Second version');
+    assert.equal((await call('GET', draftPath)).status, 404, 'sent: the draft is gone');
+    assert.equal(await sentWith('Second version'), 1);
+  });
+
   test('recipients are checked (addresses, send lists) before any attachment URL is fetched', async () => {
     const before = fetches;
     const attachments = [{ url: `${filesUrl}/files/price%20list.pdf` }];

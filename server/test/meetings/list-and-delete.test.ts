@@ -150,6 +150,13 @@ describe('GET /meetings', () => {
       ['Bob 100%'],
     );
     expectError(await ws.call('GET', '/meetings?created_after=yesterday'), 400, 'created_after');
+    // An offset's `+` must be sent as %2B: a bare one reads as a space.
+    expectError(
+      await ws.call('GET', '/meetings?created_after=2026-11-01T09:00:00+01:00'),
+      400,
+      'created_after',
+    );
+    ok(await ws.call('GET', '/meetings?created_after=2026-11-01T09:00:00%2B01:00'), 200);
     expectError(
       await ws.call('GET', `/meetings?created_after=${at}&created_before=${created[2]!.created_at}`),
       400,

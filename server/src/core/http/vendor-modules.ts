@@ -41,7 +41,10 @@ function resolveFile(require: NodeJS.Require, specifier: string): string {
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   if (parts.length <= nameLength) return require.resolve(specifier);
   let folder = dirname(require.resolve(parts.slice(0, nameLength).join('/')));
-  while (!existsSync(join(folder, 'package.json'))) folder = dirname(folder);
+  while (!existsSync(join(folder, 'package.json'))) {
+    if (dirname(folder) === folder) throw new Error(`no package.json above the entry point of ${specifier}`);
+    folder = dirname(folder);
+  }
   return join(folder, ...parts.slice(nameLength));
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { newestFirst } from '../../core/db/keyset.ts';
 import type { PageRequest } from '../../core/http/pagination.ts';
 import { type Executor, json } from '../db.ts';
@@ -71,17 +71,41 @@ export const draftsRepository = {
     return newestFirst(query, page, 'mailbox_drafts').execute();
   },
 
-  /**
-   * Deletes the draft and answers it as it was: whoever takes it owns it (a send), and a
-   * concurrent update or send then finds it gone instead of racing on its attachments.
-   */
-  async take(db: Executor, inboxId: string, id: string): Promise<DraftRow | undefined> {
+  /** The draft with its row version (xmin), which `claim` checks it is still at. */
+  async byIdWithVersion(
+    db: Executor,
+    inboxId: string,
+    id: string,
+  ): Promise<(DraftRow & { version: string }) | undefined> {
     return db
+      .selectFrom('mailbox_drafts')
+      .selectAll()
+      .select(sql<string>`xmin::text`.as('version'))
+      .where('inbox_id', '=', inboxId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /**
+   * Deletes the draft if it is still the version that was read (in the transaction that stores
+   * the message sent from it): `changed` when an update got there first, `gone` when it was
+   * sent or deleted meanwhile.
+   */
+  async claim(
+    db: Executor,
+    inboxId: string,
+    id: string,
+    version: string,
+  ): Promise<'claimed' | 'changed' | 'gone'> {
+    const deleted = await db
       .deleteFrom('mailbox_drafts')
       .where('inbox_id', '=', inboxId)
       .where('id', '=', id)
-      .returningAll()
+      .where(sql<boolean>`xmin::text = ${version}`)
+      .returning('id')
       .executeTakeFirst();
+    if (deleted) return 'claimed';
+    return (await this.byId(db, inboxId, id)) ? 'changed' : 'gone';
   },
 
   async delete(db: Executor, id: string): Promise<void> {

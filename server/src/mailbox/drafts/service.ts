@@ -174,8 +174,10 @@ export class DraftService {
 
   /**
    * Sends the draft as it is; once sent, it is gone and the sent message is answered. The draft
-   * is taken (its row deleted) first, so a concurrent update cannot swap its attachments mid-send;
-   * a send that is refused puts it back as it was.
+   * is deleted in the transaction that stores the message, and only if it is still the version
+   * read here: a crash at any point leaves either the draft or the message, never neither; an
+   * update meanwhile makes the send a 409 (nothing sent, the update kept); a second send or a
+   * delete meanwhile makes it a 404. A refused send leaves the draft untouched.
    */
   async send(
     principal: MailboxPrincipal,
@@ -186,42 +188,47 @@ export class DraftService {
     const { db, storage } = this.deps;
     const inbox = await loadInbox(db, principal, inboxId);
     const sendAt = parseSendAt(options.send_at, this.deps.clock.now());
-    const draft = await draftsRepository.take(db, inbox.id, draftId);
+    const draft = await draftsRepository.byIdWithVersion(db, inbox.id, draftId);
     if (!draft) throw notFound('draft', 'draft_id');
-    let message: MessageObject;
-    try {
-      const attachments = [];
-      for (const attachment of draft.attachments) {
-        const object = await storage.get(attachment.storage_key);
-        // Never send without an attachment the draft shows.
-        if (!object)
+    const attachments = [];
+    for (const attachment of draft.attachments) {
+      const object = await storage.get(attachment.storage_key);
+      // Never send without an attachment the draft shows.
+      if (!object)
+        throw new AppError(
+          'resource_conflict',
+          `The draft's attachment ${attachment.filename ?? attachment.storage_key} is no longer stored; attach it again.`,
+          { param: 'draft_id' },
+        );
+      attachments.push({ ...attachment, content: await toBuffer(object.body) });
+    }
+    const message = await this.deps.outbound.send(inbox, {
+      to: draft.to,
+      cc: draft.cc,
+      bcc: draft.bcc,
+      reply_to: draft.reply_to,
+      subject: draft.subject,
+      text: draft.text,
+      html: draft.html,
+      attachments,
+      in_reply_to: draft.in_reply_to,
+      references: draft.references,
+      labels: draft.labels,
+      headers: draft.headers,
+      send_at: sendAt,
+      inTransaction: async (trx) => {
+        const claimed = await draftsRepository.claim(trx, inbox.id, draft.id, draft.version);
+        if (claimed === 'gone') throw notFound('draft', 'draft_id');
+        if (claimed === 'changed')
           throw new AppError(
             'resource_conflict',
-            `The draft's attachment ${attachment.filename ?? attachment.storage_key} is no longer stored; attach it again.`,
-            { param: 'draft_id' },
+            'The draft was changed while it was being sent; nothing was sent.',
+            {
+              param: 'draft_id',
+            },
           );
-        attachments.push({ ...attachment, content: await toBuffer(object.body) });
-      }
-      message = await this.deps.outbound.send(inbox, {
-        to: draft.to,
-        cc: draft.cc,
-        bcc: draft.bcc,
-        reply_to: draft.reply_to,
-        subject: draft.subject,
-        text: draft.text,
-        html: draft.html,
-        attachments,
-        in_reply_to: draft.in_reply_to,
-        references: draft.references,
-        labels: draft.labels,
-        headers: draft.headers,
-        send_at: sendAt,
-      });
-    } catch (error) {
-      // Refused (bad recipient, blocked, too large…): nothing went, the draft stays to be fixed.
-      if (error instanceof AppError) await draftsRepository.insert(db, draft);
-      throw error;
-    }
+      },
+    });
     await Promise.allSettled(draft.attachments.map((a) => storage.delete(a.storage_key)));
     return message;
   }

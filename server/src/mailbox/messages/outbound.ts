@@ -25,6 +25,11 @@ export interface SendInput extends MailContent {
   labels: string[];
   /** Scheduled send: goes then (status `scheduled` until it does); null sends now. */
   send_at?: Date | null;
+  /**
+   * Run in the transaction that stores the message (a draft being sent is deleted there): the
+   * message and what it replaces commit together or not at all. An error it throws stores nothing.
+   */
+  inTransaction?: (trx: Executor) => Promise<void>;
 }
 
 const MAX_RECIPIENTS = 50;
@@ -154,6 +159,7 @@ export class OutboundMail {
       }),
       attachments: stored,
       inTransaction: async (trx) => {
+        await input.inTransaction?.(trx);
         const runAt = sendAt ?? new Date(now.getTime() + (runNow ? FIRST_ATTEMPT_GRACE_MS : 0));
         const queued = await this.deps.queue.enqueue(
           trx,

@@ -189,6 +189,20 @@ describe('threading of hand-made conversations', () => {
     assert.equal(thread.get('subject-only'), thread.get('first'));
   });
 
+  test('a list tag added mid-chain (AW: Re[2]: [list]) still joins by subject', async () => {
+    const payload = await receive(
+      'list-tag',
+      mime({
+        from: 'alice@example.com',
+        to: inbox,
+        subject: 'AW: Re[2]: [kickoff-list] Project kickoff',
+        messageId: '<tag1@example.com>',
+      }),
+    );
+    assert.equal(payload.matched_by, 'subject');
+    assert.equal(thread.get('list-tag'), thread.get('first'));
+  });
+
   test('a stranger reusing the subject starts a new conversation', async () => {
     const payload = await receive(
       'stranger',
@@ -256,7 +270,7 @@ describe('threading of hand-made conversations', () => {
       .selectAll()
       .where('id', '=', thread.get('first')!)
       .executeTakeFirstOrThrow();
-    assert.equal(row.message_count, 6);
+    assert.equal(row.message_count, 7);
     assert.deepEqual(row.senders.sort(), ['alice@example.com', 'bob@example.net', 'carol@example.org']);
     assert.ok(row.recipients.includes(inbox));
     assert.equal(row.last_message_id, '<ooo1@example.com>');

@@ -15,6 +15,8 @@ const DASHBOARD_VENDOR_PACKAGES: Record<string, VendorPackage> = {
   'htm-preact.js': { resolve: 'htm/preact/standalone.module.js', format: 'esm' },
   'uplot.js': { resolve: 'uplot/dist/uPlot.esm.js', format: 'esm' },
   'uplot.css': { resolve: 'uplot/dist/uPlot.min.css', format: 'css' },
+  // Markdown previews (scenario scripts); the page escapes raw HTML and sanitises the output.
+  'marked.js': { resolve: 'marked/lib/marked.esm.js', format: 'esm' },
 };
 
 /**

@@ -41,7 +41,8 @@ export class PasswordResetService {
     });
     if (this.deps.logLinks) {
       const link = `${publicUrl}/#/reset-password?token=${token}`;
-      logger.info({ user_id: userId, reset_url: link }, `Password reset link for ${email}: ${link}`);
+      const address = email.trim().toLowerCase();
+      logger.info({ user_id: userId, reset_url: link }, `Password reset link for ${address}: ${link}`);
     } else {
       logger.info({ user_id: userId }, 'password reset requested (links are not mailed: not built yet)');
     }

@@ -92,7 +92,8 @@ export const credentialRoutes: RouteModule<SessionRouteDeps> = (app, deps) => {
     async (request, reply) => {
       refuseCrossSite(request, publicUrl);
       await passwordResets.request(request.body.email);
-      return reply.status(202).send(null);
+      // No body at all (the documented null would be serialised as the text `null`).
+      return reply.status(202).send(undefined as unknown as null);
     },
   );
 

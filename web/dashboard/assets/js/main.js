@@ -80,4 +80,7 @@ function App() {
   return html`<${SessionContext.Provider} value=${{ session, setSession }}>${framed}<//>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+// The page's "Loading…" placeholder goes: Preact would keep it beside what it draws.
+root.replaceChildren();
+render(html`<${App} />`, root);

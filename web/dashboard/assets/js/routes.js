@@ -23,8 +23,29 @@ export const ROUTES = [
     nav: { section: 'Practice', label: 'Results' },
     load: () => import('./pages/meetings/results.js'),
   },
+  // Scenarios (Authoring): list, create, edit. `/scenarios/new` comes before `/scenarios/:id`.
+  {
+    path: '/scenarios',
+    title: 'Scenarios',
+    nav: { section: 'Authoring', label: 'Scenarios' },
+    load: () => import('./pages/scenarios/list.js'),
+  },
+  { path: '/scenarios/new', title: 'New scenario', load: () => import('./pages/scenarios/new.js') },
+  { path: '/scenarios/:id', title: 'Scenario', load: () => import('./pages/scenarios/edit.js') },
   { path: '/sign-in', title: 'Sign in', public: true, load: () => import('./pages/sign-in.js') },
   { path: '/sign-up', title: 'Create your account', public: true, load: () => import('./pages/sign-in.js') },
+  {
+    path: '/forgot-password',
+    title: 'Forgot your password?',
+    public: true,
+    load: () => import('./pages/forgot-password.js'),
+  },
+  {
+    path: '/reset-password',
+    title: 'Choose a new password',
+    public: true,
+    load: () => import('./pages/reset-password.js'),
+  },
 ];
 
 /** The route for a path, with its parameters. */

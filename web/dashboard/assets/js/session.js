@@ -27,6 +27,14 @@ export async function signIn(email, password) {
   return remember(await api.post('/v1/auth/sessions', { email, password }, { quietAuth: true }));
 }
 
+/** Creates the account and its workspace, and signs in (one call: the answer is the session). */
+export async function signUp({ name, email, password }) {
+  return remember(await api.post('/v1/auth/signup', { name, email, password }, { quietAuth: true }));
+}
+
+/** How one may sign in here: `{ password, signup, oidc: { name, start_url } | null }`. */
+export const loadProviders = () => api.get('/v1/auth/providers', undefined, { quietAuth: true });
+
 export async function signOut() {
   try {
     await api.del('/v1/auth/session', { quietAuth: true });
