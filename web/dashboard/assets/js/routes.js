@@ -9,6 +9,20 @@ export const ROUTES = [
     nav: { section: 'Practice', label: 'Overview' },
     load: () => import('./pages/home.js'),
   },
+  // Practice: meetings and results (dash-meetings).
+  {
+    path: '/meetings',
+    title: 'Meetings',
+    nav: { section: 'Practice', label: 'Meetings' },
+    load: () => import('./pages/meetings/list.js'),
+  },
+  { path: '/meetings/:id', title: 'Meeting', load: () => import('./pages/meetings/detail.js') },
+  {
+    path: '/results',
+    title: 'Results',
+    nav: { section: 'Practice', label: 'Results' },
+    load: () => import('./pages/meetings/results.js'),
+  },
   // Scenarios (Authoring): list, create, edit. `/scenarios/new` comes before `/scenarios/:id`.
   {
     path: '/scenarios',
