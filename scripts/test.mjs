@@ -23,7 +23,7 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=600000', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -47,6 +47,9 @@ export async function startFakeOidcProvider(
   const jwk = { ...(await exportJWK(publicKey)), kid: 'fake-1', alg: 'ES256', use: 'sig' };
   const codes = new Map<string, PendingCode>();
   const server: Server = createServer();
+  // Idle connections are closed by the client only: a server-side close racing the platform's reuse
+  // of the socket fails its next request under load (as the delivery test receiver learned).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider: FakeOidcProvider = {

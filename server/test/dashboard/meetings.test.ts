@@ -124,6 +124,8 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
     await room.getByRole('button', { name: 'Join with recording' }).click();
     const agentLines = room.locator('#transcript li.line--agent');
     await agentLines.first().waitFor({ timeout: 15_000 });
+    // The recorder has started (as the room's own test waits for) before the turn is taken.
+    await room.locator('#rec-indicator').waitFor();
     await room.getByLabel('Your message').fill(PARTICIPANT_LINE);
     await room.getByRole('button', { name: 'Send' }).click();
     await room.locator('#transcript li.line--user', { hasText: PARTICIPANT_LINE }).waitFor();
