@@ -79,6 +79,11 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
   app.get(
     `${OIDC_PATH}/callback`,
     {
+      // The provider composes this query and adds parameters of its own (Entra `client_info`, ADFS
+      // `client-request-id`): unknown ones are accepted, and a query that fails the schema lands on
+      // the sign-in page like any other failed sign-in, never as a JSON 400 in the browser.
+      config: { openQuery: true },
+      attachValidation: true,
       schema: {
         ...open,
         operationId: 'finishOidcSignIn',
@@ -90,6 +95,10 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
     },
     async (request, reply) => {
       if (!oidcLogin) throw notConfigured();
+      if (request.validationError) {
+        request.log.warn({ reason: request.validationError.message }, 'OIDC callback query refused');
+        return toSignIn(reply, 'oidc_state_mismatch');
+      }
       try {
         const external = await oidcLogin.finish(request.query, readCookie(request, OIDC_COOKIE));
         const principal = await identity.principalForExternal(external);
