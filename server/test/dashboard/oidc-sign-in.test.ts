@@ -115,6 +115,21 @@ describe('sign-in through an OpenID Connect provider (authorization code with PK
     assert.equal(secondBody.account.id, body.account.id);
   });
 
+  test('the callback accepts parameters the provider adds, and a bad query lands on the sign-in page', async () => {
+    const { authorize: url, cookie } = await start();
+    const back = await authorize(url);
+    back.searchParams.set('client_info', 'x'); // Entra
+    back.searchParams.set('client-request-id', 'c0ffee'); // ADFS
+    const response = await callback(back, cookie);
+    assert.equal(response.statusCode, 302, response.body);
+    assert.equal(response.headers.location, '/');
+
+    const again = await start();
+    const overlong = await authorize(again.authorize);
+    overlong.searchParams.set('state', 's'.repeat(600));
+    assert.equal(signInError(await callback(overlong, again.cookie)), 'oidc_state_mismatch');
+  });
+
   test('a callback without its login cookie, or with another state, is refused', async () => {
     const { authorize: url, cookie } = await start();
     const back = await authorize(url);

@@ -373,15 +373,28 @@ describe('composing: headers, attachments by URL, forward, reply-all, draft upda
       assert.equal(kept.body.attachments.length, 1);
 
       // An update lands while the send is on its way (between reading the draft and storing the
-      // message): the send stores nothing and answers 409; the draft keeps the update.
+      // message): the send stores nothing and answers 409; the draft keeps the update, and the
+      // objects the send wrote (raw message, attachment) are removed again.
+      const written: string[] = [];
+      let raceDone = false;
+      let patching = false;
       storage.put = async (...args: Parameters<typeof put>) => {
-        storage.put = put;
-        const updated = await call('PATCH', draftPath, { text: 'Second version' });
-        assert.equal(updated.status, 200, JSON.stringify(updated.body));
+        if (patching) return put.apply(storage, args); // the PATCH's own writes belong to the draft
+        written.push(args[0]);
+        if (!raceDone) {
+          raceDone = true;
+          patching = true;
+          const updated = await call('PATCH', draftPath, { text: 'Second version' });
+          patching = false;
+          assert.equal(updated.status, 200, JSON.stringify(updated.body));
+        }
         return put.apply(storage, args);
       };
       const raced = await call('POST', `${draftPath}/send`);
+      storage.put = put;
       assert.equal(raced.status, 409, JSON.stringify(raced.body));
+      assert.ok(written.length >= 2, `the send wrote its objects: ${written.join(', ')}`);
+      for (const key of written) assert.equal(await storage.head(key), null, `${key} removed after the 409`);
       assert.equal(raced.body.error.param, 'draft_id');
       assert.equal((await call('GET', draftPath)).body.text, 'Second version');
       assert.equal(await sentWith('First version'), 0, 'nothing was stored or sent');

@@ -77,13 +77,19 @@ describe('retention', () => {
 
     const old = await insert(ws, scenarioId);
     const running = await insert(ws, scenarioId, { status: 'active' });
-    const notStarted = await insert(ws, scenarioId, { status: 'created' });
     const keptElsewhere = await insert(keeper, keeperScenario); // keeps meetings forever
-    t.clock.advance(5 * DAY);
+    t.clock.advance(DAY);
+    // Created but never joined: due by its creation, a day after `old`.
+    const notStarted = await insert(ws, scenarioId, { status: 'created' });
+    t.clock.advance(4 * DAY);
     const recent = await insert(ws, scenarioId);
     ok(await ws.call('PATCH', '/workspace', { meeting_retention_days: 7 }), 200);
 
-    const sweep = () => t.deps.meetings.retention.sweep();
+    // Scoped to these workspaces: other test files' workspaces on a shared database are not ours.
+    const sweep = async () => [
+      ...(await t.deps.meetings.retention.sweep({ accountId: ws.accountId })),
+      ...(await t.deps.meetings.retention.sweep({ accountId: keeper.accountId })),
+    ];
     t.clock.advance(2 * DAY - 1000); // `old` ended 7 days minus a second ago
     assert.deepEqual(await sweep(), []);
     t.clock.advance(2000);
@@ -104,9 +110,9 @@ describe('retention', () => {
       reason: 'retention',
     });
 
-    // Five days later the recent one is due too; a shorter retention applies from the next sweep.
+    // Five days later the never-joined one and the recent one are due too.
     t.clock.advance(5 * DAY);
-    assert.deepEqual(await sweep(), [recent.meetingId]);
+    assert.deepEqual(await sweep(), [notStarted.meetingId, recent.meetingId]);
   });
 
   test('runs as a job queued once per slot by the periodic worker', async () => {

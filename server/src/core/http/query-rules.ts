@@ -1,6 +1,13 @@
 import type { RouteOptions } from 'fastify';
 import type { AnyFastify } from './any-fastify.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Leaves this route's query string open to unknown parameters (see closeQueryStrings). */
+    openQuery?: boolean;
+  }
+}
+
 type ObjectSchema = { type?: unknown; properties?: unknown; additionalProperties?: unknown; $id?: unknown };
 
 /** A route without query parameters still refuses them: `?foo=1` is a 400 naming `foo`. */
@@ -16,6 +23,8 @@ const NO_QUERY: ObjectSchema = { type: 'object', properties: {}, additionalPrope
  *   claim one id), made once per schema object;
  * - anything else (a `$ref`, a union) stops the app from starting: it cannot be closed here.
  * OPTIONS routes are left open: a CORS preflight repeats the query of the request it precedes.
+ * A route whose query another party composes (an OIDC callback: providers add parameters of their
+ * own) opts out with `config: { openQuery: true }` and must validate what it reads itself.
  */
 export function closeQueryStrings(app: AnyFastify, appliesTo: (url: string) => boolean): void {
   const closed = new WeakMap<object, ObjectSchema>();
@@ -31,6 +40,7 @@ export function closeQueryStrings(app: AnyFastify, appliesTo: (url: string) => b
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!appliesTo(route.url) || methods.every((method) => method === 'OPTIONS')) return;
+    if (route.config?.openQuery === true) return;
     route.schema ??= {};
     const query = route.schema.querystring as ObjectSchema | undefined;
     if (!query) route.schema.querystring = NO_QUERY;

@@ -169,6 +169,11 @@ export class OutboundMail {
         );
         jobId = queued.id;
       },
+    }).catch(async (error: unknown) => {
+      // Not stored (a draft send that lost its claim: 409/404): its bytes are unreachable, remove them.
+      const keys = [rawKeyOf(rowId), ...stored.map((attachment) => attachment.storage_key)];
+      await Promise.allSettled(keys.map((key) => this.deps.storage.delete(key)));
+      throw error;
     });
     if (runNow && jobId) await this.firstAttempt(jobId);
     const row = (await outboundRepository.byRowId(this.deps.db, rowId)) ?? result.message;

@@ -37,20 +37,26 @@ export const deletionRepository = {
     return deleted !== undefined;
   },
   /**
-   * Ended meetings past their workspace's retention (`meeting_retention_days`), oldest first.
+   * Meetings past their workspace's retention (`meeting_retention_days`), oldest first: ended
+   * ones by `ended_at`, and ones created but never joined (`created`) by `created_at`, so an
+   * abandoned meeting does not stay forever. Running meetings are never due.
    * Scoping to one workspace is for tests and tools; the sweep covers every workspace.
    */
   expired(db: Kysely<DB>, options: { now: Date; limit: number; accountId?: string }) {
+    const cutoff = sql<Date>`${options.now}::timestamptz - make_interval(days => accounts.meeting_retention_days)`;
+    const dueAt = sql<Date>`coalesce(meetings.ended_at, meetings.created_at)`;
     let query = db
       .selectFrom('meetings')
       .innerJoin('accounts', 'accounts.id', 'meetings.account_id')
       .select(['meetings.id', 'meetings.account_id'])
       .where('accounts.meeting_retention_days', 'is not', null)
-      .where('meetings.status', '=', 'ended')
-      .where(
-        sql<boolean>`meetings.ended_at < ${options.now}::timestamptz - make_interval(days => accounts.meeting_retention_days)`,
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('meetings.status', '=', 'ended'), eb('meetings.ended_at', '<', cutoff)]),
+          eb.and([eb('meetings.status', '=', 'created'), eb('meetings.created_at', '<', cutoff)]),
+        ]),
       );
     if (options.accountId) query = query.where('meetings.account_id', '=', options.accountId);
-    return query.orderBy('meetings.ended_at').orderBy('meetings.id').limit(options.limit).execute();
+    return query.orderBy(dueAt).orderBy('meetings.id').limit(options.limit).execute();
   },
 };

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../core/db/database.ts';
 import type { DB } from '../../core/db/schema.ts';
+import { AppError } from '../../core/http/errors.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
@@ -242,7 +243,8 @@ export class MeetingLifecycle {
 
 async function lockMeeting(tx: Kysely<DB>, meetingId: string): Promise<MeetingRow> {
   const meeting = await repo.lockMeeting(tx, meetingId);
-  if (!meeting) throw new Error(`meeting ${meetingId} does not exist`);
+  // Deleted meanwhile (DELETE /meetings/{id} or the retention): a 404 for the caller, not a 500.
+  if (!meeting) throw new AppError('resource_not_found', 'No such meeting: it was deleted.', { param: 'id' });
   return meeting;
 }
 

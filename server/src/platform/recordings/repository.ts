@@ -54,7 +54,7 @@ export const recordingRepository = {
         'meeting_participants.recording_consent',
       ])
       .where('meetings.id', '=', meetingId)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
   },
   findReady(db: Kysely<DB>, accountId: string, meetingId: string) {
     return db

@@ -159,6 +159,8 @@ export class RecordingService {
 
   private async assertUploadAllowed(room: RoomMeeting): Promise<void> {
     const row = await repo.uploadConditions(this.deps.db, room.id);
+    // Deleted since the room token was checked: a 404, not a 500.
+    if (!row) throw new AppError('resource_not_found', 'No such meeting: it was deleted.', { param: 'id' });
     if (row.status === 'created') {
       throw new AppError('resource_conflict', 'The meeting has not started: nothing can be recorded yet.');
     }

@@ -7,22 +7,34 @@ export const SESSION_COOKIE = 'understudy_session';
 export const OIDC_COOKIE = 'understudy_oidc';
 
 /**
- * Always Secure (browsers treat http://localhost and 127.0.0.1 as secure origins), HttpOnly (no
- * script reads it) and SameSite=Lax (not sent on cross-site subrequests or POSTs).
+ * Whether the cookies carry `Secure`: when PUBLIC_URL is https, or its host is loopback (browsers
+ * treat http://localhost and 127.0.0.1 as secure origins). On plain http to any other host a
+ * browser would drop a Secure cookie and sign-in could never work, so it is left off there (the
+ * start-up logs a warning that sessions travel unencrypted).
  */
-const BASE: SerializeOptions = { httpOnly: true, secure: true, sameSite: 'lax', path: '/' };
-
-export function sessionCookie(token: string, maxAgeSeconds: number): string {
-  return serialize(SESSION_COOKIE, token, { ...BASE, maxAge: maxAgeSeconds });
+export function cookiesSecure(publicUrl: string): boolean {
+  const url = new URL(publicUrl);
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
 }
 
-export function clearedCookie(name: string, path = '/'): string {
-  return serialize(name, '', { ...BASE, path, maxAge: 0, expires: new Date(0) });
+/**
+ * The Set-Cookie values: HttpOnly (no script reads them), SameSite=Lax (not sent on cross-site
+ * subrequests or POSTs) and Secure as `cookiesSecure` decides.
+ */
+export function cookieWriter(secure: boolean) {
+  const base: SerializeOptions = { httpOnly: true, secure, sameSite: 'lax', path: '/' };
+  return {
+    session: (token: string, maxAgeSeconds: number) =>
+      serialize(SESSION_COOKIE, token, { ...base, maxAge: maxAgeSeconds }),
+    cleared: (name: string, path = '/') =>
+      serialize(name, '', { ...base, path, maxAge: 0, expires: new Date(0) }),
+    oidc: (sealed: string, maxAgeSeconds: number) =>
+      serialize(OIDC_COOKIE, sealed, { ...base, path: '/v1/auth/oidc', maxAge: maxAgeSeconds }),
+  };
 }
-
-export function oidcCookie(sealed: string, maxAgeSeconds: number): string {
-  return serialize(OIDC_COOKIE, sealed, { ...BASE, path: '/v1/auth/oidc', maxAge: maxAgeSeconds });
-}
+export type CookieWriter = ReturnType<typeof cookieWriter>;
 
 export function readCookie(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;

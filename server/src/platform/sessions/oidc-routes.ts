@@ -4,7 +4,7 @@ import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import type { IdentityService } from '../identity/service.ts';
-import { clearedCookie, OIDC_COOKIE, oidcCookie, readCookie } from './cookies.ts';
+import { type CookieWriter, OIDC_COOKIE, readCookie } from './cookies.ts';
 import { OIDC_LOGIN_TTL_SECONDS, type OidcLogin, OidcLoginError } from './oidc-login.ts';
 import { AuthProviders, OidcCallbackQuery } from './schemas.ts';
 import type { SessionService } from './service.ts';
@@ -19,18 +19,19 @@ export interface OidcRouteDeps {
   sessions: SessionService;
   /** Null when OIDC_ISSUER or OIDC_CLIENT_ID is not set. */
   oidcLogin: OidcLogin | null;
+  cookies: CookieWriter;
   signupEnabled: boolean;
 }
 
 /** The ways to sign in, and the two legs of the sign-in through the external identity provider. */
 export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
-  const { identity, sessions, oidcLogin } = deps;
+  const { identity, sessions, oidcLogin, cookies } = deps;
   const notConfigured = () =>
     new AppError('resource_not_found', 'Sign-in through an identity provider is not configured here.');
   /** Failures land on the sign-in page, which explains the code. */
   const toSignIn = (reply: FastifyReply, code: string) =>
     reply
-      .header('set-cookie', clearedCookie(OIDC_COOKIE, OIDC_PATH))
+      .header('set-cookie', cookies.cleared(OIDC_COOKIE, OIDC_PATH))
       .redirect(`/#/sign-in?error=${encodeURIComponent(code)}`, 302);
 
   app.get(
@@ -65,7 +66,7 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
       try {
         const { location, sealed } = await oidcLogin.start();
         return reply
-          .header('set-cookie', oidcCookie(sealed, OIDC_LOGIN_TTL_SECONDS))
+          .header('set-cookie', cookies.oidc(sealed, OIDC_LOGIN_TTL_SECONDS))
           .header('cache-control', 'no-store')
           .redirect(location, 302);
       } catch (error) {
@@ -78,6 +79,11 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
   app.get(
     `${OIDC_PATH}/callback`,
     {
+      // The provider composes this query and adds parameters of its own (Entra `client_info`, ADFS
+      // `client-request-id`): unknown ones are accepted, and a query that fails the schema lands on
+      // the sign-in page like any other failed sign-in, never as a JSON 400 in the browser.
+      config: { openQuery: true },
+      attachValidation: true,
       schema: {
         ...open,
         operationId: 'finishOidcSignIn',
@@ -89,6 +95,10 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
     },
     async (request, reply) => {
       if (!oidcLogin) throw notConfigured();
+      if (request.validationError) {
+        request.log.warn({ reason: request.validationError.message }, 'OIDC callback query refused');
+        return toSignIn(reply, 'oidc_state_mismatch');
+      }
       try {
         const external = await oidcLogin.finish(request.query, readCookie(request, OIDC_COOKIE));
         const principal = await identity.principalForExternal(external);
@@ -98,7 +108,7 @@ export const oidcRoutes: RouteModule<OidcRouteDeps> = (app, deps) => {
           membershipId: principal.membershipId,
         });
         return reply
-          .header('set-cookie', [cookie, clearedCookie(OIDC_COOKIE, OIDC_PATH)])
+          .header('set-cookie', [cookie, cookies.cleared(OIDC_COOKIE, OIDC_PATH)])
           .header('cache-control', 'no-store')
           .redirect('/', 302);
       } catch (error) {

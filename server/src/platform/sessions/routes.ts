@@ -2,7 +2,7 @@ import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import type { IdentityService } from '../identity/service.ts';
-import { clearedCookie, SESSION_COOKIE } from './cookies.ts';
+import { type CookieWriter, SESSION_COOKIE } from './cookies.ts';
 import type { PasswordResetService } from './password-resets.ts';
 import { assertCsrf, refuseCrossSite } from './request-auth.ts';
 import {
@@ -117,10 +117,11 @@ export const credentialRoutes: RouteModule<SessionRouteDeps> = (app, deps) => {
 };
 
 /** The signed-in session: read by every page load, ended by sign-out. */
-export const sessionRoutes: RouteModule<{ sessions: SessionService; publicUrl: string }> = (
-  app,
-  { sessions, publicUrl },
-) => {
+export const sessionRoutes: RouteModule<{
+  sessions: SessionService;
+  publicUrl: string;
+  cookies: CookieWriter;
+}> = (app, { sessions, publicUrl, cookies }) => {
   app.get(
     '/v1/auth/session',
     {
@@ -135,7 +136,7 @@ export const sessionRoutes: RouteModule<{ sessions: SessionService; publicUrl: s
       const session = await sessions.fromRequest(request);
       if (!session) {
         if (request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) {
-          reply.header('set-cookie', clearedCookie(SESSION_COOKIE));
+          reply.header('set-cookie', cookies.cleared(SESSION_COOKIE));
         }
         throw new AppError('unauthorized', 'Not signed in.');
       }
@@ -159,7 +160,7 @@ export const sessionRoutes: RouteModule<{ sessions: SessionService; publicUrl: s
         assertCsrf(request, session, publicUrl);
         await sessions.end(session);
       }
-      return reply.status(204).header('set-cookie', clearedCookie(SESSION_COOKIE)).send(null);
+      return reply.status(204).header('set-cookie', cookies.cleared(SESSION_COOKIE)).send(null);
     },
   );
 };

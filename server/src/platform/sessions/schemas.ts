@@ -56,19 +56,25 @@ export const AuthProviders = Type.Object(
   { $id: 'AuthProviders', title: 'AuthProviders' },
 );
 
-/** What the issuer sends back to the callback (providers add some of these beyond code and state). */
-export const OidcCallbackQuery = Type.Object({
-  code: Type.Optional(Type.String({ maxLength: 4096 })),
-  state: Type.Optional(Type.String({ maxLength: 512 })),
-  error: Type.Optional(Type.String({ maxLength: 256 })),
-  error_description: Type.Optional(Type.String({ maxLength: 2048 })),
-  error_uri: Type.Optional(Type.String({ maxLength: 2048 })),
-  iss: Type.Optional(Type.String({ maxLength: 2048 })),
-  scope: Type.Optional(Type.String({ maxLength: 2048 })),
-  session_state: Type.Optional(Type.String({ maxLength: 2048 })),
-  authuser: Type.Optional(Type.String({ maxLength: 64 })),
-  prompt: Type.Optional(Type.String({ maxLength: 256 })),
-  hd: Type.Optional(Type.String({ maxLength: 256 })),
-});
+/**
+ * What the issuer sends back to the callback (providers add some of these beyond code and state).
+ * Open: providers add parameters of their own, which are ignored.
+ */
+export const OidcCallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    error: Type.Optional(Type.String({ maxLength: 256 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+    error_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+    scope: Type.Optional(Type.String({ maxLength: 2048 })),
+    session_state: Type.Optional(Type.String({ maxLength: 2048 })),
+    authuser: Type.Optional(Type.String({ maxLength: 64 })),
+    prompt: Type.Optional(Type.String({ maxLength: 256 })),
+    hd: Type.Optional(Type.String({ maxLength: 256 })),
+  },
+  { additionalProperties: true },
+);
 
 export const NoContent = Type.Null({ description: 'No content.' });

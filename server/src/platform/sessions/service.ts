@@ -5,7 +5,14 @@ import { safeEqual } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import type { UserClaims } from '../identity/tokens.ts';
-import { csrfTokenOf, randomToken, readCookie, SESSION_COOKIE, sessionCookie, tokenHash } from './cookies.ts';
+import {
+  type CookieWriter,
+  csrfTokenOf,
+  randomToken,
+  readCookie,
+  SESSION_COOKIE,
+  tokenHash,
+} from './cookies.ts';
 import { sessionRepository } from './repository.ts';
 
 /** A session ends after this long unused (sliding) … */
@@ -35,7 +42,7 @@ export interface OpenSession {
  * and workspace it signs in as. The cookie is one more credential of the public API.
  */
 export class SessionService {
-  constructor(private readonly deps: { db: Kysely<DB>; clock: Clock }) {}
+  constructor(private readonly deps: { db: Kysely<DB>; clock: Clock; cookies: CookieWriter }) {}
 
   /** Starts a session; the caller sets `cookie` on its response. */
   async start(claims: UserClaims): Promise<{ cookie: string; session: OpenSession }> {
@@ -53,7 +60,7 @@ export class SessionService {
     });
     const session = await this.open(token);
     if (!session) throw new Error('a session just created was not found');
-    return { cookie: sessionCookie(token, ABSOLUTE_LIFETIME_MS / 1000), session };
+    return { cookie: this.deps.cookies.session(token, ABSOLUTE_LIFETIME_MS / 1000), session };
   }
 
   /** The request's live session (moving its sliding expiry), or null. */

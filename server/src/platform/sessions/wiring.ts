@@ -4,6 +4,7 @@ import type { AppInstance } from '../../core/http/types.ts';
 import type { BoundRoutes } from '../../core/module.ts';
 import { periodic } from '../../core/workers.ts';
 import type { IdentityService } from '../identity/service.ts';
+import { cookiesSecure, cookieWriter } from './cookies.ts';
 import { OidcLogin } from './oidc-login.ts';
 import { oidcRoutes } from './oidc-routes.ts';
 import { PasswordResetService } from './password-resets.ts';
@@ -17,7 +18,15 @@ export function createSessionsModule(
   },
 ) {
   const { db, clock, config, redis, logger, secretBox, identity } = deps;
-  const sessions = new SessionService({ db, clock });
+  const secure = cookiesSecure(config.publicUrl);
+  if (!secure) {
+    logger.warn(
+      { public_url: config.publicUrl },
+      'PUBLIC_URL is plain http to a host other than loopback: session cookies are not Secure and sessions travel unencrypted; use https',
+    );
+  }
+  const cookies = cookieWriter(secure);
+  const sessions = new SessionService({ db, clock, cookies });
   const passwordResets = new PasswordResetService({
     db,
     clock,
@@ -54,8 +63,8 @@ export function createSessionsModule(
         });
         credentialRoutes(auth as AppInstance, { ...routeDeps, passwordResets, publicUrl: config.publicUrl });
       });
-      sessionRoutes(app, { sessions, publicUrl: config.publicUrl });
-      oidcRoutes(app, { ...routeDeps, oidcLogin });
+      sessionRoutes(app, { sessions, publicUrl: config.publicUrl, cookies });
+      oidcRoutes(app, { ...routeDeps, oidcLogin, cookies });
     },
   ];
   const workers = [
