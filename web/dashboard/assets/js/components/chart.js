@@ -43,7 +43,14 @@ export function Chart({ label, data, series, xTime = false, xLabel, yLabel, tabl
       height: HEIGHT,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: xTime } },
+      // One point alone would get an arbitrary span of years: give it a day (or a unit) either side.
+      scales: {
+        x: {
+          time: xTime,
+          range: (_plot, min, max) =>
+            min === max ? [min - (xTime ? 86_400 : 1), max + (xTime ? 86_400 : 1)] : [min, max],
+        },
+      },
       axes: [
         { ...AXIS, label: xLabel },
         { ...AXIS, label: yLabel },
