@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { withoutResolvedAddress } from '../../src/platform/custom-functions/test-call.ts';
 import { type ApiClient, expectError, ok, startPlatform, type TestPlatform } from '../harness.ts';
 import { startFunctionReceiver } from '../live/helpers.ts';
 import { createFunction } from './helpers.ts';
@@ -114,5 +115,18 @@ describe('custom function test call', () => {
       payload: { arguments: {} },
     });
     expectError(response, 403);
+  });
+});
+
+describe('test call errors', () => {
+  test('do not reveal the internal address a refused name resolved to', () => {
+    assert.equal(
+      withoutResolvedAddress('network_error: db.internal (10.1.2.3) is in a blocked range (private)'),
+      'network_error: db.internal is in a blocked range (private)',
+    );
+    assert.equal(
+      withoutResolvedAddress('network_error: 10.1.2.3 is in a blocked range (private)'),
+      'network_error: 10.1.2.3 is in a blocked range (private)',
+    );
   });
 });

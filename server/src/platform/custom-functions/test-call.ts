@@ -51,6 +51,15 @@ export async function testCustomFunction(deps: TestCallDeps, principal: Principa
     response_body: text === null ? null : text.slice(0, TEST_RESPONSE_MAX_CHARS),
     response_truncated:
       text !== null && (text.length > TEST_RESPONSE_MAX_CHARS || (outcome.response?.truncated ?? false)),
-    error: outcome.error,
+    error: outcome.error === null ? null : withoutResolvedAddress(outcome.error),
   };
+}
+
+/**
+ * The test call answers its caller directly, so a refused name must not tell them which internal
+ * address it resolved to (`db.internal (10.1.2.3) is in a blocked range` maps the network). The
+ * operator's log keeps the full message.
+ */
+export function withoutResolvedAddress(error: string): string {
+  return error.replace(/ \([0-9A-Fa-f:.]+\)( is in a blocked range)/, '$1');
 }
