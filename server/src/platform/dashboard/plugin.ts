@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import { escapeHtml } from '../../core/html.ts';
+import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { loadVendorModules, type VendorPackage, vendorHandler } from '../../core/http/vendor-modules.ts';
 import { type DashboardHeaderOptions, dashboardPageHeaders } from './headers.ts';
@@ -40,20 +40,7 @@ export async function registerDashboard(
     const hidden = { schema: { hide: true } };
     scope.get('/', hidden, async (_request, reply) => reply.headers(headers).send(page));
     scope.get(`${DASHBOARD_ASSET_PREFIX}vendor/:file`, hidden, vendorHandler(vendorModules));
-    await scope.register(fastifyStatic, {
-      root: fileURLToPath(new URL('assets/', WEB_ROOT)),
-      prefix: DASHBOARD_ASSET_PREFIX,
-      decorateReply: false,
-      index: false,
-      wildcard: true,
-      serveDotFiles: false,
-      // No content hashes in the file names: a short cache, revalidated by ETag.
-      maxAge: '5m',
-      setHeaders: (response) => {
-        response.setHeader('X-Content-Type-Options', 'nosniff');
-        response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-      },
-    });
+    await registerStaticAssets(scope, fileURLToPath(new URL('assets/', WEB_ROOT)), DASHBOARD_ASSET_PREFIX);
   });
 }
 

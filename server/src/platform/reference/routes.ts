@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
+import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { siteContent } from './content.ts';
 import { ASSET_HEADERS, referencePageHeaders } from './headers.ts';
@@ -89,18 +89,6 @@ export async function registerReferenceSite(app: AppInstance): Promise<void> {
       }
       return reply.send(vendored.body);
     });
-    await scope.register(fastifyStatic, {
-      root: ASSETS,
-      prefix: ASSET_PREFIX,
-      decorateReply: false,
-      index: false,
-      wildcard: true,
-      serveDotFiles: false,
-      // No content hashes in the file names: a short cache, revalidated by ETag.
-      maxAge: '5m',
-      setHeaders: (response) => {
-        for (const [name, value] of Object.entries(ASSET_HEADERS)) response.setHeader(name, value);
-      },
-    });
+    await registerStaticAssets(scope, ASSETS, ASSET_PREFIX, ASSET_HEADERS);
   });
 }

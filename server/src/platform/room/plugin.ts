@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/http/ids.ts';
+import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { loadVendorModules, vendorHandler } from '../../core/http/vendor-modules.ts';
 import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
@@ -115,20 +115,7 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
   await app.register(async (scope) => {
     // More specific than the static wildcard below, so these win for their paths.
     scope.get(`${ROOM_ASSET_PREFIX}vendor/:file`, { schema: { hide: true } }, vendorHandler(vendorModules));
-    await scope.register(fastifyStatic, {
-      root: fileURLToPath(new URL('assets/', WEB_ROOT)),
-      prefix: ROOM_ASSET_PREFIX,
-      decorateReply: false,
-      index: false,
-      wildcard: true,
-      serveDotFiles: false,
-      // No content hashes in the file names: a short cache, revalidated by ETag.
-      maxAge: '5m',
-      setHeaders: (response) => {
-        response.setHeader('X-Content-Type-Options', 'nosniff');
-        response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-      },
-    });
+    await registerStaticAssets(scope, fileURLToPath(new URL('assets/', WEB_ROOT)), ROOM_ASSET_PREFIX);
     // The address carries the room token: keep these requests out of the access log (`logLevel`),
     // and their schema out of the OpenAPI document (pages, not API).
     const routeOptions = { schema: { hide: true }, logLevel: 'warn' as const };
