@@ -93,6 +93,7 @@ describe('OpenAPI documents', () => {
     const room = operations(document).filter(({ path }) => path.startsWith('/v1/rooms/'));
     assert.deepEqual(room.map(({ operation }) => operation.operationId).sort(), [
       'getRoom',
+      'getRoomResults',
       'getRoomTranscript',
       'uploadRoomRecording',
       'uploadRoomRecordingThumbnail',
