@@ -87,6 +87,12 @@ async function serve(only: string | null) {
       ...speech.map((line) => `  ${line}`),
       ...(mailbox?.banner ?? []),
       '',
+      "  An API key from the command line (or the dashboard's API keys page):",
+      `    curl -s -X POST ${config.publicUrl}/auth/signup -H 'content-type: application/json' \\`,
+      `      -d '{"email":"you@example.com","password":"choose-a-password","name":"You"}'`,
+      `    curl -s -X POST ${base}/api-secrets -H "authorization: Bearer <token from signup>" \\`,
+      `      -H 'content-type: application/json' -d '{"name":"my key"}'`,
+      '',
     ].join('\n'),
   );
   onShutdown(async () => {

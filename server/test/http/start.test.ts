@@ -48,8 +48,15 @@ test('`serve` starts on embedded defaults, prints how to get a key, and shuts do
       );
     }
     assert.ok(healthy, `server did not become ready:\n${output}`);
-    assert.match(output, /\/v1/);
+    // The banner is written once the mailbox listens too, a moment after the platform is ready.
+    for (let i = 0; i < 120 && !/auth\/signup/.test(output); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     assert.match(output, /auth\/signup/);
+    assert.match(output, /\/v1/);
+    // The dashboard's address opens the banner: it is where a new user starts.
+    const banner = output.split('\n').filter((line) => line.startsWith('  ') && line.trim());
+    assert.match(banner[0] ?? '', /^ {2}Understudy dashboard {2}http:\/\/localhost:\d+\/ /);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await exited, 0, output);
