@@ -2,7 +2,7 @@
  * A participant in a meeting room over the realtime protocol (docs/realtime.md): join with the
  * meeting's room token, send text turns, read the persona's replies and events, leave. For bots,
  * load tests and integration tests; a browser uses the room page instead. The room's HTTP
- * operations (welcome data, transcript, recording uploads) take the same room token.
+ * operations (welcome data, transcript, results, recording uploads) take the same room token.
  */
 import type { operations } from './generated/platform-v1.js';
 import { roomOperations } from './generated/platform-v1-operations.js';
@@ -92,6 +92,16 @@ export class RoomClient {
   transcript(options?: RequestOptions): Promise<Result<operations['getRoomTranscript']>> {
     return this.#call(roomOperations.room.getTranscript, {}, options) as Promise<
       Result<operations['getRoomTranscript']>
+    >;
+  }
+
+  /**
+   * The participant's results after the meeting (`GET /v1/rooms/{id}/results`): `status: pending`
+   * while the analysis runs. A 404 `results_not_shared` unless the scenario shares them.
+   */
+  results(options?: RequestOptions): Promise<Result<operations['getRoomResults']>> {
+    return this.#call(roomOperations.room.getResults, {}, options) as Promise<
+      Result<operations['getRoomResults']>
     >;
   }
 

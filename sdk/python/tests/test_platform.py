@@ -218,6 +218,10 @@ class PlatformTest(unittest.TestCase):
         transcript = room.transcript()
         self.assertEqual(transcript["status"], "ended")
         self.assertEqual(transcript["sentences"][0]["message"], "Hi, I am Jane. Shall we begin?")
+        # The scenario does not share results with the participant (the default).
+        with self.assertRaises(NotFoundError) as not_shared:
+            room.results()
+        self.assertEqual(not_shared.exception.code, "results_not_shared")
         # A WebM starts with the EBML magic number; a PNG with its signature.
         media = bytes([0x1A, 0x45, 0xDF, 0xA3]) + bytes(4096)
         uploaded = room.upload_recording(media, "video/webm")

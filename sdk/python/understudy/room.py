@@ -1,6 +1,6 @@
 """A participant in a meeting room, over the realtime protocol (docs/realtime.md): for bots,
 load tests and integration tests. Authenticated by the meeting's room token, never an API key,
-which also opens the room's HTTP operations (welcome data, transcript, recording uploads).
+which also opens the room's HTTP operations (welcome data, transcript, results, recording uploads).
 
     room = Room.connect(base_url, meeting["id"], meeting["room_token"])
     room.join(name="Sam")
@@ -54,7 +54,7 @@ class _RoomApi(BaseClient):
 class Room:
     """One connection to ``/v1/rooms/{meeting_id}/live``. Every JSON frame received is kept in
     ``frames``; ``next()`` hands them out in order, skipping those of other types. The room's HTTP
-    operations (``welcome``, ``transcript``, ``upload_recording``, ``upload_thumbnail``) work
+    operations (``welcome``, ``transcript``, ``results``, ``upload_recording``, ``upload_thumbnail``) work
     before, during and after the connection."""
 
     def __init__(self, socket: WebSocket, api: Optional[_RoomApi] = None) -> None:
@@ -83,6 +83,11 @@ class Room:
     def transcript(self) -> types.RoomTranscript:
         """``GET /v1/rooms/{id}/transcript``: the transcript as stored so far."""
         return self._http().call("getRoomTranscript")  # type: ignore[no-any-return]
+
+    def results(self) -> types.RoomResults:
+        """``GET /v1/rooms/{id}/results``: the participant's results after the meeting (``status``
+        ``pending`` while the analysis runs). 404 ``results_not_shared`` unless the scenario shares them."""
+        return self._http().call("getRoomResults")  # type: ignore[no-any-return]
 
     def upload_recording(self, body: bytes, content_type: str) -> types.RoomUpload:
         """``PUT /v1/rooms/{id}/recording``: the raw media (video/webm, video/mp4, audio/webm,

@@ -55,6 +55,7 @@ describe('scenarios', () => {
       idle_timeout_seconds: 300,
       show_timer: true,
       agent_fallback: 'auto',
+      share_results_with_participant: false,
     });
     assert.deepEqual(created.session_options, {
       webhook_url: null,
@@ -182,6 +183,7 @@ describe('scenarios', () => {
       idle_timeout_seconds: 300,
       show_timer: false,
       agent_fallback: 'auto',
+      share_results_with_participant: false,
     });
     assert.equal(updated.session_options.memory_enabled, true);
     assert.equal(updated.session_options.recording_consent_required, true);

@@ -33,6 +33,7 @@ describe('the Node and Python SDKs', () => {
     const room = read('sdk/node/operations.json').filter((entry) => entry.client === 'room');
     assert.deepEqual(room.map((entry) => entry.operationId).sort(), [
       'getRoom',
+      'getRoomResults',
       'getRoomTranscript',
       'uploadRoomRecording',
       'uploadRoomRecordingThumbnail',

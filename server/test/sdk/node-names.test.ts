@@ -67,6 +67,7 @@ test('the API-key client leaves the room-token operations to RoomClient', () => 
   assert.equal('room' in platformOperations, false);
   assert.deepEqual(Object.keys(roomOperations.room).sort(), [
     'get',
+    'getResults',
     'getTranscript',
     'uploadRecording',
     'uploadRecordingThumbnail',

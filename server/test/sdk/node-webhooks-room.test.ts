@@ -189,6 +189,11 @@ describe('RoomClient', () => {
     const transcript = await room.transcript();
     assert.equal(transcript.status, 'ended');
     assert.equal(transcript.sentences[0]?.message, 'Hi, I am Jane. Shall we begin?');
+    // The scenario does not share results with the participant (the default).
+    await assert.rejects(
+      room.results(),
+      (error: unknown) => error instanceof NotFoundError && error.code === 'results_not_shared',
+    );
 
     // A WebM starts with the EBML magic number; a PNG with its signature.
     const media = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, ...new Array(4096).fill(7)]);
