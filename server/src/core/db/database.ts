@@ -29,12 +29,26 @@ export async function pingDatabase(db: Kysely<DB>): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
+/** How long PostgreSQL may keep a caller waiting (config.database). */
+export interface PostgresTimeouts {
+  /** For a new connection; past it the query fails (a 503) instead of queueing on a dead server. */
+  connectTimeoutMs: number;
+  /** The server's statement_timeout for every pooled session; 0 = none. */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectTimeoutMs: 3_000,
+  statementTimeoutMs: 30_000,
+};
+
 export async function openDatabase(options: {
   databaseUrl: string | null;
   dataDir: string;
+  database?: PostgresTimeouts;
 }): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl)
+    ? openPostgres(options.databaseUrl, options.database)
     : openPGlite(join(options.dataDir, 'pglite'));
 }
 
@@ -89,28 +103,63 @@ export async function openPGlite(
   };
 }
 
-export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 20 });
+/** Runs `fn` on one pooled session without the statement timeout (migrations, waits for a lock). */
+async function untimed<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('set statement_timeout = 0');
+    return await fn(client);
+  } finally {
+    // Back to the pool's statement_timeout (the session's start-up value); a session that failed
+    // to reset is discarded rather than handed on without its bound.
+    const reset = await client.query('reset statement_timeout').then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    client.release(reset);
+  }
+}
+
+export async function openPostgres(
+  connectionString: string,
+  timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 20,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // Sent at start-up, so it is the session default that `reset statement_timeout` returns to.
+    ...(timeouts.statementTimeoutMs > 0 ? { statement_timeout: timeouts.statementTimeoutMs } : {}),
+    // A connection to a server that vanished without a reset is found dead instead of waited on.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // An idle pooled connection that the server (or the network) drops emits 'error' on the pool;
+  // unhandled, that would crash the process. The pool discards it; requests then see a 503 and
+  // /readyz a 503 until the server answers again.
+  pool.on('error', () => {});
+  // The same for a checked-out connection (a running query, a LISTEN): the query itself fails,
+  // and pg-pool discards the connection when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const listeners: pg.PoolClient[] = [];
   return {
     engine: 'postgres',
     db,
     async runScript(script) {
-      await pool.query(script);
+      // Migrations may rewrite large tables: they are not bound by the statement timeout.
+      await untimed(pool, (client) => client.query(script));
     },
     async withAdvisoryLock(key, fn) {
-      const client = await pool.connect();
-      try {
+      // Waiting for the lock (another instance migrating) is not bound by the statement timeout.
+      return untimed(pool, async (client) => {
         await client.query('select pg_advisory_lock($1)', [key]);
         try {
           return await fn();
         } finally {
           await client.query('select pg_advisory_unlock($1)', [key]);
         }
-      } finally {
-        client.release();
-      }
+      });
     },
     async listen(channel, handler) {
       const client = await pool.connect();
