@@ -3,12 +3,14 @@ import { type AddressInfo, createServer, type Server, Socket } from 'node:net';
 /**
  * A loopback TCP proxy to a dependency (Redis, PostgreSQL) whose connection tests and benchmarks
  * can cut: `cut()` drops every open connection and refuses new ones (a dependency that went away),
- * `restore()` forwards again. The listening port stays the same throughout, so clients reconnect
- * to it on their own.
+ * `stall()` stops forwarding without closing anything (a network partition: bytes wait in the
+ * buffers), `restore()` forwards again. The listening port stays the same throughout, so clients
+ * reconnect to it on their own.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private isCut = false;
+  private isStalled = false;
 
   private constructor(
     private readonly server: Server,
@@ -49,6 +51,7 @@ export class TcpProxy {
     upstream.connect(target.port, target.host);
     client.pipe(upstream);
     upstream.pipe(client);
+    if (this.isStalled) for (const socket of [client, upstream]) socket.pause();
   }
 
   cut(): void {
@@ -57,8 +60,15 @@ export class TcpProxy {
     this.sockets.clear();
   }
 
+  stall(): void {
+    this.isStalled = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
   restore(): void {
     this.isCut = false;
+    this.isStalled = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async close(): Promise<void> {
