@@ -123,8 +123,8 @@ describe('Redis unreachable', { skip: !redisReachable && 'Redis is not reachable
 });
 
 describe('PostgreSQL unreachable', { skip: !postgresReachable && 'PostgreSQL is not reachable' }, () => {
-  async function admin(statement: string): Promise<void> {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
+  async function admin(statement: string, url = POSTGRES_URL): Promise<void> {
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       await client.query(statement);
@@ -149,6 +149,8 @@ describe('PostgreSQL unreachable', { skip: !postgresReachable && 'PostgreSQL is 
       t = await startPlatform({ database, env: { REDIS_URL: '' } });
       const client = await t.workspace();
       assert.equal((await client.call('GET', '/personas')).statusCode, 200);
+      const heard: string[] = [];
+      const unlisten = await database.listen('outage_probe', (payload) => heard.push(payload));
 
       proxy.cut();
       const refused = await client.call('GET', '/personas');
@@ -181,6 +183,12 @@ describe('PostgreSQL unreachable', { skip: !postgresReachable && 'PostgreSQL is 
       assert.equal((await client.call('GET', '/personas')).statusCode, 200, 'the pool reconnects');
       assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
       assert.equal(await gauge(t, 'database'), '1');
+      // A LISTEN lost in the outage is taken up again on a new connection.
+      await eventually(async () => {
+        await admin(`select pg_notify('outage_probe', 'back')`, direct.toString());
+        return heard.includes('back');
+      }, 'a notification reaches a listener registered before the outage');
+      await unlisten();
     } finally {
       await t?.close();
       await database.close();

@@ -142,7 +142,7 @@ export async function openPostgres(
   // and pg-pool discards the connection when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const listeners: pg.PoolClient[] = [];
+  const subscriptions = new Set<{ stop(): Promise<void> }>();
   return {
     engine: 'postgres',
     db,
@@ -162,21 +162,83 @@ export async function openPostgres(
       });
     },
     async listen(channel, handler) {
-      const client = await pool.connect();
-      listeners.push(client);
-      client.on('notification', (message) => {
-        if (message.channel === channel) handler(message.payload ?? '');
-      });
-      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      const subscription = await listenResiliently(pool, channel, handler);
+      subscriptions.add(subscription);
       return async () => {
-        await client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
-        listeners.splice(listeners.indexOf(client), 1);
-        client.release();
+        subscriptions.delete(subscription);
+        await subscription.stop();
       };
     },
     async close() {
-      for (const client of listeners.splice(0)) client.release();
+      for (const subscription of subscriptions) await subscription.stop();
+      subscriptions.clear();
       await db.destroy();
+    },
+  };
+}
+
+/** How long to wait before listening again on a new connection after losing one. */
+const RELISTEN_DELAY_MS = 1_000;
+
+/**
+ * LISTEN on a dedicated pooled connection that is replaced when the server drops it (an outage,
+ * a restart), so notifications resume on their own once PostgreSQL is back. Notifications sent
+ * while no connection listens are lost: every listener has a polling or cache-age safety net.
+ * The first LISTEN fails as before when the server is unreachable.
+ */
+async function listenResiliently(
+  pool: pg.Pool,
+  channel: string,
+  handler: NotifyHandler,
+): Promise<{ stop(): Promise<void> }> {
+  /** The listening connection and how to give it back (once) to the pool. */
+  let current: { client: pg.PoolClient; release(error?: Error): void } | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const attach = async () => {
+    const client = await pool.connect();
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      client.off('error', lost);
+      client.removeAllListeners('notification');
+      if (current?.client === client) current = null;
+      // With an error pg-pool discards the connection instead of reusing it.
+      client.release(error);
+    };
+    function lost(error: Error) {
+      release(error);
+      if (!stopped) schedule();
+    }
+    client.on('error', lost);
+    client.on('notification', (message) => {
+      if (message.channel === channel) handler(message.payload ?? '');
+    });
+    try {
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      release(error as Error);
+      throw error;
+    }
+    if (stopped) return release();
+    current = { client, release };
+  };
+  const schedule = () => {
+    retry = setTimeout(() => void attach().catch(() => !stopped && schedule()), RELISTEN_DELAY_MS);
+    retry.unref();
+  };
+
+  await attach();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const listening = current;
+      if (!listening) return;
+      await listening.client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      listening.release();
     },
   };
 }
