@@ -39,7 +39,17 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /**
+   * PostgreSQL bounds: how long to wait for a new connection (DATABASE_CONNECT_TIMEOUT_MS) and
+   * for one statement (DATABASE_STATEMENT_TIMEOUT_MS, the server's statement_timeout; 0 = none).
+   */
+  database: { connectTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | null;
+  /**
+   * Redis bounds: a command that takes longer fails (REDIS_COMMAND_TIMEOUT_MS) and opens the
+   * circuit; while it is open a PING every REDIS_PROBE_INTERVAL_MS looks for recovery.
+   */
+  redis: { commandTimeoutMs: number; probeIntervalMs: number };
   encryptionKey: Buffer;
   appEnv: AppEnv;
   signupEnabled: boolean;
@@ -286,7 +296,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicUrl,
     dataDir,
     databaseUrl,
+    database: {
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redis: {
+      commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
+      probeIntervalMs: integer(env, 'REDIS_PROBE_INTERVAL_MS', 1_000, 50, 60_000),
+    },
     encryptionKey: encryptionKey(env.ENCRYPTION_KEY, dataDir),
     appEnv,
     signupEnabled: bool(env, 'SIGNUP_ENABLED', appEnv === 'development'),

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -10,6 +9,10 @@ import type { DB } from '../core/db/schema.ts';
 import type { CoreDeps } from '../core/deps.ts';
 import { Paginator } from '../core/http/pagination.ts';
 import { createLogger } from '../core/logging.ts';
+import { RedisCircuit } from '../core/redis-circuit.ts';
+
+/** How long start-up waits for Redis's first answer before serving from the fallbacks. */
+const START_WAIT_FOR_REDIS_MS = 2_000;
 
 export interface CoreOverrides {
   clock?: Clock;
@@ -26,13 +29,12 @@ export async function createCoreDeps(
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const secretBox = new SecretBox(config.encryptionKey);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
-    : null;
-  redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  const redis = config.redisUrl ? new RedisCircuit(config.redisUrl, { ...config.redis, logger }) : null;
+  // A healthy Redis starts with the circuit closed; an unreachable one does not hold up the start.
+  await redis?.ready(START_WAIT_FOR_REDIS_MS);
   const disposers: CoreDeps['disposers'] = [];
   if (!overrides.database) disposers.push(() => database.close());
-  if (redis) disposers.push(() => void redis.disconnect());
+  if (redis) disposers.push(() => redis.close());
   return {
     config,
     database,

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -7,6 +6,7 @@ import type { SecretBox } from './crypto/secret-box.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
 import type { Paginator } from './http/pagination.ts';
+import type { RedisCircuit } from './redis-circuit.ts';
 
 /** What every service and worker shares: configuration, storage, time, secrets and logging. */
 export interface CoreDeps {
@@ -17,7 +17,8 @@ export interface CoreDeps {
   secretBox: SecretBox;
   paginator: Paginator;
   logger: Logger;
-  redis: Redis | null;
+  /** The shared Redis connection behind its circuit (REDIS_URL), or none. */
+  redis: RedisCircuit | null;
   /** Run in reverse order on shutdown. */
   disposers: Array<() => Promise<void> | void>;
 }

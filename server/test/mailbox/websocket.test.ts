@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
+import pino from 'pino';
+import { RedisCircuit } from '../../src/core/redis-circuit.ts';
 import { type EventBus, PostgresEventBus, RedisEventBus } from '../../src/mailbox/events/bus.ts';
 import type { MailboxEvent } from '../../src/mailbox/events/types.ts';
 import { startMailbox, type TestMailbox } from './app.ts';
@@ -136,10 +137,15 @@ describe('cross-instance fan-out', () => {
     const t = await startMailbox();
     const channel = `mailbox_events_x${randomBytes(5).toString('hex')}`;
     const buses: EventBus[] = [];
-    const redis: Redis[] = [];
+    const redis: RedisCircuit[] = [];
     for (let i = 0; i < 2; i++) {
       if (process.env.REDIS_URL) {
-        const client = new Redis(process.env.REDIS_URL);
+        const client = new RedisCircuit(process.env.REDIS_URL, {
+          commandTimeoutMs: 1_000,
+          probeIntervalMs: 1_000,
+          logger: pino({ level: 'silent' }),
+        });
+        await client.ready(2_000);
         redis.push(client);
         buses.push(new RedisEventBus(client, t.deps.database, channel));
       } else {
@@ -180,7 +186,7 @@ describe('cross-instance fan-out', () => {
       assert.equal(got[0]!.created_at.toISOString(), '2026-11-01T12:00:00.000Z');
       await unsubscribe();
     } finally {
-      for (const client of redis) client.disconnect();
+      for (const client of redis) client.close();
       await t.deps.db.deleteFrom('mailbox_events').where('id', '=', 'evt_cross').execute();
       await t.close();
     }

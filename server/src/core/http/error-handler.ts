@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.ts';
 import { PAGE_PARAMS } from './pagination.ts';
@@ -85,6 +86,13 @@ export function toAppError(error: unknown): AppError {
     }
     const code: ErrorCode = first.code === 'parameter_missing' ? 'parameter_missing' : 'parameter_invalid';
     return new AppError(code, first.message, { param: first.param, errors, cause: error });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError(
+      'service_unavailable',
+      'The database is unreachable or did not answer in time. Retry after the time in Retry-After.',
+      { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }, cause: error },
+    );
   }
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

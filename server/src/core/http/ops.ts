@@ -1,9 +1,20 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type Database, pingDatabase } from '../db/database.ts';
+import type { RedisCircuit } from '../redis-circuit.ts';
 import type { AnyFastify } from './any-fastify.ts';
 
-/** /healthz (process up), /readyz (database reachable) and /metrics (Prometheus), plus request metrics. */
-export function installOperations(app: AnyFastify, deps: { database: Database; service: string }): Registry {
+type DependencyState = 'ok' | 'unreachable' | 'not_configured';
+
+/**
+ * /healthz (process up), /readyz (dependencies) and /metrics (Prometheus), plus request metrics.
+ * /readyz is 503 while the database is unreachable (nothing can be served), but 200 with
+ * `"status":"degraded"` while only Redis is: requests are then served from in-memory fallbacks,
+ * so a load balancer should keep routing to the instance (docs/reliability.md).
+ */
+export function installOperations(
+  app: AnyFastify,
+  deps: { database: Database; service: string; redis?: RedisCircuit | null },
+): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: deps.service });
   collectDefaultMetrics({ register: registry });
@@ -21,6 +32,24 @@ export function installOperations(app: AnyFastify, deps: { database: Database; s
     registers: [registry],
   });
 
+  const databaseState = async (): Promise<DependencyState> =>
+    pingDatabase(deps.database.db).then(
+      () => 'ok',
+      () => 'unreachable',
+    );
+  const redisState = (): DependencyState =>
+    !deps.redis ? 'not_configured' : deps.redis.up ? 'ok' : 'unreachable';
+  new Gauge({
+    name: 'dependency_up',
+    help: 'Whether a dependency answers (1) or is unreachable (0); Redis only when configured',
+    labelNames: ['dependency'],
+    registers: [registry],
+    async collect() {
+      this.set({ dependency: 'database' }, (await databaseState()) === 'ok' ? 1 : 0);
+      if (deps.redis) this.set({ dependency: 'redis' }, deps.redis.up ? 1 : 0);
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });
@@ -30,12 +59,14 @@ export function installOperations(app: AnyFastify, deps: { database: Database; s
   const hide = { schema: { hide: true } };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
   app.get('/readyz', hide, async (_request, reply) => {
-    try {
-      await pingDatabase(deps.database.db);
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', reason: 'database unreachable' });
+    const database = await databaseState();
+    const redis = redisState();
+    if (database !== 'ok') {
+      return reply
+        .status(503)
+        .send({ status: 'unavailable', reason: 'database unreachable', database, redis });
     }
+    return { status: redis === 'unreachable' ? 'degraded' : 'ready', database, redis };
   });
   app.get('/metrics', hide, async (_request, reply) => {
     reply.header('Content-Type', registry.contentType);

@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import {
   type IRateLimiterOptions,
-  type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import type { RedisCircuit } from '../redis-circuit.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
 
@@ -20,8 +19,8 @@ export interface RateLimitRule {
 
 export interface RateLimitOptions {
   rules: RateLimitRule[];
-  /** Shared budgets across instances when set; in-process memory otherwise. */
-  redis: Redis | null;
+  /** Shared budgets across instances when set (and reachable); in-process memory otherwise. */
+  redis: RedisCircuit | null;
   keyPrefix: string;
   /** Who a budget belongs to. */
   keyOf: (request: FastifyRequest) => string;
@@ -40,23 +39,47 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const isWrite = (method: string) => WRITE_METHODS.has(method);
 
-function limiterFor(rule: RateLimitRule, options: RateLimitOptions): RateLimiterAbstract {
+/** What the hook needs of a limiter: spend a point, or look without spending. */
+interface Budget {
+  consume(key: string): Promise<RateLimiterRes>;
+  get(key: string): Promise<RateLimiterRes | null>;
+}
+
+/**
+ * Redis-shared budgets while Redis answers; this process's memory while the circuit is open, at
+ * once and without waiting for a command to time out. During an outage each instance therefore
+ * counts its own share: the limit is per instance until Redis is back.
+ */
+function limiterFor(rule: RateLimitRule, options: RateLimitOptions): Budget {
   const base: IRateLimiterOptions = {
     points: rule.points,
     duration: rule.durationSeconds,
     keyPrefix: `${options.keyPrefix}:${rule.name}`,
   };
-  if (!options.redis) return new RateLimiterMemory(base);
-  // If Redis is briefly unreachable, limits fall back to this process rather than failing requests.
-  return new RateLimiterRedis({
-    ...base,
-    storeClient: options.redis,
-    insuranceLimiter: new RateLimiterMemory(base),
-  });
+  const memory = new RateLimiterMemory(base);
+  const circuit = options.redis;
+  if (!circuit) return memory;
+  const shared = new RateLimiterRedis({ ...base, storeClient: circuit.client });
+  // A refusal (no budget left) is an answer, not a Redis failure.
+  const isAnswer = (rejection: unknown) => rejection instanceof RateLimiterRes;
+  return {
+    consume: (key) =>
+      circuit.run(
+        () => shared.consume(key),
+        () => memory.consume(key),
+        isAnswer,
+      ),
+    get: (key) =>
+      circuit.run(
+        () => shared.get(key),
+        () => memory.get(key),
+        isAnswer,
+      ),
+  };
 }
 
 /** The budget as it stands, spending nothing (an untouched budget is full). */
-async function peek(limiter: RateLimiterAbstract, rule: RateLimitRule, key: string): Promise<RateLimiterRes> {
+async function peek(limiter: Budget, rule: RateLimitRule, key: string): Promise<RateLimiterRes> {
   return (await limiter.get(key)) ?? new RateLimiterRes(rule.points, rule.durationSeconds * 1000, 0);
 }
 

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Database } from '../../core/db/database.ts';
+import type { RedisCircuit } from '../../core/redis-circuit.ts';
 import { eventsRepository } from './repository.ts';
 import type { MailboxEvent } from './types.ts';
 
@@ -134,37 +134,73 @@ function pack(events: MailboxEvent[]): string[] {
   return out;
 }
 
+/**
+ * Redis pub/sub behind the shared circuit. While Redis is unreachable, events reach this
+ * instance's own sockets directly (other instances' clients catch up from the events list), and
+ * publishing never waits on Redis.
+ */
 export class RedisEventBus implements EventBus {
-  /** `publisher` is the shared connection; a subscribing connection is duplicated from it. */
+  private readonly local = new Set<{ handler: EventHandler; onRevoked?: RevocationHandler }>();
+
+  /** The circuit's connection publishes; a subscribing connection is duplicated from it. */
   constructor(
-    private readonly publisher: Redis,
+    private readonly redis: RedisCircuit,
     private readonly database: Database,
     private readonly channel = EVENT_CHANNEL,
   ) {}
 
   async publish(events: MailboxEvent[]): Promise<void> {
-    if (events.length === 1) {
-      await this.publisher.publish(this.channel, encode(events[0]!));
-      return;
-    }
-    const pipeline = this.publisher.pipeline();
-    for (const event of events) pipeline.publish(this.channel, encode(event));
-    await pipeline.exec();
+    if (events.length === 0) return;
+    await this.redis.run(
+      async (client) => {
+        if (events.length === 1) {
+          await client.publish(this.channel, encode(events[0]!));
+          return;
+        }
+        const pipeline = client.pipeline();
+        for (const event of events) pipeline.publish(this.channel, encode(event));
+        const results = await pipeline.exec();
+        const failed = results?.find(([error]) => error);
+        if (failed) throw failed[0];
+      },
+      async () => {
+        for (const { handler } of this.local) for (const event of events) handler(event);
+      },
+    );
   }
 
   async publishRevocation(subject: string): Promise<void> {
-    await this.publisher.publish(this.channel, revocation(subject));
+    await this.redis.run(
+      async (client) => {
+        await client.publish(this.channel, revocation(subject));
+      },
+      async () => {
+        for (const { onRevoked } of this.local) onRevoked?.(subject);
+      },
+    );
   }
 
   async subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>> {
-    const subscriber = this.publisher.duplicate();
+    const entry = { handler, onRevoked };
+    this.local.add(entry);
+    // Unlike the shared connection, the subscriber waits for Redis: its SUBSCRIBE is queued while
+    // disconnected and renewed by ioredis after every reconnect.
+    const subscriber = this.redis.client.duplicate({
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+    });
     subscriber.on('error', () => {});
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) void deliver(this.database, message, handler, onRevoked).catch(() => {});
     });
-    await subscriber.subscribe(this.channel);
+    const subscribed = subscriber.subscribe(this.channel).catch(() => {});
+    // A start-up during an outage does not wait for Redis; the local fallback serves meanwhile.
+    if (this.redis.up) await subscribed;
     return async () => {
-      await subscriber.unsubscribe(this.channel).catch(() => {});
+      this.local.delete(entry);
+      // Queued while disconnected, an UNSUBSCRIBE would wait for Redis: closing is enough then.
+      if (subscriber.status === 'ready') await subscriber.unsubscribe(this.channel).catch(() => {});
       subscriber.disconnect();
     };
   }
