@@ -5,8 +5,9 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
+import { checkInputOnEveryRoute } from '../core/http/input-checks.ts';
 import type { AppInstance } from '../core/http/types.ts';
-import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
+import { createValidatorCompiler } from '../core/http/validation.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
 import { documentedSchema, hoistNamedSchemas, webhookDocuments, withoutNames } from './openapi-components.ts';
 
@@ -62,7 +63,7 @@ export async function createHttpApp(
 
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
-  refuseNulCharacters(app);
+  checkInputOnEveryRoute(app);
   if (!options.trustProxyHops) warnOfIgnoredForwardedFor(app);
   app.addHook('onRoute', (route) => {
     if (route.schema) route.schema = withoutNames(route.schema);

@@ -128,7 +128,7 @@ export function toAppError(error: unknown): AppError {
         cause: error,
       });
     // Text PostgreSQL cannot store (NUL characters); the body is checked for them up front (see
-    // refuseNulCharacters), so this is the net for text arriving by any other way.
+    // refuseUnsafeInput in input-checks.ts), so this is the net for text arriving by any other way.
     case '22021':
     case '22P05':
       return new AppError('parameter_invalid', 'Text holds characters that cannot be stored, such as NUL.', {

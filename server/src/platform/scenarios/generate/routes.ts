@@ -4,11 +4,12 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { Type } from 'typebox';
 import { AppError } from '../../../core/http/errors.ts';
+import { refuseUnsafeInput } from '../../../core/http/input-checks.ts';
 import { withErrors } from '../../../core/http/schemas.ts';
 import type { AppInstance } from '../../../core/http/types.ts';
-import { refuseNul } from '../../../core/http/validation.ts';
 import { Scenario } from '../schemas.ts';
 import { MAX_UPLOAD_BYTES, type UploadedFile } from './extract.ts';
+import { refuseMalformedMultipart } from './multipart-errors.ts';
 import { type ScenarioGenerator, USER_INPUT_MAX } from './service.ts';
 
 declare module 'fastify' {
@@ -59,6 +60,7 @@ addFormats.default(formAjv);
  */
 export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator: ScenarioGenerator }) {
   app.decorateRequest('uploadedFile', null);
+  const bodyRead = refuseMalformedMultipart(app);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 256 * 1024, parts: 12 },
@@ -77,7 +79,14 @@ export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator
       try {
         data = await part.toBuffer();
       } catch (error) {
-        throw new AppError('payload_too_large', 'The file is larger than 5 MB.', {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('payload_too_large', 'The file is larger than 5 MB.', {
+            param: 'file',
+            cause: error,
+          });
+        }
+        // A file part cut short: the body ended before the part's boundary.
+        throw new AppError('invalid_request', 'The file is cut short: the multipart body ended inside it.', {
           param: 'file',
           cause: error,
         });
@@ -93,8 +102,8 @@ export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator
     {
       // It creates the scenario's persona and goals too.
       config: { scopes: ['scenarios:write', 'personas:write', 'goals:write'] },
-      // The form fields arrive after the app-wide NUL check ran: check them once they are here.
-      preValidation: refuseNul,
+      // The form fields arrive after the app-wide input check ran: check them once they are here.
+      preValidation: [bodyRead, refuseUnsafeInput],
       validatorCompiler: ({ schema }) => formAjv.compile(schema as object),
       schema: {
         tags: ['Scenarios'],
