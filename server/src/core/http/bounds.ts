@@ -180,8 +180,11 @@ export function installBodyTimeout(
       },
       upload ? bounds.uploadTimeoutMs : bounds.bodyTimeoutMs,
     );
+    // The listening server keeps the process alive, not this timer (nor one left by an injected request).
+    timer.unref();
     const stop = () => clearTimeout(timer);
     raw.once('end', stop);
+    reply.raw.once('finish', stop);
     reply.raw.once('close', stop);
     done();
   });

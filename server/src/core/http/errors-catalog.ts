@@ -21,6 +21,8 @@ export const ERROR_CATALOG = {
       'A URL path that is not validly percent-encoded, or a path segment that is too long.',
       'A `Content-Length` header that does not match the body.',
       'An upload that did not complete, or a realtime frame of an unknown type.',
+      'A body sent to an operation that takes none (`param: "body"`), such as revoke or end.',
+      'A request that is not valid HTTP/1.1: bad chunked framing, both `Content-Length` and `Transfer-Encoding`, a NUL in the path or an unknown method.',
     ],
     fix: 'Read `message` and `param`: they name the problem. Fix the request; sending it again unchanged fails the same way.',
   },
@@ -204,7 +206,10 @@ export const ERROR_CATALOG = {
   },
   payload_too_large: {
     summary: 'The request body is larger than the server accepts.',
-    causes: ['A JSON body over 1 MiB on the platform, or attachments over the mailbox’s message size limit.'],
+    causes: [
+      'A JSON body over 1 MiB (on the mailbox’s message routes: over the message size limit plus 64 KiB), chunked or not.',
+      'Attachments over the mailbox’s message size limit.',
+    ],
     fix: 'Send less per request: split batches, or upload large media through the upload endpoints.',
   },
   unsupported_media_type: {
