@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { WS_BACKLOGGED } from '../../src/core/http/ws-backlog.ts';
+import { LocalEventBus } from '../../src/mailbox/events/bus.ts';
 import { rawRequest } from '../http/raw-http.ts';
 import { startMailbox, type TestMailbox } from './app.ts';
 
@@ -77,5 +80,45 @@ describe('bounds of the mailbox: body limits per route and the SMTP socket timeo
     assert.match(transcript, /^220 /);
     assert.match(transcript, /\r\n421 /);
     assert.doesNotMatch(transcript, /still open/);
+  });
+});
+
+describe('bounds of the mailbox: the event socket of a client that does not read', () => {
+  let t: TestMailbox;
+  const bus = new LocalEventBus();
+  before(async () => {
+    t = await startMailbox({ env: { WS_MAX_BUFFERED_BYTES: '65536' }, overrides: { bus } });
+    await t.listen();
+  });
+  after(() => t.close());
+
+  test('is closed 1008 once its unsent events pass WS_MAX_BUFFERED_BYTES', async () => {
+    const inbox = await t.createInbox(t.adminKey);
+    const ws = await t.openSocket(`/v0/inboxes/${encodeURIComponent(inbox.inbox_id)}/ws`);
+    await ws.next((frame) => frame.type === 'subscribed');
+    const closed = new Promise<number>((resolve) => ws.socket.once('close', (code) => resolve(code)));
+    // The client stops reading; events keep coming (32 MiB in all, more than the kernel buffers hold).
+    const tcp = (ws.socket as unknown as { _socket: Socket })._socket;
+    tcp.pause();
+    const filler = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 2048; i += 1) {
+      await bus.publish([
+        {
+          event_id: `evt_${i}`,
+          event_type: 'message.received',
+          created_at: new Date(),
+          namespace_id: 'ns',
+          pod_id: null,
+          inbox_id: inbox.inbox_id,
+          payload: { type: 'event', event_type: 'message.received', filler },
+        },
+      ]);
+      if (i % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    tcp.resume();
+    const code = await closed;
+    assert.ok(code === WS_BACKLOGGED.code || code === 1006, `closed with ${code}`);
+    // Far fewer than were published reached the client: the rest were never queued.
+    assert.ok(ws.frames.filter((frame) => frame.type === 'event').length < 2048);
   });
 });
