@@ -128,3 +128,20 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
   });
   assert.equal(configured.endSilenceMs, 900);
 });
+
+test('bounds: header, body, upload and keep-alive timeouts, SMTP timeouts and the WebSocket buffer', () => {
+  const dir = dataDir();
+  const config = loadConfig({ DATA_DIR: dir });
+  assert.deepEqual(config.http, {
+    headersTimeoutMs: 10_000,
+    bodyTimeoutMs: 30_000,
+    uploadTimeoutMs: 600_000,
+    keepAliveTimeoutMs: 5_000,
+  });
+  assert.deepEqual(config.smtpTimeouts, { socketMs: 60_000, closeMs: 10_000 });
+  assert.equal(config.wsMaxBufferedBytes, 4 * 1024 * 1024);
+  const set = loadConfig({ DATA_DIR: dir, HTTP_BODY_TIMEOUT_MS: '5000', WS_MAX_BUFFERED_BYTES: '65536' });
+  assert.equal(set.http.bodyTimeoutMs, 5000);
+  assert.equal(set.wsMaxBufferedBytes, 65536);
+  assert.throws(() => loadConfig({ DATA_DIR: dir, HTTP_HEADERS_TIMEOUT_MS: '0' }), /HTTP_HEADERS_TIMEOUT_MS/);
+});

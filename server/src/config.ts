@@ -116,6 +116,24 @@ export interface Config {
    */
   trustProxyHops: number;
   speech: SpeechConfig;
+  /** Connection bounds of both HTTP servers (docs/reliability.md, "Bounds and timeouts"). */
+  http: HttpBounds;
+  /** The SMTP listener's idle-socket timeout and how long `close()` waits for sessions (SMTP_*_TIMEOUT_MS). */
+  smtpTimeouts: { socketMs: number; closeMs: number };
+  /** A WebSocket whose unsent backlog passes this many bytes is closed (WS_MAX_BUFFERED_BYTES). */
+  wsMaxBufferedBytes: number;
+}
+
+/** Timeouts of the HTTP servers, in milliseconds. */
+export interface HttpBounds {
+  /** From the connection (or the end of the previous response) to the last header (HTTP_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** From the headers to the last byte of a request body (HTTP_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
+  /** The same for the streamed media uploads, which may be hundreds of MiB (HTTP_UPLOAD_TIMEOUT_MS). */
+  uploadTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -222,6 +240,16 @@ function s3(env: NodeJS.ProcessEnv): Config['s3'] {
     accessKeyId: env.S3_ACCESS_KEY_ID!,
     secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
     prefix: env.S3_PREFIX || '',
+  };
+}
+
+/** The HTTP bounds of `env` (the defaults for an empty one). */
+export function httpBounds(env: NodeJS.ProcessEnv): HttpBounds {
+  return {
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 50, 600_000),
+    bodyTimeoutMs: integer(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 50, 3_600_000),
+    uploadTimeoutMs: integer(env, 'HTTP_UPLOAD_TIMEOUT_MS', 600_000, 50, 86_400_000),
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 50, 600_000),
   };
 }
 
@@ -353,6 +381,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     speech: speech(env),
+    http: httpBounds(env),
+    smtpTimeouts: {
+      socketMs: integer(env, 'SMTP_SOCKET_TIMEOUT_MS', 60_000, 50, 3_600_000),
+      closeMs: integer(env, 'SMTP_CLOSE_TIMEOUT_MS', 10_000, 0, 600_000),
+    },
+    wsMaxBufferedBytes: integer(env, 'WS_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   });
 }
 

@@ -3,6 +3,13 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
+import { type HttpBounds, httpBounds } from '../config.ts';
+import {
+  clientErrorHandler,
+  installBodyTimeout,
+  refuseBodiesWhereNone,
+  rememberRequestId,
+} from '../core/http/bounds.ts';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import { checkInputOnEveryRoute } from '../core/http/input-checks.ts';
@@ -29,7 +36,10 @@ export interface HttpAppOptions {
     /** The events the service POSTs to receivers: the document's `webhooks` section. */
     webhooks?: WebhookDoc[];
   };
+  /** The largest body a route parses unless it sets its own `bodyLimit` (default 1 MiB). */
   bodyLimitBytes?: number;
+  /** Header, body and keep-alive timeouts (docs/reliability.md, "Bounds and timeouts"). */
+  bounds?: HttpBounds;
   /** Proxies whose X-Forwarded-For is believed for `request.ip` (0: none, the socket's address). */
   trustProxyHops?: number;
 }
@@ -42,10 +52,25 @@ export interface HttpAppOptions {
 export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: AppInstance; notFound: ReturnType<typeof installErrorHandling> }> {
+  const mintRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+  const bounds = options.bounds ?? httpBounds({});
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
-    genReqId: (request) => requestIdFrom(request, () => `req_${randomBytes(12).toString('hex')}`),
+    genReqId: (request) => rememberRequestId(request, requestIdFrom(request, mintRequestId)),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    // Headers must arrive within headersTimeoutMs of the connection (or of the previous response);
+    // Node checks every connectionsCheckingInterval, so that is kept well below the timeout. Node's
+    // requestTimeout stays off: bodies have per-route timeouts (installBodyTimeout).
+    http: {
+      headersTimeout: bounds.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(bounds.headersTimeoutMs / 4))),
+    },
+    requestTimeout: 0,
+    keepAliveTimeout: bounds.keepAliveTimeoutMs,
+    // Bad framing, 431, unknown methods and the headers timeout: answered in the spec's shape.
+    clientErrorHandler: clientErrorHandler(options.publicUrl, mintRequestId, (error) =>
+      options.logger.info({ code: error.code, param: error.param }, 'client error'),
+    ),
     return503OnClosing: true,
     // The nearest `trustProxyHops` addresses of X-Forwarded-For are proxies (proxy-addr's hop count).
     trustProxy: options.trustProxyHops
@@ -64,6 +89,8 @@ export async function createHttpApp(
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   checkInputOnEveryRoute(app);
+  installBodyTimeout(app, bounds, options.publicUrl);
+  refuseBodiesWhereNone(app);
   if (!options.trustProxyHops) warnOfIgnoredForwardedFor(app);
   app.addHook('onRoute', (route) => {
     if (route.schema) route.schema = withoutNames(route.schema);

@@ -4,6 +4,7 @@ import { installRateLimits } from '../core/http/rate-limit.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { installMailboxAuth } from '../mailbox/auth/plugin.ts';
+import { applyMessageBodyLimit, MAILBOX_JSON_BODY_LIMIT, messageBodyLimit } from '../mailbox/body-limits.ts';
 import { installDashboardCors } from '../mailbox/cors.ts';
 import { MAILBOX_WEBHOOKS } from '../mailbox/events/schemas.ts';
 import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
@@ -21,6 +22,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     logger: deps.logger,
     publicUrl: deps.config.publicUrl,
     trustProxyHops: deps.config.trustProxyHops,
+    bounds: deps.config.http,
     openapi: {
       title: 'Understudy Mailbox API',
       version: MAILBOX_API_VERSION,
@@ -29,8 +31,8 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
       serverPath: '/v0',
       webhooks: MAILBOX_WEBHOOKS,
     },
-    // Attachments travel base64 in JSON: room for the largest message plus the encoding overhead.
-    bodyLimitBytes: Math.ceil(deps.config.mailMaxMessageBytes * 1.4) + 64 * 1024,
+    // Only the routes that compose a message take message-sized bodies (applyMessageBodyLimit).
+    bodyLimitBytes: MAILBOX_JSON_BODY_LIMIT,
   });
   installOperations(app, { database: deps.database, redis: deps.redis, service: 'mailbox' });
   await app.register(websocket, {
@@ -53,6 +55,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
   await app.register(
     async (v0) => {
       enforceRouteRules(v0);
+      applyMessageBodyLimit(v0, deps.config.mailMaxMessageBytes);
       installMailboxAuth(v0, deps.resolver);
       installRateLimits(v0, {
         // Spec default: 300 requests per 60 s per key (MAILBOX_RATE_LIMIT, MAILBOX_RATE_WINDOW_SECONDS).
@@ -74,6 +77,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     resolver: deps.resolver,
     publicUrl: deps.config.publicUrl,
     version: MAILBOX_API_VERSION,
+    bodyLimit: messageBodyLimit(deps.config.mailMaxMessageBytes),
   });
 
   app.get('/v0/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -100,6 +100,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     logger: deps.logger,
     publicUrl: deps.config.publicUrl,
     trustProxyHops: deps.config.trustProxyHops,
+    bounds: deps.config.http,
     openapi: {
       title: 'Understudy Platform API',
       version: PLATFORM_API_VERSION,

@@ -135,7 +135,7 @@ export async function createMailboxDeps(
       : { verify: (secret: string) => deps.apiKeys.verify(secret, PLATFORM_KEY_MAX_AGE_MS) };
 
   const pageTokens = new PageTokens(secretBox.deriveKey('mailbox-page-token'));
-  const hub = new MailboxEventHub(bus);
+  const hub = new MailboxEventHub(bus, config.wsMaxBufferedBytes);
   await hub.start();
   core.disposers.push(() => hub.stop());
   deps.apiKeys.onRevoked((subject) => hub.closeRevoked(platformKeySubject(subject)));
@@ -145,6 +145,7 @@ export async function createMailboxDeps(
     mailDomain,
     maxMessageBytes: config.mailMaxMessageBytes,
     tls: loadTls(config.smtpTls),
+    timeouts: config.smtpTimeouts,
     logger: core.logger,
   });
   core.disposers.push(() => relay.close());

@@ -21,6 +21,8 @@ export const ERROR_CATALOG = {
       'A URL path that is not validly percent-encoded, or a path segment that is too long.',
       'A `Content-Length` header that does not match the body.',
       'An upload that did not complete, or a realtime frame of an unknown type.',
+      'A body sent to an operation that takes none (`param: "body"`), such as revoke or end.',
+      'A request that is not valid HTTP/1.1: bad chunked framing, both `Content-Length` and `Transfer-Encoding`, a NUL in the path or an unknown method.',
     ],
     fix: 'Read `message` and `param`: they name the problem. Fix the request; sending it again unchanged fails the same way.',
   },
@@ -194,9 +196,20 @@ export const ERROR_CATALOG = {
     ],
     fix: 'Wait for the `Retry-After` seconds and retry with the same key: you then receive the first attempt’s response. The SDKs do this for you.',
   },
+  request_timeout: {
+    summary: 'The request did not arrive in time; the connection is closed.',
+    causes: [
+      'Headers not complete within 10 s of the connection (HTTP_HEADERS_TIMEOUT_MS).',
+      'A body not complete within 30 s of its headers (HTTP_BODY_TIMEOUT_MS; media uploads: 10 minutes).',
+    ],
+    fix: 'Send the whole request promptly, on a new connection; upload large media through the upload endpoints.',
+  },
   payload_too_large: {
     summary: 'The request body is larger than the server accepts.',
-    causes: ['A JSON body over 1 MiB on the platform, or attachments over the mailbox’s message size limit.'],
+    causes: [
+      'A JSON body over 1 MiB (on the mailbox’s message routes: over the message size limit plus 64 KiB), chunked or not.',
+      'Attachments over the mailbox’s message size limit.',
+    ],
     fix: 'Send less per request: split batches, or upload large media through the upload endpoints.',
   },
   unsupported_media_type: {
@@ -215,6 +228,11 @@ export const ERROR_CATALOG = {
       'A key reused for a new operation, or a retry whose body or path differs from the first attempt.',
     ],
     fix: 'Use a new key for every new operation; reuse a key only to retry exactly the same request.',
+  },
+  headers_too_large: {
+    summary: 'The request line and headers are larger than the server accepts (16 KiB).',
+    causes: ['A very long URL, or many or large cookies or headers.'],
+    fix: 'Send parameters in the body where the endpoint takes one, and fewer or shorter headers.',
   },
   rate_limited: {
     summary: 'Too many requests in the current window.',

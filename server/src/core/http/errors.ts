@@ -34,10 +34,13 @@ export const ERROR_CODES = {
   /** A running meeting cannot be deleted: end it first (docs/meetings.md, "Deleting a meeting"). */
   meeting_active: { status: 409, type: 'invalid_request_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
+  /** The request's headers or body did not arrive in time (docs/reliability.md, "Bounds and timeouts"). */
+  request_timeout: { status: 408, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   range_not_satisfiable: { status: 416, type: 'invalid_request_error' },
   idempotency_key_reuse: { status: 422, type: 'idempotency_error' },
+  headers_too_large: { status: 431, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   upstream_error: { status: 502, type: 'api_error' },

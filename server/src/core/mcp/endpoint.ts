@@ -37,6 +37,8 @@ export interface McpEndpointOptions {
   authenticate: (token: string, request: FastifyRequest) => Promise<unknown | null>;
   /** The `realm` of `WWW-Authenticate`. */
   realm: string;
+  /** The largest JSON-RPC body parsed (the app's limit when absent): tools that send mail need more. */
+  bodyLimit?: number;
 }
 
 /**
@@ -157,31 +159,36 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await admit(request, reply))) return reply;
   };
-  app.post('/mcp', { schema: { hide: true }, onRequest }, async (request, reply) => {
-    const server = buildServer(request);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      // The reply is hijacked: Fastify's error handler no longer answers for us.
-      request.log.error({ err: error }, 'MCP request failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(
-          JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
-        );
+  // The JSON-RPC body is checked by the MCP transport, not by a route schema.
+  app.post(
+    '/mcp',
+    { schema: { hide: true }, config: { takesBody: true }, bodyLimit: options.bodyLimit, onRequest },
+    async (request, reply) => {
+      const server = buildServer(request);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        // The reply is hijacked: Fastify's error handler no longer answers for us.
+        request.log.error({ err: error }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   // Stateless: no server-initiated stream to open and no session to end (the spec's 405 answer).
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
@@ -194,7 +201,7 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
         id: null,
       });
   app.get('/mcp', { schema: { hide: true }, onRequest }, notAllowed);
-  app.delete('/mcp', { schema: { hide: true }, onRequest }, notAllowed);
+  app.delete('/mcp', { schema: { hide: true }, config: { takesBody: true }, onRequest }, notAllowed);
 }
 
 /**

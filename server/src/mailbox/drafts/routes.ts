@@ -14,7 +14,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.post(
     '/inboxes/:inbox_id/drafts',
     {
-      config: { scope: 'drafts.write' },
+      config: { scope: 'drafts.write', messageBody: true },
       schema: {
         tags,
         operationId: 'createDraft',
@@ -67,7 +67,7 @@ export const draftRoutes: RouteModule<{ drafts: DraftService }> = (app, { drafts
   app.patch(
     '/inboxes/:inbox_id/drafts/:draft_id',
     {
-      config: { scope: 'drafts.write' },
+      config: { scope: 'drafts.write', messageBody: true },
       schema: {
         tags,
         operationId: 'updateDraft',

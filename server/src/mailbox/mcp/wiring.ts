@@ -18,7 +18,14 @@ const INSTRUCTIONS =
  */
 export function registerMailboxMcp(
   app: AnyFastify,
-  options: { routes: RouteCatalog; resolver: MailboxCredentialResolver; publicUrl: string; version: string },
+  options: {
+    routes: RouteCatalog;
+    resolver: MailboxCredentialResolver;
+    publicUrl: string;
+    version: string;
+    /** The message-sized body limit: send_message and create_draft carry attachments. */
+    bodyLimit: number;
+  },
 ): void {
   const { routes, resolver } = options;
   registerMcpEndpoint(app, {
@@ -27,6 +34,7 @@ export function registerMailboxMcp(
     instructions: INSTRUCTIONS,
     publicUrl: options.publicUrl,
     realm: 'understudy-mailbox',
+    bodyLimit: options.bodyLimit,
     // The same verifier as /v0: the admin key, `aik_` scoped keys, platform `svc_` keys.
     authenticate: (token) => resolver.resolve(token),
     tools: [...inboxTools(routes), ...messageTools(routes), ...searchTools(routes), ...listTools(routes)],

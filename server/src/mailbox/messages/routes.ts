@@ -157,7 +157,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/send',
     {
-      config: { scope: 'messages.send' },
+      config: { scope: 'messages.send', messageBody: true },
       schema: {
         tags,
         operationId: 'sendMessage',
@@ -175,7 +175,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/:message_id/reply',
     {
-      config: { scope: 'messages.send' },
+      config: { scope: 'messages.send', messageBody: true },
       schema: {
         tags,
         operationId: 'replyToMessage',
@@ -194,7 +194,7 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
   app.post(
     '/inboxes/:inbox_id/messages/:message_id/forward',
     {
-      config: { scope: 'messages.send' },
+      config: { scope: 'messages.send', messageBody: true },
       schema: {
         tags,
         operationId: 'forwardMessage',

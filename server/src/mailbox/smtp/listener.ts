@@ -14,6 +14,8 @@ export interface SmtpListenerOptions {
   maxMessageBytes: number;
   tls: { key: Buffer; cert: Buffer } | null;
   hostname?: string;
+  /** An idle session is closed after socketMs; close() waits closeMs for sessions to finish (SMTP_*_TIMEOUT_MS). */
+  timeouts?: { socketMs: number; closeMs: number };
   logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -55,7 +57,10 @@ export class SmtpListener {
       ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
       logger: false,
       maxClients: 200,
-      socketTimeout: 60_000,
+      // A client silent this long is told 421 and disconnected; on shutdown, sessions still open
+      // after closeTimeout are cut (docs/reliability.md, "Bounds and timeouts").
+      socketTimeout: options.timeouts?.socketMs ?? 60_000,
+      closeTimeout: options.timeouts?.closeMs ?? 10_000,
       onRcptTo: (address, session, callback) => {
         this.acceptRecipient(address.address).then(
           (inbox) => {

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { sendBounded } from '../../core/http/ws-backlog.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { MailboxEvent } from '../events/types.ts';
@@ -46,7 +47,11 @@ export class MailboxEventHub {
   private readonly revoked = new Map<string, number>();
   private unsubscribe: (() => Promise<void>) | null = null;
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    /** A socket whose unsent frames pass this many bytes is closed (WS_MAX_BUFFERED_BYTES). */
+    readonly maxBufferedBytes: number = 4 * 1024 * 1024,
+  ) {}
 
   async start(): Promise<void> {
     if (!this.unsubscribe)
@@ -101,7 +106,7 @@ export class MailboxEventHub {
       if (sub.eventTypes && !sub.eventTypes.has(event.event_type)) continue;
       if (sub.inboxIds && (event.inbox_id === null || !sub.inboxIds.has(event.inbox_id))) continue;
       frame ??= JSON.stringify(event.payload);
-      client.socket.send(frame);
+      sendBounded(client.socket, frame, this.maxBufferedBytes);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { WebSocket } from 'ws';
 import type { RouteModule } from '../../core/http/types.ts';
+import { sendBounded } from '../../core/http/ws-backlog.ts';
 import type { MailboxPrincipal } from '../auth/principal.ts';
 import { EVENT_TYPES } from '../events/types.ts';
 import type { InboxService } from '../inboxes/service.ts';
@@ -12,10 +13,6 @@ const HEARTBEAT_MS = 30_000;
 const KNOWN_TYPES = new Set<string>(EVENT_TYPES);
 
 type Frame = { type?: unknown; inbox_ids?: unknown; event_types?: unknown };
-
-function send(socket: WebSocket, frame: Record<string, unknown>): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
-}
 
 const errorFrame = (code: string, message: string, extra: Record<string, unknown> = {}) => ({
   type: 'error',
@@ -33,6 +30,10 @@ export const wsRoutes: RouteModule<{ inboxes: InboxService; hub: MailboxEventHub
   app,
   { inboxes, hub },
 ) => {
+  // Replies are bounded like events: a client that stops reading is closed (sendBounded).
+  const send = (socket: WebSocket, frame: Record<string, unknown>): void => {
+    sendBounded(socket, JSON.stringify(frame), hub.maxBufferedBytes);
+  };
   const queryKey = Type.Object(
     {
       api_key: Type.Optional(Type.String({ description: 'Only on WebSocket routes; prefer the header.' })),

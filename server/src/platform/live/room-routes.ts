@@ -13,6 +13,7 @@ import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
+import { sendBounded } from '../../core/http/ws-backlog.ts';
 import { renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
 import type { RoomMeeting } from '../meetings/room-token.ts';
@@ -35,6 +36,8 @@ export interface RoomRouteDeps {
   recordings: RecordingService;
   /** What the welcome data says about speech (the engines themselves run in the sessions). */
   speech: SpeechCapabilities;
+  /** A socket whose unsent frames pass this many bytes is closed (WS_MAX_BUFFERED_BYTES). */
+  wsMaxBufferedBytes: number;
 }
 
 const JOIN_TIMEOUT_MS = 30_000;
@@ -230,18 +233,19 @@ function attachSocket(
   const adapter: RoomSocket = {
     send: (text) => {
       cork();
-      socket.send(text);
+      sendBounded(socket, text, deps.wsMaxBufferedBytes);
     },
     sendBinary: (data) => {
       cork();
-      socket.send(data, { binary: true });
+      sendBounded(socket, data, deps.wsMaxBufferedBytes, { binary: true });
     },
     close: (code, reason) => socket.close(code, reason),
     get open() {
       return socket.readyState === socket.OPEN;
     },
   };
-  const send = (message: ServerMessage) => adapter.open && socket.send(JSON.stringify(message));
+  const send = (message: ServerMessage) =>
+    adapter.open && sendBounded(socket, JSON.stringify(message), deps.wsMaxBufferedBytes);
   let state: 'waiting' | 'joining' | 'joined' | 'gone' = 'waiting';
   let session: LiveSession | null = null;
   const joinTimer = setTimeout(() => {

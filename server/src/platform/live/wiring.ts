@@ -62,6 +62,7 @@ export function createLiveModule(deps: LiveModuleDeps) {
         hub,
         recordings,
         speech: speechCapabilities(deps.speech),
+        wsMaxBufferedBytes: deps.config.wsMaxBufferedBytes,
       });
       app.addHook('onReady', () => hub.start());
       app.addHook('onClose', () => hub.stop());
