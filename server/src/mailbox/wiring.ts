@@ -145,6 +145,7 @@ export async function createMailboxDeps(
     mailDomain,
     maxMessageBytes: config.mailMaxMessageBytes,
     tls: loadTls(config.smtpTls),
+    closeTimeoutMs: config.shutdownTimeoutMs,
     logger: core.logger,
   });
   core.disposers.push(() => relay.close());

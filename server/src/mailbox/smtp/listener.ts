@@ -14,6 +14,8 @@ export interface SmtpListenerOptions {
   maxMessageBytes: number;
   tls: { key: Buffer; cert: Buffer } | null;
   hostname?: string;
+  /** On close, how long open sessions may go on (new commands get 421) before they are cut. */
+  closeTimeoutMs?: number;
   logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -56,6 +58,7 @@ export class SmtpListener {
       logger: false,
       maxClients: 200,
       socketTimeout: 60_000,
+      closeTimeout: options.closeTimeoutMs ?? 30_000,
       onRcptTo: (address, session, callback) => {
         this.acceptRecipient(address.address).then(
           (inbox) => {
