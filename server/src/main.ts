@@ -7,7 +7,7 @@ import { generateOpenApiDocuments } from './app/openapi.ts';
 import { buildPlatformApp } from './app/platform-app.ts';
 import { createPlatformDeps } from './app/platform-deps.ts';
 import { planServe, ROLES, RoleError, type ServePlan } from './app/roles.ts';
-import { onShutdown } from './app/shutdown.ts';
+import { closeHttpApp, onShutdown } from './app/shutdown.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
@@ -112,7 +112,7 @@ async function serve(plan: ServePlan) {
     // their running jobs meanwhile; the database and Redis close last.
     drain: async () => {
       await Promise.all([
-        ...apps.map((app) => app.close()),
+        ...apps.map((app) => closeHttpApp(app)),
         roles.has('smtp') && mailbox ? mailbox.smtp.close() : null,
         stopWorkers(),
       ]);

@@ -41,3 +41,20 @@ export function onShutdown(options: {
     });
   }
 }
+
+/**
+ * Closes a Fastify app for a drain: requests in flight finish, then their kept-alive connections
+ * close too. Node closes the connections idle when close() begins, but one whose request was still
+ * running stays open after its response until the client or the keep-alive timeout ends it.
+ */
+export async function closeHttpApp(app: {
+  close(): PromiseLike<unknown>;
+  server: { closeIdleConnections(): void };
+}) {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}

@@ -336,7 +336,25 @@ describe('the documented deployment, as separate compiled processes', { skip: !a
     const participant = await Participant.connect(api.b, meeting.id, meeting.room_token);
     await participant.join();
     await participant.next('agent.message');
+    // A request in flight when the signal comes (half its body sent) is still answered.
+    const inFlight = createConnection({ host: '127.0.0.1', port: ports.a });
+    await new Promise((resolve) => inFlight.once('connect', resolve));
+    const body = JSON.stringify({ email: 'ops@example.com', password: 'not the password' });
+    let answer = '';
+    inFlight.on('data', (chunk) => {
+      answer += chunk;
+    });
+    const answered = new Promise((resolve) => inFlight.once('close', resolve));
+    inFlight.write(
+      `POST /auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
     for (const role of roles) role.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    inFlight.write(body.slice(10));
+    await answered;
+    assert.match(answer, /^HTTP\/1\.1 401 /, 'the request in flight was answered, not cut or refused');
     assert.equal(await participant.closed(30_000), 1001);
     for (const role of roles) assert.equal(await role.exited, 0, `${role.name}:\n${role.tail()}`);
   });
