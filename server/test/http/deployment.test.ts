@@ -16,7 +16,8 @@ import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { Participant } from '../live/helpers.ts';
 
-const SERVER_URL = process.env.DEPLOYMENT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// The server the throwaway database is created on (DATABASE_URL's, when the suite runs on PostgreSQL).
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const ENTRY = 'dist/server/main.js';
 
