@@ -69,6 +69,8 @@ export interface Config {
   outboundAllowCidrs: string;
   /** Roles this process runs: the HTTP API, the background workers, or both. */
   runWorkers: boolean;
+  /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long HTTP requests, SMTP sessions and jobs may take to finish. */
+  shutdownTimeoutMs: number;
   /** Legacy per-scenario webhooks stop after this instant. */
   legacyWebhookSunset: Date;
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
@@ -348,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       : null,
     outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),
     runWorkers: bool(env, 'RUN_WORKERS', true),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
     legacyWebhookSunset,
     llm: llmBaseUrl
       ? {

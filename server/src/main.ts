@@ -6,112 +6,121 @@ import { buildMailboxApp } from './app/mailbox-app.ts';
 import { generateOpenApiDocuments } from './app/openapi.ts';
 import { buildPlatformApp } from './app/platform-app.ts';
 import { createPlatformDeps } from './app/platform-deps.ts';
+import { planServe, ROLES, RoleError, type ServePlan } from './app/roles.ts';
+import { closeHttpApp, onShutdown } from './app/shutdown.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
-import type { CoreDeps } from './core/deps.ts';
 import { startWorkers } from './core/workers.ts';
-import { createMailboxDeps, type MailboxAdapters } from './mailbox/wiring.ts';
+import { createMailboxDeps } from './mailbox/wiring.ts';
 import { siteContent } from './platform/reference/content.ts';
 import { planSpeechEngines, speechBannerLines } from './platform/speech/wiring.ts';
 
 const USAGE = `usage: understudy <command>
   serve     start the platform API and the mailbox service (API + SMTP), with background workers
-            unless RUN_WORKERS=false; --only=platform or --only=mailbox runs one of them
-  worker    run only the background workers
+            unless RUN_WORKERS=false; --role api|mailbox|smtp|worker (comma-separated) runs only
+            those roles in this process; --only=platform or --only=mailbox runs one service
+  worker    run only the background workers (the same as serve --role worker)
   migrate   apply database migrations and exit
   openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)
   contract  check | diff | fingerprint | release: the contract's changelog, fingerprints and gate`;
 
-/** The mailbox service: /v0 on MAILBOX_PORT and the SMTP listener on SMTP_PORT. */
-async function serveMailbox(core: CoreDeps & MailboxAdapters, runWorkers: boolean) {
-  const config = core.config;
-  const deps = await createMailboxDeps(core);
-  const app = await buildMailboxApp(deps);
-  const stopWorkers = runWorkers ? await startWorkers(deps.workers) : async () => {};
-  await app.listen({ port: config.mailboxPort, host: config.host });
-  const smtpPort = await deps.smtp.listen(config.smtpPort, config.host);
-  const base = `${config.publicUrl.replace(/:\d+$/, '')}:${config.mailboxPort}/v0`;
-  deps.logger.info(`mailbox API listening: ${base}; SMTP on port ${smtpPort}`);
-  const banner = [
-    `  Mailbox API    ${base}`,
-    `  SMTP (inbound) port ${smtpPort}, domain ${deps.mailDomain}${config.smtpTls ? ', STARTTLS' : ''}`,
-    `  Outbound relay ${config.mailRelayUrl ? 'MAIL_RELAY_URL' : 'none (only inboxes of this service are reachable)'}`,
-    `  Mailbox keys   MAILBOX_ADMIN_KEY ${config.mailboxAdminKey ? 'is set' : 'is not set'}; platform svc_ keys work too.`,
-  ];
-  const stop = async () => {
-    await deps.smtp.close();
-    await app.close();
-    await stopWorkers();
-  };
-  return { stop, banner };
-}
-
-async function serve(only: string | null) {
+/**
+ * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
+ * need, listens, and on SIGTERM drains them in the opposite order of what accepts work.
+ */
+async function serve(plan: ServePlan) {
   const config = loadConfig();
-  if (only === 'mailbox') {
-    const core = await createCoreDeps(config);
-    const { stop, banner } = await serveMailbox(
-      { ...core, ...(await createSharedAdapters(core)) },
-      config.runWorkers,
+  const { roles } = plan;
+  const runWorkers = roles.has('worker');
+  const needsPlatform = roles.has('api') || (runWorkers && plan.workersOf.has('platform'));
+  const needsMailbox =
+    roles.has('mailbox') || roles.has('smtp') || (runWorkers && plan.workersOf.has('mailbox'));
+  const core = await createCoreDeps(config);
+  const platform = needsPlatform ? await createPlatformDeps(core) : null;
+  const adapters = platform ?? { ...core, ...(await createSharedAdapters(core)) };
+  const mailbox = needsMailbox ? await createMailboxDeps(adapters) : null;
+  const logger = core.logger;
+
+  const platformApp = roles.has('api') && platform ? await buildPlatformApp(platform) : null;
+  const mailboxApp = roles.has('mailbox') && mailbox ? await buildMailboxApp(mailbox) : null;
+  const workers = runWorkers
+    ? [
+        ...(plan.workersOf.has('platform') ? (platform?.workers ?? []) : []),
+        ...(plan.workersOf.has('mailbox') ? (mailbox?.workers ?? []) : []),
+      ]
+    : [];
+  const stopWorkers = await startWorkers(workers);
+  if (runWorkers) logger.info({ workers: workers.map((worker) => worker.name) }, 'workers running');
+
+  const banner: string[] = [];
+  if (platformApp && platform) {
+    await platformApp.listen({ port: config.port, host: config.host });
+    const base = `${config.publicUrl}/v1`;
+    logger.info(`platform API listening: ${base}; dashboard: ${config.publicUrl}/`);
+    // Built in the background now that the server listens, so that the first /docs visit need not
+    // wait for it (tests and workers, which never listen here, never pay for it).
+    siteContent().catch((error: unknown) =>
+      logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
     );
-    process.stdout.write(['', ...banner, ''].join('\n'));
-    onShutdown(async () => {
-      await stop();
-      await disposeAll(core);
-    });
-    return;
-  }
-  const deps = await createPlatformDeps(await createCoreDeps(config));
-  const app = await buildPlatformApp(deps);
-  const stopWorkers = config.runWorkers ? await startWorkers(deps.workers) : async () => {};
-  await app.listen({ port: config.port, host: config.host });
-  deps.logger.info(`dashboard: ${config.publicUrl}/`);
-  const mailbox = only === 'platform' ? null : await serveMailbox(deps, config.runWorkers);
-  // Built in the background now that the server listens, so that the first /docs visit need not
-  // wait for it (tests and workers, which never listen here, never pay for it).
-  siteContent().catch((error: unknown) =>
-    deps.logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
-  );
-  const base = `${config.publicUrl}/v1`;
-  deps.logger.info(`platform API listening: ${base}`);
-  const speech = speechBannerLines(await planSpeechEngines(config));
-  // The dashboard first: it is where a new user starts (issue 16).
-  process.stdout.write(
-    [
-      '',
+    const speech = speechBannerLines(await planSpeechEngines(config));
+    // The dashboard first: it is where a new user starts (issue 16).
+    banner.push(
       `  Understudy dashboard  ${config.publicUrl}/   ← open this in a browser to sign up`,
       '',
       `  Platform API   ${base}   (reference: ${config.publicUrl}/docs)`,
-      `  Database       ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      `  Database       ${core.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
       ...speech.map((line) => `  ${line}`),
-      ...(mailbox?.banner ?? []),
+    );
+  }
+  if (mailboxApp) {
+    await mailboxApp.listen({ port: config.mailboxPort, host: config.host });
+    const base = `${config.publicUrl.replace(/:\d+$/, '')}:${config.mailboxPort}/v0`;
+    logger.info(`mailbox API listening: ${base}`);
+    banner.push(
+      `  Mailbox API    ${base}`,
+      `  Mailbox keys   MAILBOX_ADMIN_KEY ${config.mailboxAdminKey ? 'is set' : 'is not set'}; platform svc_ keys work too.`,
+    );
+  }
+  if (roles.has('smtp') && mailbox) {
+    const smtpPort = await mailbox.smtp.listen(config.smtpPort, config.host);
+    logger.info(`SMTP listening on port ${smtpPort}`);
+    banner.push(
+      `  SMTP (inbound) port ${smtpPort}, domain ${mailbox.mailDomain}${config.smtpTls ? ', STARTTLS' : ''}`,
+      `  Outbound relay ${config.mailRelayUrl ? 'MAIL_RELAY_URL' : 'none (only inboxes of this service are reachable)'}`,
+    );
+  }
+  if (platformApp) {
+    banner.push(
       '',
       "  An API key from the command line (or the dashboard's API keys page):",
       `    curl -s -X POST ${config.publicUrl}/auth/signup -H 'content-type: application/json' \\`,
       `      -d '{"email":"you@example.com","password":"choose-a-password","name":"You"}'`,
-      `    curl -s -X POST ${base}/api-secrets -H "authorization: Bearer <token from signup>" \\`,
+      `    curl -s -X POST ${config.publicUrl}/v1/api-secrets -H "authorization: Bearer <token from signup>" \\`,
       `      -H 'content-type: application/json' -d '{"name":"my key"}'`,
-      '',
-    ].join('\n'),
-  );
-  onShutdown(async () => {
-    await mailbox?.stop();
-    await app.close();
-    await stopWorkers();
-    await disposeAll(deps);
-  });
-}
+    );
+  }
+  if (roles.size < ROLES.length) banner.push(`  Roles          ${[...roles].join(', ')} (this process)`);
+  process.stdout.write(['', ...banner, ''].join('\n'));
+  logger.info({ roles: [...roles] }, 'ready');
 
-async function worker() {
-  const config = loadConfig();
-  const deps = await createPlatformDeps(await createCoreDeps(config));
-  const mailbox = await createMailboxDeps(deps);
-  const stopWorkers = await startWorkers([...deps.workers, ...mailbox.workers]);
-  deps.logger.info('workers running');
-  onShutdown(async () => {
-    await stopWorkers();
-    await disposeAll(deps);
+  const apps = [platformApp, mailboxApp].filter((app) => app !== null);
+  onShutdown({
+    timeoutMs: config.shutdownTimeoutMs,
+    log: logger,
+    // Everything that accepts work stops at once and finishes what it has; the workers finish
+    // their running jobs meanwhile; the database and Redis close last.
+    drain: async () => {
+      await Promise.all([
+        ...apps.map((app) => closeHttpApp(app)),
+        roles.has('smtp') && mailbox ? mailbox.smtp.close() : null,
+        stopWorkers(),
+      ]);
+      await disposeAll(core);
+    },
+    force: () => {
+      for (const app of apps) app.server.closeAllConnections();
+    },
   });
 }
 
@@ -143,36 +152,24 @@ async function openapi(check: boolean) {
   if (stale) process.exit(1);
 }
 
-function onShutdown(close: () => Promise<void>) {
-  let closing = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (closing) return;
-      closing = true;
-      close().then(
-        () => process.exit(0),
-        (error) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-    });
+function plannedOrExit(args: string[]): ServePlan {
+  try {
+    return planServe(args, loadConfig().runWorkers);
+  } catch (error) {
+    if (!(error instanceof RoleError)) throw error;
+    console.error(error.message);
+    process.exit(2);
   }
 }
 
 async function main() {
   const [command, ...args] = process.argv.slice(2);
   switch (command) {
-    case 'serve': {
-      const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? null;
-      if (only !== null && only !== 'platform' && only !== 'mailbox') {
-        console.error('--only must be platform or mailbox');
-        process.exit(2);
-      }
-      return serve(only);
-    }
+    case 'serve':
+      return serve(plannedOrExit(args));
+    // The older name of `serve --role worker`.
     case 'worker':
-      return worker();
+      return serve(plannedOrExit(['--role', 'worker']));
     case 'migrate':
       return migrateCommand();
     case 'openapi':

@@ -11,10 +11,10 @@ import { registerMailboxMcp } from '../mailbox/mcp/wiring.ts';
 import { enforceRouteRules } from '../mailbox/route-rules.ts';
 import type { MailboxDeps } from '../mailbox/wiring.ts';
 import { createHttpApp } from './http-app.ts';
+import { closeSocketsGoingAway } from './websocket-shutdown.ts';
 
 export const MAILBOX_API_VERSION = '0.4.0';
-/** WebSocket close code of a shutdown: 1001 "going away", so clients know to reconnect. */
-export const WS_GOING_AWAY = { code: 1001, reason: 'server shutting down' } as const;
+export { WS_GOING_AWAY } from './websocket-shutdown.ts';
 
 /** The /v0 mailbox API (not yet listening). The SMTP listener is started beside it by `serve`. */
 export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
@@ -37,15 +37,7 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
   installOperations(app, { database: deps.database, redis: deps.redis, service: 'mailbox' });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
-    // The plugin's own preClose closes sockets without a code (clients see 1005).
-    preClose(done) {
-      for (const client of this.websocketServer.clients)
-        client.close(WS_GOING_AWAY.code, WS_GOING_AWAY.reason);
-      // No new upgrades while closing (what the plugin's own preClose does too).
-      this.server.removeAllListeners('upgrade');
-      this.websocketServer.close();
-      done();
-    },
+    preClose: closeSocketsGoingAway,
   });
   // Before /v0 registers, so its answers (errors included) carry the dashboard's CORS headers.
   installDashboardCors(app, new URL(deps.config.publicUrl).origin);

@@ -15,6 +15,7 @@ import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { requireCsrfOnSessionWrites, sessionCallerResolver } from '../platform/sessions/request-auth.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
+import { closeSocketsGoingAway } from './websocket-shutdown.ts';
 
 export const PLATFORM_API_VERSION = '1.4.0';
 
@@ -134,7 +135,10 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
   // The room's WebSocket. Registered before any hook that can answer a request, so that its own
   // hook marks an upgrade first: an upgrade refused by a later one (a 429, a 400) then has its socket closed by the
   // plugin, where registered in the room's scope it was left open.
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    preClose: closeSocketsGoingAway,
+  });
   installOperations(app, { database: deps.database, redis: deps.redis, service: 'platform' });
   // Every /v1 route, public ones included: an unknown query parameter is a 400 naming it.
   closeQueryStrings(app, (url) => isApiPath(url));

@@ -43,6 +43,9 @@ interface FliteWorker {
   deadline: NodeJS.Timeout | undefined;
 }
 
+/** Compiled (dist/), the worker module runs as it is; from source, its entry registers tsx first. */
+const WORKER_MODULE = import.meta.url.endsWith('.ts') ? './flite-worker-entry.mjs' : './flite-worker.js';
+
 export function createFliteSynthesizer(options: FliteOptions = {}): SpeechSynthesizer {
   const sentenceTimeoutMs = options.sentenceTimeoutMs ?? DEFAULT_SENTENCE_TIMEOUT_MS;
   let worker: FliteWorker | null = null;
@@ -53,7 +56,7 @@ export function createFliteSynthesizer(options: FliteOptions = {}): SpeechSynthe
 
   function startWorker(): FliteWorker {
     const started: FliteWorker = {
-      thread: new Worker(new URL('./flite-worker-entry.mjs', import.meta.url)),
+      thread: new Worker(new URL(WORKER_MODULE, import.meta.url)),
       ready: false,
       deadline: undefined,
     };

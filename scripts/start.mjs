@@ -1,0 +1,14 @@
+// `npm start`: runs the compiled server (dist/server/main.js), building it first when it is
+// missing or older than the sources, then hands over to it in this same process (no second spawn,
+// no TypeScript loader). Arguments pass through: `npm start -- --role api`.
+import { pathToFileURL } from 'node:url';
+import { build, ENTRY } from './build.mjs';
+
+try {
+  const ms = await build({ ifStale: true });
+  if (ms) console.log(`build: compiled the server in ${ms} ms`);
+} catch (error) {
+  console.error(`build: ${error.message}`);
+  process.exit(1);
+}
+await import(pathToFileURL(ENTRY).href);
