@@ -250,7 +250,7 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     await waitInPage(
       'the welcome’s audio stopped',
       'window.roomDiagnostics.audio.cut > 0 && window.roomDiagnostics.audio.speaking === false',
-      2000,
+      5000,
     );
     await shot(page, '3-listening');
 
