@@ -7,6 +7,7 @@ import { generateOpenApiDocuments } from './app/openapi.ts';
 import { buildPlatformApp } from './app/platform-app.ts';
 import { createPlatformDeps } from './app/platform-deps.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { SecretBox } from './core/crypto/secret-box.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
 import type { CoreDeps } from './core/deps.ts';
@@ -118,7 +119,7 @@ async function worker() {
 async function migrateCommand() {
   const config = loadConfig();
   const database = await openDatabase(config);
-  const applied = await migrate(database);
+  const applied = await migrate(database, undefined, { secretBox: new SecretBox(config.encryptionKey) });
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   await database.close();
 }

@@ -23,9 +23,9 @@ export async function createCoreDeps(
 ): Promise<CoreDeps> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = overrides.database ?? (await openDatabase(config));
-  const applied = await migrate(database);
-  if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const secretBox = new SecretBox(config.encryptionKey);
+  const applied = await migrate(database, undefined, { secretBox });
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
     : null;
