@@ -105,6 +105,8 @@ export interface Config {
    * per-address budgets then count the client's address, not the proxy's. 0 ignores the header.
    */
   trustProxyHops: number;
+  /** Bearer token that opens /metrics (METRICS_TOKEN); without it /metrics answers loopback clients only. */
+  metricsToken: string | null;
   speech: SpeechConfig;
 }
 
@@ -334,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       roomPerMinute: integer(env, 'ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    metricsToken: env.METRICS_TOKEN || null,
     speech: speech(env),
   });
 }

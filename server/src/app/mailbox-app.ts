@@ -32,7 +32,11 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     // Attachments travel base64 in JSON: room for the largest message plus the encoding overhead.
     bodyLimitBytes: Math.ceil(deps.config.mailMaxMessageBytes * 1.4) + 64 * 1024,
   });
-  installOperations(app, { database: deps.database, service: 'mailbox' });
+  installOperations(app, {
+    database: deps.database,
+    metricsToken: deps.config.metricsToken,
+    service: 'mailbox',
+  });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // The plugin's own preClose closes sockets without a code (clients see 1005).

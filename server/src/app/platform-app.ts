@@ -134,7 +134,11 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
   // hook marks an upgrade first: an upgrade refused by a later one (a 429, a 400) then has its socket closed by the
   // plugin, where registered in the room's scope it was left open.
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
-  installOperations(app, { database: deps.database, service: 'platform' });
+  installOperations(app, {
+    database: deps.database,
+    metricsToken: deps.config.metricsToken,
+    service: 'platform',
+  });
   // Every /v1 route, public ones included: an unknown query parameter is a 400 naming it.
   closeQueryStrings(app, (url) => isApiPath(url));
   installApiRateLimits(app, deps);

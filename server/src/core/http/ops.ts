@@ -1,9 +1,16 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type Database, pingDatabase } from '../db/database.ts';
 import type { AnyFastify } from './any-fastify.ts';
+import { checkMetricsAccess } from './metrics-access.ts';
 
-/** /healthz (process up), /readyz (database reachable) and /metrics (Prometheus), plus request metrics. */
-export function installOperations(app: AnyFastify, deps: { database: Database; service: string }): Registry {
+/**
+ * /healthz (process up), /readyz (database reachable) and /metrics (Prometheus; behind
+ * METRICS_TOKEN, or loopback only without it), plus request metrics.
+ */
+export function installOperations(
+  app: AnyFastify,
+  deps: { database: Database; service: string; metricsToken: string | null },
+): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: deps.service });
   collectDefaultMetrics({ register: registry });
@@ -37,7 +44,8 @@ export function installOperations(app: AnyFastify, deps: { database: Database; s
       return reply.status(503).send({ status: 'unavailable', reason: 'database unreachable' });
     }
   });
-  app.get('/metrics', hide, async (_request, reply) => {
+  app.get('/metrics', hide, async (request, reply) => {
+    checkMetricsAccess(request, deps.metricsToken);
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
   });
