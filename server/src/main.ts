@@ -48,6 +48,17 @@ async function serveMailbox(core: CoreDeps & MailboxAdapters, runWorkers: boolea
   return { stop, banner };
 }
 
+/** Says who can reach the listeners, and how to open them to the network when only this machine can. */
+function listenLine(host: string): string {
+  return isLoopbackHost(host)
+    ? `Listening on   ${host} only (this machine); to expose it, set HOST=0.0.0.0 (and read SIGNUP_ENABLED, METRICS_TOKEN in the README)`
+    : `Listening on   ${host} (reachable from the network)`;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
 async function serve(only: string | null) {
   const config = loadConfig();
   if (only === 'mailbox') {
@@ -85,6 +96,7 @@ async function serve(only: string | null) {
       '',
       `  Platform API   ${base}   (reference: ${config.publicUrl}/docs)`,
       `  Database       ${deps.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      `  ${listenLine(config.host)}`,
       ...speech.map((line) => `  ${line}`),
       ...(mailbox?.banner ?? []),
       '',
