@@ -8,6 +8,7 @@ import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler, refuseNulCharacters } from '../core/http/validation.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
+import { accessLogFields } from '../core/logging.ts';
 import { documentedSchema, hoistNamedSchemas, webhookDocuments, withoutNames } from './openapi-components.ts';
 
 export interface HttpAppOptions {
@@ -43,6 +44,9 @@ export async function createHttpApp(
 ): Promise<{ app: AppInstance; notFound: ReturnType<typeof installErrorHandling> }> {
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
+    // Fastify's own two synchronous lines per request (incoming / completed) cost about 18 % of
+    // throughput; one line is written in onResponse below instead.
+    disableRequestLogging: true,
     genReqId: (request) => requestIdFrom(request, () => `req_${randomBytes(12).toString('hex')}`),
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     return503OnClosing: true,
@@ -60,6 +64,11 @@ export async function createHttpApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const accessLog = options.logger;
+  app.addHook('onResponse', (request, reply, done) => {
+    accessLog.info(accessLogFields(request, reply.statusCode, reply.elapsedTime), 'request');
+    done();
+  });
   app.setValidatorCompiler(createValidatorCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   refuseNulCharacters(app);
