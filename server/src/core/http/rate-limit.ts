@@ -36,6 +36,16 @@ export interface RateLimitOptions {
   fixedRetryAfterSeconds?: number;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Spends `units` more of the caller's budgets after the fact, without refusing this request
+     * (a large answer weighs more than one request: see whole-list.ts). Absent when no budget applies.
+     */
+    chargeRateLimit?: (units: number) => Promise<void>;
+  }
+}
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const isWrite = (method: string) => WRITE_METHODS.has(method);
@@ -99,5 +109,10 @@ export function installRateLimits(app: AnyFastify, options: RateLimitOptions): v
       if (!tightest || result.remainingPoints < tightest.result.remainingPoints) tightest = { rule, result };
     }
     if (tightest) setHeaders(reply, tightest.rule, tightest.result);
+    if (!free) {
+      request.chargeRateLimit = async (units) => {
+        for (const { limiter } of applicable) await limiter.penalty(key, units).catch(() => {});
+      };
+    }
   });
 }
