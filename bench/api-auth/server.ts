@@ -1,9 +1,14 @@
-// The servers under test for bench/api-auth, in their own process: the platform on PostgreSQL and a
-// bare Fastify route returning the same JSON. Prints one JSON line with URLs and credentials.
+// The servers under test for bench/api-auth, in their own process: the platform on PostgreSQL (and
+// Redis when REDIS_URL is set), a bare Fastify route returning the same JSON, and a minimal Fastify
+// + `pg` server doing, per request, the same SQL the API-key read runs (captured from the driver)
+// and the same Redis call (the rate limiter's consume). Prints one JSON line with URLs and credentials.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
 import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
@@ -41,22 +46,66 @@ const sameJson = await fetch(keyUrl, { headers: { authorization: `Bearer ${userT
   r.text(),
 );
 
+// The SQL of one API-key read, as the platform sends it to the driver.
+const listUrl = `${base}/v1/webhooks/endpoints`;
+const apiKey: string = created.data.secret;
+await fetch(listUrl, { headers: { authorization: `Bearer ${apiKey}` } }); // warms the key cache
+const captured: { text: string; values: unknown[] }[] = [];
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const [text, values] = args as [unknown, unknown[] | undefined];
+  if (typeof text === 'string') captured.push({ text, values: values ?? [] });
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+const listJson = await fetch(listUrl, { headers: { authorization: `Bearer ${apiKey}` } }).then((r) =>
+  r.text(),
+);
+pg.Client.prototype.query = originalQuery;
+if (captured.length !== 1) throw new Error(`expected one query per API-key read, saw ${captured.length}`);
+const [statement] = captured as [{ text: string; values: unknown[] }];
+
 const bare = Fastify({ logger: false });
 bare.get('/same', async (_request, reply) => reply.type('application/json').send(sameJson));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
+// The same-work baseline: pg pool, the captured statement, the rate limiter's Redis consume.
+const pool = new pg.Pool({ connectionString: config.databaseUrl!, max: 20 });
+const redis = config.redisUrl ? new Redis(config.redisUrl) : null;
+const limiter = redis
+  ? new RateLimiterRedis({
+      storeClient: redis,
+      points: 10_000_000,
+      duration: 60,
+      keyPrefix: 'rl:bench-baseline:all',
+    })
+  : null;
+const sameWork = Fastify({ logger: false });
+sameWork.get('/same-work', async (_request, reply) => {
+  await limiter?.consume('bench');
+  const { rows } = await pool.query(statement.text, statement.values);
+  return reply.type('application/json').send(JSON.stringify({ data: rows }));
+});
+await sameWork.listen({ port: 0, host: '127.0.0.1' });
+
 console.log(
   JSON.stringify({
     baselineUrl: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/same`,
+    sameWorkUrl: `http://127.0.0.1:${(sameWork.server.address() as { port: number }).port}/same-work`,
     keyUrl,
-    listUrl: `${base}/v1/webhooks/endpoints`,
+    listUrl,
     userToken,
-    apiKey: created.data.secret,
+    apiKey,
+    redis: redis !== null,
+    sql: statement.text,
+    listBytes: listJson.length,
   }),
 );
 
 process.on('SIGTERM', async () => {
   await bare.close();
+  await sameWork.close();
+  await pool.end();
+  redis?.disconnect();
   await app.close();
   await disposeAll(deps);
   process.exit(0);

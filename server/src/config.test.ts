@@ -11,6 +11,7 @@ test('defaults: port 8080, embedded database, development, sign-up on', () => {
   const dir = dataDir();
   const config = loadConfig({ DATA_DIR: dir });
   assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1', 'development listens on this machine only');
   assert.equal(config.databaseUrl, null);
   assert.equal(config.redisUrl, null);
   assert.equal(config.appEnv, 'development');
@@ -35,6 +36,8 @@ test('production: sign-up off unless enabled, https PUBLIC_URL required', () => 
   const dir = dataDir();
   const base = { DATA_DIR: dir, APP_ENV: 'production', PUBLIC_URL: 'https://api.example.com' };
   assert.equal(loadConfig(base).signupEnabled, false);
+  assert.equal(loadConfig(base).host, '0.0.0.0');
+  assert.equal(loadConfig({ ...base, HOST: '10.0.0.5' }).host, '10.0.0.5');
   assert.equal(loadConfig({ ...base, SIGNUP_ENABLED: 'true' }).signupEnabled, true);
   assert.throws(
     () => loadConfig({ ...base, PUBLIC_URL: 'http://api.example.com' }),

@@ -35,6 +35,7 @@ export interface Config {
    * calls it directly. Default: PUBLIC_URL's host on MAILBOX_PORT.
    */
   mailboxPublicUrl: string;
+  /** Listen address (HOST): 127.0.0.1 in development, 0.0.0.0 in production, unless set. */
   host: string;
   publicUrl: string;
   dataDir: string;
@@ -117,6 +118,8 @@ export interface Config {
    * per-address budgets then count the client's address, not the proxy's. 0 ignores the header.
    */
   trustProxyHops: number;
+  /** Bearer token that opens /metrics (METRICS_TOKEN); without it /metrics answers loopback clients only. */
+  metricsToken: string | null;
   speech: SpeechConfig;
   /** Connection bounds of both HTTP servers (docs/reliability.md, "Bounds and timeouts"). */
   http: HttpBounds;
@@ -290,11 +293,13 @@ function speech(env: NodeJS.ProcessEnv): SpeechConfig {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
-  const host = env.HOST || '0.0.0.0';
   const appEnv = (env.APP_ENV || 'development') as AppEnv;
   if (appEnv !== 'development' && appEnv !== 'production') {
     throw new ConfigError(`APP_ENV must be development or production, got "${appEnv}"`);
   }
+  // Development has sign-up open and /metrics unguarded: it listens on this machine only unless
+  // HOST says otherwise. Production is meant to be reached, and is configured explicitly.
+  const host = env.HOST || (appEnv === 'production' ? '0.0.0.0' : '127.0.0.1');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -383,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       roomPerMinute: integer(env, 'ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    metricsToken: env.METRICS_TOKEN || null,
     speech: speech(env),
     http: httpBounds(env),
     smtpTimeouts: {

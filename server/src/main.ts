@@ -9,6 +9,7 @@ import { createPlatformDeps } from './app/platform-deps.ts';
 import { planServe, ROLES, RoleError, type ServePlan } from './app/roles.ts';
 import { closeHttpApp, onShutdown } from './app/shutdown.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { SecretBox } from './core/crypto/secret-box.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
 import { startWorkers } from './core/workers.ts';
@@ -24,6 +25,17 @@ const USAGE = `usage: understudy <command>
   migrate   apply database migrations and exit
   openapi   write openapi/*.json from the route schemas (--check: fail if the committed files differ)
   contract  check | diff | fingerprint | release: the contract's changelog, fingerprints and gate`;
+
+/** Says who can reach the listeners, and how to open them to the network when only this machine can. */
+function listenLine(host: string): string {
+  return isLoopbackHost(host)
+    ? `Listening on   ${host} only (this machine); to expose it, set HOST=0.0.0.0 (and read SIGNUP_ENABLED, METRICS_TOKEN in the README)`
+    : `Listening on   ${host} (reachable from the network)`;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
 
 /**
  * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
@@ -70,6 +82,7 @@ async function serve(plan: ServePlan) {
       '',
       `  Platform API   ${base}   (reference: ${config.publicUrl}/docs)`,
       `  Database       ${core.database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+      `  ${listenLine(config.host)}`,
       ...speech.map((line) => `  ${line}`),
     );
   }
@@ -127,7 +140,7 @@ async function serve(plan: ServePlan) {
 async function migrateCommand() {
   const config = loadConfig();
   const database = await openDatabase(config);
-  const applied = await migrate(database);
+  const applied = await migrate(database, undefined, { secretBox: new SecretBox(config.encryptionKey) });
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   await database.close();
 }

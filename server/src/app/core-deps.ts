@@ -26,9 +26,9 @@ export async function createCoreDeps(
 ): Promise<CoreDeps> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database = overrides.database ?? (await openDatabase(config));
-  const applied = await migrate(database);
-  if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const secretBox = new SecretBox(config.encryptionKey);
+  const applied = await migrate(database, undefined, { secretBox });
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
   const redis = config.redisUrl ? new RedisCircuit(config.redisUrl, { ...config.redis, logger }) : null;
   // A healthy Redis starts with the circuit closed; an unreachable one does not hold up the start.
   await redis?.ready(START_WAIT_FOR_REDIS_MS);

@@ -34,7 +34,12 @@ export async function buildMailboxApp(deps: MailboxDeps): Promise<AppInstance> {
     // Only the routes that compose a message take message-sized bodies (applyMessageBodyLimit).
     bodyLimitBytes: MAILBOX_JSON_BODY_LIMIT,
   });
-  installOperations(app, { database: deps.database, redis: deps.redis, service: 'mailbox' });
+  installOperations(app, {
+    database: deps.database,
+    redis: deps.redis,
+    metricsToken: deps.config.metricsToken,
+    service: 'mailbox',
+  });
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     preClose: closeSocketsGoingAway,

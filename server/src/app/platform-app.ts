@@ -139,7 +139,12 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
     options: { maxPayload: MAX_FRAME_BYTES },
     preClose: closeSocketsGoingAway,
   });
-  installOperations(app, { database: deps.database, redis: deps.redis, service: 'platform' });
+  installOperations(app, {
+    database: deps.database,
+    redis: deps.redis,
+    metricsToken: deps.config.metricsToken,
+    service: 'platform',
+  });
   // Every /v1 route, public ones included: an unknown query parameter is a 400 naming it.
   closeQueryStrings(app, (url) => isApiPath(url));
   installApiRateLimits(app, deps);

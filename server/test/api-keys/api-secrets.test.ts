@@ -51,6 +51,23 @@ describe('API keys', () => {
     assert.ok(await bcrypt.compare(data.secret, row.secret_hash));
   });
 
+  test('key ids are random safe integers that reveal no count; a 16-digit id is read back', async () => {
+    const ws = await t.signup();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await t.createApiKey(ws, { name: `k${i}` })).id);
+    for (const id of ids) {
+      assert.ok(Number.isSafeInteger(id) && id > 0, `${id} is a positive safe integer`);
+      const read = await get(ws.token, `/v1/api-secrets/${id}`);
+      assert.equal(read.statusCode, 200);
+      assert.equal(read.json().data.id, id, 'exact through JSON');
+    }
+    assert.notEqual(Math.abs(ids[1]! - ids[0]!), 1, 'consecutive keys do not get consecutive ids');
+    assert.notEqual(Math.abs(ids[2]! - ids[1]!), 1, 'consecutive keys do not get consecutive ids');
+    for (const bad of ['9007199254740993', '12345678901234567', '1e3', '-1']) {
+      assert.equal((await get(ws.token, `/v1/api-secrets/${bad}`)).statusCode, 404, bad);
+    }
+  });
+
   test('the key authenticates, and last_used_at is kept without a write per request', async () => {
     const ws = await t.signup();
     const key = await t.createApiKey(ws);

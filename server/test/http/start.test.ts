@@ -23,7 +23,8 @@ test('`serve` starts on embedded defaults, prints how to get a key, and shuts do
       PORT: String(port),
       MAILBOX_PORT: String(await freePort()),
       SMTP_PORT: String(await freePort()),
-      HOST: '127.0.0.1',
+      // The development default: this machine only (127.0.0.1).
+      HOST: '',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -57,6 +58,11 @@ test('`serve` starts on embedded defaults, prints how to get a key, and shuts do
     // The dashboard's address opens the banner: it is where a new user starts.
     const banner = output.split('\n').filter((line) => line.startsWith('  ') && line.trim());
     assert.match(banner[0] ?? '', /^ {2}Understudy dashboard {2}http:\/\/localhost:\d+\/ /);
+    // It says it listens on this machine only, and how to expose it.
+    assert.ok(
+      banner.some((line) => /127\.0\.0\.1 only/.test(line) && line.includes('HOST=0.0.0.0')),
+      output,
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await exited, 0, output);

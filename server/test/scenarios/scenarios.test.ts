@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { FakeClock } from '../../src/core/clock.ts';
+import { migrate } from '../../src/core/db/migrator.ts';
 import { customAgentForScenario } from '../../src/platform/scenarios/custom-agent.ts';
 import { personaBody } from '../fixtures/bodies.ts';
 import { type ApiClient, expectError, ok, startPlatform } from '../harness.ts';
@@ -222,13 +223,14 @@ describe('scenarios', () => {
       api_key: '****abcd',
       model: 'my-agent',
       timeout_s: 30,
-      extra_headers: { 'X-Tenant': 'acme' },
+      extra_headers: { 'X-Tenant': '****' },
     });
     // Sending the masked key back keeps the real one; the live engine gets it in clear.
     ok(await a.call('PUT', `/scenarios/${s.id}`, { custom_agent_config: { api_key: '****abcd' } }));
     const runtime = await customAgentForScenario(t.deps.db, t.deps.secretBox, a.accountId, s.id);
     assert.equal(runtime?.api_key, API_KEY);
     assert.equal(runtime?.model, 'my-agent');
+    assert.deepEqual(runtime?.extra_headers, { 'X-Tenant': 'acme' });
 
     const param = (field: string) => `custom_agent_config.${field}`;
     const put = (config: Record<string, unknown>) =>
@@ -299,6 +301,65 @@ describe('scenarios', () => {
       );
       assert.ok(!JSON.stringify(rows).includes(secret), `${table} holds the key in clear`);
     }
+  });
+
+  test('extra header values are sealed at rest, masked on read and in clear for the live engine', async () => {
+    const a = await t.workspace();
+    const token = `tok-${randomUUID()}`;
+    const s = await scenario(a, {
+      custom_agent_enabled: true,
+      custom_agent_config: {
+        base_url: 'https://agent.example.com',
+        extra_headers: { 'X-Tenant-Token': token, 'X-Region': 'eu' },
+      },
+    });
+    const masked = { 'X-Tenant-Token': `****${token.slice(-4)}`, 'X-Region': '****' };
+    assert.deepEqual(s.custom_agent_config.extra_headers, masked);
+    assert.deepEqual(ok(await a.call('GET', `/scenarios/${s.id}`)).custom_agent_config.extra_headers, masked);
+    assert.ok(!JSON.stringify(ok(await a.call('GET', '/scenarios'))).includes(token));
+    const { rows } = await sql<Record<string, unknown>>`select * from scenarios where id = ${s.id}`.execute(
+      t.deps.db,
+    );
+    assert.ok(!JSON.stringify(rows).includes(token), 'the header value is stored in clear');
+    assert.deepEqual(Object.keys(rows[0]!.custom_agent_extra_headers as object).sort(), [
+      'X-Region',
+      'X-Tenant-Token',
+    ]);
+
+    // A read-modify-write sends the masks back: the stored values are kept; a new value replaces one.
+    ok(
+      await a.call('PUT', `/scenarios/${s.id}`, {
+        custom_agent_config: { extra_headers: { ...masked, 'X-Region': 'us' } },
+      }),
+    );
+    const runtime = await customAgentForScenario(t.deps.db, t.deps.secretBox, a.accountId, s.id);
+    assert.deepEqual(runtime?.extra_headers, { 'X-Tenant-Token': token, 'X-Region': 'us' });
+    const exported = ok(await a.call('GET', `/scenarios/${s.id}/export`));
+    assert.deepEqual(exported.scenario.custom_agent_config.extra_headers, runtime?.extra_headers);
+  });
+
+  test('migration 0063 seals extra header values stored in clear before it', async () => {
+    const a = await t.workspace();
+    const s = await scenario(a, {
+      custom_agent_enabled: true,
+      custom_agent_config: { base_url: 'https://agent.example.com', extra_headers: { 'X-Old': 'x' } },
+    });
+    const clear = { 'X-Old': 'legacy-credential-1234' };
+    await sql`update scenarios set custom_agent_extra_headers = ${JSON.stringify(clear)}::jsonb where id = ${s.id}`.execute(
+      t.deps.db,
+    );
+    await sql`delete from schema_migrations where version = 63`.execute(t.deps.db);
+    const applied = await migrate(t.deps.database, [], { secretBox: t.deps.secretBox });
+    assert.deepEqual(applied, ['0063_seal_custom_agent_headers']);
+    const { rows } = await sql<{ h: Record<string, string> }>`
+      select custom_agent_extra_headers as h from scenarios where id = ${s.id}`.execute(t.deps.db);
+    assert.notEqual(rows[0]!.h['X-Old'], clear['X-Old']);
+    const runtime = await customAgentForScenario(t.deps.db, t.deps.secretBox, a.accountId, s.id);
+    assert.deepEqual(runtime?.extra_headers, clear);
+    assert.deepEqual(ok(await a.call('GET', `/scenarios/${s.id}`)).custom_agent_config.extra_headers, {
+      'X-Old': '****1234',
+    });
+    assert.deepEqual(await migrate(t.deps.database, [], { secretBox: t.deps.secretBox }), []);
   });
 
   test('session options: legacy webhook secret once, deprecation headers, HTTPS in production', async () => {
@@ -653,7 +714,14 @@ describe('scenarios', () => {
     assert.equal(imported.data.Goals[0].name, 'Rapport');
     assert.deepEqual(imported.data.Goals[0].metrics, { w: 1 });
     assert.equal(imported.data.custom_agent_config.api_key, null);
-    assert.deepEqual(imported.data.custom_agent_config.extra_headers, { 'X-A': 'b' });
+    assert.deepEqual(imported.data.custom_agent_config.extra_headers, { 'X-A': '****' });
+    const importedAgent = await customAgentForScenario(
+      t.deps.db,
+      t.deps.secretBox,
+      b.accountId,
+      imported.scenario_id,
+    );
+    assert.deepEqual(importedAgent?.extra_headers, { 'X-A': 'b' });
     assert.equal(imported.data.meeting_controls.idle_timeout_seconds, 120);
     assert.equal(imported.data.session_options.language, 'fr');
     assert.equal(imported.data.session_options.webhook_url, null);

@@ -32,3 +32,11 @@ test('safeEqual compares exactly', () => {
   assert.equal(safeEqual('abc', 'abd'), false);
   assert.equal(safeEqual('abc', 'abcd'), false);
 });
+
+test('looksSealed recognises the sealed format only', () => {
+  const box = new SecretBox(randomBytes(32));
+  assert.equal(SecretBox.looksSealed(box.seal('x')), true);
+  assert.equal(SecretBox.looksSealed(box.seal('')), true);
+  assert.equal(SecretBox.looksSealed('acme'), false);
+  assert.equal(SecretBox.looksSealed('v1.abc.def'), false);
+});

@@ -44,6 +44,11 @@ export class SecretBox {
     return sealed === null ? null : this.open(sealed);
   }
 
+  /** Whether a stored value has the sealed format (data migrations must not seal twice). */
+  static looksSealed(value: string): boolean {
+    return /^v1\.[0-9a-f]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]*$/.test(value);
+  }
+
   /** A key for HMACs (cursors and the like) derived from, but not equal to, the encryption key. */
   deriveKey(purpose: string): Buffer {
     return createHash('sha256')

@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from './database.ts';
+import { codeMigrations } from './migrations/code-migrations.ts';
+import type { DB } from './schema.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Any fixed number; every process that migrates takes the same lock, so only one applies each file. */
@@ -12,6 +15,21 @@ export interface Migration {
   version: number;
   name: string;
   script: string;
+}
+
+/**
+ * A data migration SQL cannot express (sealing values with the application's key). Numbered in
+ * the same sequence as the SQL files and recorded in the same table, applied in one transaction.
+ */
+export interface CodeMigration {
+  version: number;
+  name: string;
+  run(tx: Kysely<DB>, context: MigrationContext): Promise<void>;
+}
+
+/** What code migrations need; without it (a bare schema for tests) they are left for later. */
+export interface MigrationContext {
+  secretBox: SecretBox;
 }
 
 export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
@@ -25,8 +43,16 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     }));
 }
 
-/** Applies every migration not yet recorded, each in its own transaction, under an advisory lock. */
-export async function migrate(database: Database, migrations = listMigrations()): Promise<string[]> {
+/**
+ * Applies every migration not yet recorded, each in its own transaction, under an advisory lock.
+ * Code migrations run only when a context is given (the application's start and `migrate`).
+ */
+export async function migrate(
+  database: Database,
+  migrations = listMigrations(),
+  context?: MigrationContext,
+  code: CodeMigration[] = codeMigrations,
+): Promise<string[]> {
   return database.withAdvisoryLock(MIGRATION_LOCK_KEY, async () => {
     await database.runScript(
       'create table if not exists schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())',
@@ -35,15 +61,27 @@ export async function migrate(database: Database, migrations = listMigrations())
       database.db,
     );
     const applied = new Set(rows.map((row) => row.version));
+    const steps: (Migration | CodeMigration)[] = [...migrations, ...(context ? code : [])].sort(
+      (a, b) => a.version - b.version,
+    );
     const done: string[] = [];
-    for (const migration of migrations) {
+    for (const migration of steps) {
       if (applied.has(migration.version)) continue;
       try {
-        await database.runScript(
-          `begin;\n${migration.script}\n;insert into schema_migrations (version, name) values (${migration.version}, '${migration.name}');\ncommit;`,
-        );
+        if ('script' in migration) {
+          await database.runScript(
+            `begin;\n${migration.script}\n;insert into schema_migrations (version, name) values (${migration.version}, '${migration.name}');\ncommit;`,
+          );
+        } else {
+          await database.db.transaction().execute(async (tx) => {
+            await migration.run(tx, context!);
+            await sql`insert into schema_migrations (version, name) values (${migration.version}, ${migration.name})`.execute(
+              tx,
+            );
+          });
+        }
       } catch (error) {
-        await database.runScript('rollback').catch(() => {});
+        if ('script' in migration) await database.runScript('rollback').catch(() => {});
         throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
       }
       done.push(migration.name);

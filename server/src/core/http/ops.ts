@@ -2,18 +2,20 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { type Database, pingDatabase } from '../db/database.ts';
 import type { RedisCircuit } from '../redis-circuit.ts';
 import type { AnyFastify } from './any-fastify.ts';
+import { checkMetricsAccess } from './metrics-access.ts';
 
 type DependencyState = 'ok' | 'unreachable' | 'not_configured';
 
 /**
- * /healthz (process up), /readyz (dependencies) and /metrics (Prometheus), plus request metrics.
+ * /healthz (process up), /readyz (dependencies) and /metrics (Prometheus; behind METRICS_TOKEN, or
+ * loopback only without it), plus request metrics.
  * /readyz is 503 while the database is unreachable (nothing can be served), but 200 with
  * `"status":"degraded"` while only Redis is: requests are then served from in-memory fallbacks,
  * so a load balancer should keep routing to the instance (docs/reliability.md).
  */
 export function installOperations(
   app: AnyFastify,
-  deps: { database: Database; service: string; redis?: RedisCircuit | null },
+  deps: { database: Database; service: string; redis?: RedisCircuit | null; metricsToken: string | null },
 ): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: deps.service });
@@ -68,7 +70,8 @@ export function installOperations(
     }
     return { status: redis === 'unreachable' ? 'degraded' : 'ready', database, redis };
   });
-  app.get('/metrics', hide, async (_request, reply) => {
+  app.get('/metrics', hide, async (request, reply) => {
+    checkMetricsAccess(request, deps.metricsToken);
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
   });

@@ -35,14 +35,25 @@ export interface RateLimitOptions {
   fixedRetryAfterSeconds?: number;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Spends `units` more of the caller's budgets after the fact, without refusing this request
+     * (a large answer weighs more than one request: see whole-list.ts). Absent when no budget applies.
+     */
+    chargeRateLimit?: (units: number) => Promise<void>;
+  }
+}
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const isWrite = (method: string) => WRITE_METHODS.has(method);
 
-/** What the hook needs of a limiter: spend a point, or look without spending. */
+/** What the hook needs of a limiter: spend a point, look without spending, or charge units after the fact. */
 interface Budget {
   consume(key: string): Promise<RateLimiterRes>;
   get(key: string): Promise<RateLimiterRes | null>;
+  penalty(key: string, units: number): Promise<RateLimiterRes>;
 }
 
 /**
@@ -73,6 +84,12 @@ function limiterFor(rule: RateLimitRule, options: RateLimitOptions): Budget {
       circuit.run(
         () => shared.get(key),
         () => memory.get(key),
+        isAnswer,
+      ),
+    penalty: (key, units) =>
+      circuit.run(
+        () => shared.penalty(key, units),
+        () => memory.penalty(key, units),
         isAnswer,
       ),
   };
@@ -122,5 +139,10 @@ export function installRateLimits(app: AnyFastify, options: RateLimitOptions): v
       if (!tightest || result.remainingPoints < tightest.result.remainingPoints) tightest = { rule, result };
     }
     if (tightest) setHeaders(reply, tightest.rule, tightest.result);
+    if (!free) {
+      request.chargeRateLimit = async (units) => {
+        for (const { limiter } of applicable) await limiter.penalty(key, units).catch(() => {});
+      };
+    }
   });
 }

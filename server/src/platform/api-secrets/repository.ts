@@ -9,8 +9,21 @@ export type ApiSecretRow = Selectable<DB['api_secrets']>;
 export const API_SECRET_CHANGED_CHANNEL = 'api_secret_changed';
 
 export const apiSecretRepository = {
-  insert(db: Kysely<DB>, values: Insertable<DB['api_secrets']>) {
-    return db.insertInto('api_secrets').values(values).returningAll().executeTakeFirstOrThrow();
+  /**
+   * The id is a random 53-bit integer drawn by the column's default (migration 0064); on the rare
+   * collision with an existing id the insert draws again instead of failing.
+   */
+  async insert(db: Kysely<DB>, values: Insertable<DB['api_secrets']>) {
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const row = await db
+        .insertInto('api_secrets')
+        .values(values)
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return row;
+    }
+    throw new Error('no free random API key id after 4 draws');
   },
   list(db: Kysely<DB>, accountId: string, page: PageRequest | null) {
     return newestFirst(

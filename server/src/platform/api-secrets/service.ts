@@ -115,6 +115,7 @@ const notFound = () => new AppError('resource_not_found', 'No such API key.', { 
 
 /** Key ids are integers; anything else names no key. */
 function parseId(id: string): number {
-  if (!/^\d{1,9}$/.test(id)) throw notFound();
+  // Ids are random integers up to 2^53 - 1 (migration 0064): at most 16 digits, exact as numbers.
+  if (!/^\d{1,16}$/.test(id) || !Number.isSafeInteger(Number(id))) throw notFound();
   return Number(id);
 }

@@ -1,8 +1,14 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../core/http/errors.ts';
-import { PageQuery, type PageQuery as PageQueryType, type Paginator } from '../../core/http/pagination.ts';
+import {
+  PageQuery,
+  type PageQuery as PageQueryType,
+  type Paginator,
+  positionOf,
+} from '../../core/http/pagination.ts';
 import { ArrayOrPage, DataList, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
+import { sendWholeList } from '../../core/http/whole-list.ts';
 import { AVATARS, findAvatar, findVoice, renderAvatar, renderVoice, VOICES } from './catalog.ts';
 import { Avatar, CreatePersonaBody, Persona, SetAvatarBody, UpdatePersonaBody, Voice } from './schemas.ts';
 import type { PersonaService } from './service.ts';
@@ -43,7 +49,19 @@ export const personaRoutes: RouteModule<{
         response: withErrors({ 200: ArrayOrPage(Persona) }),
       },
     },
-    async (request) => personas.list(request.principal, personas.paginate(request.query, request.principal)),
+    async (request, reply) => {
+      const page = personas.paginate(request.query, request.principal);
+      if (!page) {
+        return sendWholeList(
+          request,
+          reply,
+          (chunk) => personas.listChunk(request.principal, chunk),
+          positionOf,
+          (row) => personas.render(row),
+        );
+      }
+      return personas.list(request.principal, page);
+    },
   );
 
   app.get(

@@ -81,6 +81,11 @@ export class PersonaService {
     );
   }
 
+  /** One keyset chunk of the list, rendered later: the whole list is streamed from these (routes). */
+  listChunk(principal: Principal, page: PageRequest) {
+    return repo.list(this.deps.db, principal.accountId, page);
+  }
+
   async get(principal: Principal, id: string) {
     return this.render(await this.find(this.deps.db, principal.accountId, id));
   }

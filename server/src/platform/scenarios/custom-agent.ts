@@ -1,5 +1,6 @@
 // The custom agent configuration of a scenario (spec: "Custom agent configuration"): validation,
-// storage (the API key sealed), masking on read, and the clear form the live engine uses.
+// storage (the API key and every extra header value sealed), masking on read, and the clear form
+// the live engine uses.
 import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
@@ -42,6 +43,7 @@ export interface CustomAgentColumns {
   custom_agent_api_key: string | null;
   custom_agent_model: string;
   custom_agent_timeout_s: number;
+  /** JSON of `{ name: sealed value }`: a header may carry a credential, so values are sealed. */
   custom_agent_extra_headers: string;
 }
 
@@ -156,11 +158,31 @@ export function mergeCustomAgent(
     custom_agent_model: input.model?.trim() || current?.custom_agent_model || CUSTOM_AGENT_DEFAULT_MODEL,
     custom_agent_timeout_s:
       input.timeout_s ?? current?.custom_agent_timeout_s ?? CUSTOM_AGENT_DEFAULT_TIMEOUT_S,
-    custom_agent_extra_headers:
+    custom_agent_extra_headers: JSON.stringify(
       input.extra_headers !== undefined
-        ? JSON.stringify(checkExtraHeaders(input.extra_headers))
-        : JSON.stringify(currentHeaders(current)),
+        ? mergeExtraHeaders(currentHeaders(current), checkExtraHeaders(input.extra_headers), deps.secretBox)
+        : currentHeaders(current),
+    ),
   };
+}
+
+/**
+ * The new set of headers, sealed. Like the API key, a value sent back exactly as a read masked it
+ * (same header name) keeps the stored value, so a read-modify-write does not overwrite a
+ * credential with its mask.
+ */
+function mergeExtraHeaders(
+  sealedCurrent: Record<string, string>,
+  input: Record<string, string>,
+  secretBox: SecretBox,
+): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const kept = sealedCurrent[name];
+    merged[name] =
+      kept !== undefined && value === maskApiKey(secretBox.open(kept)) ? kept : secretBox.seal(value);
+  }
+  return merged;
 }
 
 function currentHeaders(current: CustomAgentColumns | null): Record<string, string> {
@@ -169,7 +191,26 @@ function currentHeaders(current: CustomAgentColumns | null): Record<string, stri
   return typeof raw === 'string' ? JSON.parse(raw) : ((raw as Record<string, string>) ?? {});
 }
 
-/** `sk-live-…abcd` → `****abcd`; keys too short to show a tail safely → `****`. */
+/** Stored header values sealed (what the column holds) from their clear form. */
+export function sealExtraHeaders(headers: Record<string, string>, secretBox: SecretBox) {
+  return mapValues(headers, (value) => secretBox.seal(value));
+}
+
+/** The clear values, for the live engine's request and the scenario export only. */
+export function openExtraHeaders(stored: Record<string, string> | null, secretBox: SecretBox) {
+  return mapValues(stored ?? {}, (value) => secretBox.open(value));
+}
+
+/** What reads show: names kept, values masked like the API key. */
+export function maskExtraHeaders(stored: Record<string, string> | null, secretBox: SecretBox) {
+  return mapValues(stored ?? {}, (value) => maskApiKey(secretBox.open(value)));
+}
+
+function mapValues(record: Record<string, string>, fn: (value: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).map(([name, value]) => [name, fn(value)]));
+}
+
+/** `sk-live-…abcd` → `****abcd`; secrets too short to show a tail safely → `****`. */
 export function maskApiKey(key: string): string {
   return key.length >= 12 ? `****${key.slice(-4)}` : '****';
 }
@@ -184,7 +225,10 @@ export function columnsOf(row: ScenarioRow): CustomAgentColumns {
   };
 }
 
-/** The configuration as every read shows it: the API key masked; null when none is configured. */
+/**
+ * The configuration as every read shows it: the API key and header values masked; null when none
+ * is configured.
+ */
 export function renderCustomAgent(row: ScenarioRow, secretBox: SecretBox) {
   if (!row.custom_agent_base_url) return null;
   return {
@@ -192,7 +236,7 @@ export function renderCustomAgent(row: ScenarioRow, secretBox: SecretBox) {
     api_key: row.custom_agent_api_key ? maskApiKey(secretBox.open(row.custom_agent_api_key)) : null,
     model: row.custom_agent_model,
     timeout_s: row.custom_agent_timeout_s,
-    extra_headers: { ...(row.custom_agent_extra_headers ?? {}) },
+    extra_headers: maskExtraHeaders(row.custom_agent_extra_headers, secretBox),
   };
 }
 
@@ -215,6 +259,6 @@ export async function customAgentForScenario(
     api_key: row.custom_agent_api_key ? secretBox.open(row.custom_agent_api_key) : null,
     model: row.custom_agent_model,
     timeout_s: row.custom_agent_timeout_s,
-    extra_headers: { ...(row.custom_agent_extra_headers ?? {}) },
+    extra_headers: openExtraHeaders(row.custom_agent_extra_headers, secretBox),
   };
 }

@@ -17,6 +17,7 @@ import { guardrailRepository } from '../guardrails/repository.ts';
 import { refuseBlankPrompt } from '../guardrails/service.ts';
 import type { PersonaService } from '../personas/service.ts';
 import { principalOwner } from '../personas/service.ts';
+import { openExtraHeaders } from './custom-agent.ts';
 import { scenarioExportRepository } from './export-repository.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ScenarioExport } from './export-schemas.ts';
 import type { ScenarioService } from './service.ts';
@@ -64,7 +65,8 @@ export class ScenarioTransfer {
               base_url: row.custom_agent_base_url,
               model: row.custom_agent_model,
               timeout_s: row.custom_agent_timeout_s,
-              extra_headers: { ...(row.custom_agent_extra_headers ?? {}) },
+              // In clear, as guardrail prompts are: the export is meant to be imported elsewhere.
+              extra_headers: openExtraHeaders(row.custom_agent_extra_headers, secretBox),
             }
           : null,
         meeting_controls: renderControls(row),

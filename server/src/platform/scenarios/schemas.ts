@@ -24,7 +24,8 @@ export const DefaultKind = Nullable(
 );
 
 const ExtraHeaders = Type.Record(Type.String(), Type.String(), {
-  description: 'Additional request headers. Host, Authorization and X-Internal-* are refused.',
+  description:
+    'Additional request headers. Host, Authorization and X-Internal-* are refused. Values are stored encrypted and reads show them masked (`****abcd`); a masked value sent back unchanged keeps the stored one.',
   examples: [{ 'X-Tenant': 'acme' }],
 });
 

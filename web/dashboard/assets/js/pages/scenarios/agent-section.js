@@ -92,7 +92,7 @@ export function AgentSection({ scenario, onChanged }) {
         }
       </div>
       <${TextArea} label="Extra headers" optional rows=${3} value=${headers} onInput=${setHeaders}
-        error=${localError ?? err('extra_headers')} hint="One a line, as Name: value. Host and Authorization are refused." class="input mono" />
+        error=${localError ?? err('extra_headers')} hint="One a line, as Name: value. Host and Authorization are refused. Values are stored encrypted and shown masked; a masked line left as it is keeps its value." class="input mono" />
       <${ErrorNotice} error=${error && !known.includes(error.param) ? error : null} />
       <div class="form-actions">
         <${Button} type="submit" variant="primary" busy=${busy}>Save agent settings<//>
