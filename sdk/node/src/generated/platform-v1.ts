@@ -2122,7 +2122,7 @@ export interface components {
                 /** @description First-response budget per completion in seconds; default 10, at most 30. */
                 timeout_s?: number;
                 /**
-                 * @description Additional request headers. Host, Authorization and X-Internal-* are refused.
+                 * @description Additional request headers. Host, Authorization and X-Internal-* are refused. Values are stored encrypted and reads show them masked (`****abcd`); a masked value sent back unchanged keeps the stored one.
                  * @example {
                  *       "X-Tenant": "acme"
                  *     }
@@ -2219,7 +2219,7 @@ export interface components {
             model: string;
             timeout_s: number;
             /**
-             * @description Additional request headers. Host, Authorization and X-Internal-* are refused.
+             * @description Additional request headers. Host, Authorization and X-Internal-* are refused. Values are stored encrypted and reads show them masked (`****abcd`); a masked value sent back unchanged keeps the stored one.
              * @example {
              *       "X-Tenant": "acme"
              *     }
@@ -3760,7 +3760,7 @@ export interface components {
                     model: string;
                     timeout_s: number;
                     /**
-                     * @description Additional request headers. Host, Authorization and X-Internal-* are refused.
+                     * @description Additional request headers. Host, Authorization and X-Internal-* are refused. Values are stored encrypted and reads show them masked (`****abcd`); a masked value sent back unchanged keeps the stored one.
                      * @example {
                      *       "X-Tenant": "acme"
                      *     }
@@ -4399,7 +4399,7 @@ export interface components {
                 /** @description First-response budget per completion in seconds; default 10, at most 30. */
                 timeout_s?: number;
                 /**
-                 * @description Additional request headers. Host, Authorization and X-Internal-* are refused.
+                 * @description Additional request headers. Host, Authorization and X-Internal-* are refused. Values are stored encrypted and reads show them masked (`****abcd`); a masked value sent back unchanged keeps the stored one.
                  * @example {
                  *       "X-Tenant": "acme"
                  *     }
