@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -116,7 +116,7 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
     };
     /** Until the worker's database session waits for the lock the test holds. */
     const waitForBlockedWorker = async () => {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 120_000;
       for (;;) {
         const { rows } = await admin.query(
           `select count(*)::int as n from pg_stat_activity
@@ -124,7 +124,19 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
           [WORKER_NAME],
         );
         if (rows[0].n > 0) return;
-        if (Date.now() > deadline) assert.fail('the worker never reached the stage');
+        if (Date.now() > deadline) {
+          const jobs = await db
+            .selectFrom('jobs')
+            .select(['name', 'state', 'attempts', 'run_at', 'locked_until'])
+            .execute();
+          const activity = await admin.query(
+            'select state, wait_event_type, wait_event, left(query, 80) as query from pg_stat_activity where application_name = $1',
+            [WORKER_NAME],
+          );
+          assert.fail(
+            `the worker never reached the stage: ${JSON.stringify({ jobs, sessions: activity.rows })}`,
+          );
+        }
         await sleep(20);
       }
     };
@@ -286,6 +298,7 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
     let ready = false;
     // Read on after start-up too: a full pipe would block the worker.
     child.stdout!.on('data', (chunk: Buffer) => {
+      if (process.env.CRASH_TEST_LOG) appendFileSync(process.env.CRASH_TEST_LOG, chunk);
       if (ready) return;
       seen += chunk.toString();
       if (seen.includes('workers running')) {
