@@ -2,7 +2,7 @@ import { JobRunner } from '../core/jobs/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import type { PlatformDeps } from './platform-deps.ts';
 
-type RunnerDeps = Pick<PlatformDeps, 'database' | 'clock' | 'logger' | 'jobCatalog'>;
+type RunnerDeps = Pick<PlatformDeps, 'database' | 'clock' | 'logger' | 'jobCatalog' | 'config'>;
 
 /**
  * A runner over the whole catalog (DESIGN convention 6). A job enqueued under a name no module
@@ -16,6 +16,8 @@ export function createPlatformJobRunner(deps: RunnerDeps, options: { concurrency
     catalog: deps.jobCatalog,
     logger: deps.logger.child({ worker: 'jobs' }),
     concurrency: options.concurrency,
+    leaseMs: deps.config.jobs.leaseMs,
+    pollIntervalMs: deps.config.jobs.idlePollMs,
   });
 }
 

@@ -111,6 +111,8 @@ export async function createMailboxDeps(
     clock,
     catalog: new JobCatalog([mailboxSendJob(delivery)]),
     logger: core.logger.child({ worker: 'mailbox-jobs' }),
+    leaseMs: config.jobs.leaseMs,
+    pollIntervalMs: config.jobs.idlePollMs,
   });
   const outbound = new OutboundMail({
     db,
@@ -210,7 +212,7 @@ export async function createMailboxDeps(
 
 /** Delivers mailbox webhooks: its own channel of the shared delivery engine. */
 function deliveryWorker(
-  deps: Pick<CoreDeps, 'database' | 'clock' | 'secretBox' | 'logger'> & {
+  deps: Pick<CoreDeps, 'database' | 'clock' | 'secretBox' | 'logger' | 'config'> & {
     client: { request: OutboundClient['request'] };
   },
 ): BackgroundWorker {
@@ -219,6 +221,7 @@ function deliveryWorker(
     clock: deps.clock,
     client: deps.client,
     profiles: [mailboxDeliveryProfile(deps.secretBox)],
+    pollIntervalMs: deps.config.jobs.idlePollMs,
     logger: {
       info: (details, message) => deps.logger.info(details, message),
       warn: (details, message) => deps.logger.warn(details, message),

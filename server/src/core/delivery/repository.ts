@@ -88,6 +88,29 @@ async function claimDueOf(
   return rows;
 }
 
+/**
+ * When the next delivery of these channels becomes due: the earliest next_attempt_at among
+ * pending deliveries nobody is attempting right now (one index probe per channel). An idle
+ * worker sleeps until then instead of polling; null when nothing is waiting.
+ */
+export async function nextDueAt(
+  db: Kysely<DB>,
+  options: { channels: readonly string[]; now: Date },
+): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | null }>`
+    select min(due.next_attempt_at) as at
+    from unnest(${[...options.channels]}::text[]) as c (channel)
+    cross join lateral (
+      select next_attempt_at from deliveries
+      where status = 'pending' and channel = c.channel
+        and (locked_until is null or locked_until <= ${options.now})
+      order by next_attempt_at, seq
+      limit 1
+    ) as due`.execute(db);
+  const at = rows[0]?.at;
+  return at ? new Date(at) : null;
+}
+
 export interface AttemptRecord {
   attemptNumber: number;
   manual: boolean;

@@ -469,6 +469,34 @@ describe('running worker', () => {
     }
   });
 
+  test('an idle worker wakes at the next due retry it reads or schedules, not at the safety-net poll', async () => {
+    setup = testProfile({ retryDelaysMs: [200, 200] });
+    setup.receivers.set('ep-1', { url: receiver.url, secrets: [SECRET], enabled: true });
+    // A retry another worker scheduled: due in 200 ms (clock time).
+    const [waiting] = await enqueueEvents(database.db, queue, { endpointId: 'ep-1' });
+    await database.db
+      .updateTable('deliveries')
+      .set({ next_attempt_at: new Date(clock.now().getTime() + 200) })
+      .where('id', '=', waiting)
+      .execute();
+    receiver.answer((request) =>
+      receiver.requests.indexOf(request) === 0 ? { status: 500 } : { status: 200 },
+    );
+    const run = worker({ pollIntervalMs: 10 * 60_000 });
+    await run.start();
+    try {
+      clock.advance(200);
+      await receiver.waitForRequests(1);
+      // That attempt failed: this worker scheduled the retry itself and wakes for it.
+      await waitFor(async () => (await deliveryRow(database.db, waiting)).attempt_count === 1);
+      clock.advance(200);
+      await receiver.waitForRequests(2);
+      await waitFor(async () => (await deliveryRow(database.db, waiting)).status === 'succeeded');
+    } finally {
+      await run.stop();
+    }
+  });
+
   test('stop() lets an attempt in flight finish and record its outcome', async () => {
     receiver.answer({ status: 200, delayMs: 300 });
     const run = worker({ pollIntervalMs: 50 });

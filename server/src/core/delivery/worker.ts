@@ -11,6 +11,7 @@ import {
   completeAttempts,
   DELIVERY_NOTIFY_CHANNEL,
   NOTIFY_COALESCE_MS,
+  nextDueAt,
   releaseClaim,
   settleWithoutAttempt,
 } from './repository.ts';
@@ -22,6 +23,9 @@ import { WriteBatcher } from './write-batcher.ts';
  */
 const ALERT_AFTER_NOTIFY_MS = 250;
 const PARALLEL_CLAIMS = 2;
+/** Floor of an idle sleep, so a due row that another transaction holds locked is not spun on. */
+const MIN_IDLE_MS = 100;
+export const DEFAULT_IDLE_POLL_MS = 30_000;
 
 export interface WorkerLogger {
   info(details: object, message: string): void;
@@ -38,7 +42,10 @@ export interface DeliveryWorkerOptions {
   batchSize?: number;
   /** Most attempts in flight at once in this process. */
   concurrency?: number;
-  /** How often an idle worker looks for due retries when no NOTIFY arrives. */
+  /**
+   * The safety net: the longest an idle worker sleeps without looking. It is woken by NOTIFY on
+   * new work, and at the next due retry it read from the database or scheduled itself.
+   */
   pollIntervalMs?: number;
   /** How long a claim is held; default: the longest attempt timeout plus 30 s. */
   leaseMs?: number;
@@ -87,6 +94,7 @@ export class DeliveryWorker {
   readonly #claims = new Set<Promise<void>>();
   #claimingRows = 0;
   #signal: (() => void) | null = null;
+  #listening = false;
   readonly #completions: WriteBatcher<Completion, boolean>;
 
   constructor(options: DeliveryWorkerOptions) {
@@ -96,7 +104,7 @@ export class DeliveryWorker {
     this.#profiles = new Map(options.profiles.map((profile) => [profile.name, profile]));
     this.#batchSize = options.batchSize ?? 50;
     this.#concurrency = options.concurrency ?? 32;
-    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_IDLE_POLL_MS;
     const longestTimeout = Math.max(0, ...options.profiles.map((profile) => profile.attemptTimeoutMs));
     this.#leaseMs = options.leaseMs ?? longestTimeout + 30_000;
     this.#logger = options.logger ?? consoleLogger;
@@ -140,6 +148,7 @@ export class DeliveryWorker {
         this.#alertUntil = performance.now() + ALERT_AFTER_NOTIFY_MS;
         this.#wake();
       });
+      this.#listening = true;
     } catch (error) {
       this.#logger.warn({ err: error }, 'delivery worker could not LISTEN; falling back to polling only');
     }
@@ -165,6 +174,7 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.#unrecorded]);
     await this.#unlisten?.().catch(() => {});
     this.#unlisten = null;
+    this.#listening = false;
   }
 
   /**
@@ -230,12 +240,38 @@ export class DeliveryWorker {
     this.#claims.add(claim);
   }
 
-  /** Right after a NOTIFY, look again soon (see ALERT_AFTER_NOTIFY_MS); otherwise at the poll. */
+  /**
+   * Right after a NOTIFY, look again soon (see ALERT_AFTER_NOTIFY_MS); otherwise at the next due
+   * retry (read from the database now) or the safety-net poll, whichever comes first.
+   */
   #idleUntilNextLook(delayMs?: number): void {
     const now = performance.now();
     this.#lookForWork = false;
-    this.#nextLookAt =
-      now + (delayMs ?? (now < this.#alertUntil ? NOTIFY_COALESCE_MS : this.#pollIntervalMs));
+    if (delayMs === undefined && now < this.#alertUntil) {
+      this.#nextLookAt = now + NOTIFY_COALESCE_MS;
+      return;
+    }
+    // Without LISTEN nothing announces new work: keep looking every second as before.
+    const ceiling = this.#listening ? this.#pollIntervalMs : Math.min(this.#pollIntervalMs, 1_000);
+    this.#nextLookAt = now + (delayMs ?? ceiling);
+    if (delayMs !== undefined) return;
+    const channels = [...this.#profiles.keys()];
+    nextDueAt(this.#database.db, { channels, now: this.#clock.now() }).then(
+      (at) => {
+        if (at) this.#lookAgainBy(at);
+      },
+      (error) => this.#logger.warn({ err: error }, 'delivery worker could not read the next due time'),
+    );
+  }
+
+  /** Brings the next look forward to `at` (clock time), e.g. a retry this worker just scheduled. */
+  #lookAgainBy(at: Date): void {
+    if (this.#lookForWork) return;
+    const delay = Math.max(MIN_IDLE_MS, at.getTime() - this.#clock.now().getTime());
+    const lookAt = performance.now() + delay;
+    if (lookAt >= this.#nextLookAt) return;
+    this.#nextLookAt = lookAt;
+    this.#wake();
   }
 
   /** Starts queued attempts while slots are free. */
@@ -355,6 +391,9 @@ export class DeliveryWorker {
       })
       .then(
         (recorded) => {
+          // Committed: a look from now on sees the retry, and this one wakes the worker for it.
+          if (recorded && next.status === 'pending' && next.nextAttemptAt)
+            this.#lookAgainBy(next.nextAttemptAt);
           if (!recorded)
             this.#logger.warn(
               { delivery_id: delivery.id },

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
+import type { DB } from '../db/schema.ts';
 
 /** How a failed run is retried: `maxAttempts` runs in all, waiting `backoffMs · 2^(n-1)` (capped) after the n-th. */
 export interface RetryPolicy {
@@ -27,6 +29,13 @@ export interface JobContext {
   /** Aborted when the run passes its timeout or the worker stops. */
   signal: AbortSignal;
   logger: JobLogger;
+  /**
+   * Marks the job succeeded inside the handler's own transaction, so its effects (events,
+   * rows) and its completion commit together: a crash after that commit never runs it again,
+   * a crash before it leaves neither. Throws (rolling the transaction back) when this run no
+   * longer holds the job, i.e. its lease passed and another runner took it.
+   */
+  completeWithin(tx: Kysely<DB>): Promise<void>;
 }
 
 /**

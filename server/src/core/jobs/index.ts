@@ -13,4 +13,11 @@ export {
 } from './catalog.ts';
 export { type Enqueued, type EnqueueOptions, JobQueue } from './queue.ts';
 export { JOBS_NOTIFY_CHANNEL } from './repository.ts';
-export { type JobOutcome, JobRunner, type JobRunnerOptions } from './runner.ts';
+export {
+  DEFAULT_IDLE_POLL_MS,
+  DEFAULT_LEASE_MS,
+  JobLeaseLost,
+  type JobOutcome,
+  JobRunner,
+  type JobRunnerOptions,
+} from './runner.ts';

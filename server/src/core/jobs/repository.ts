@@ -96,6 +96,36 @@ export const jobRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /**
+   * Extends the lease of the runs this runner holds (one statement for all of them), fenced by
+   * each claim's token; returns the ids still held. A missing id lost its lease (re-claimed by
+   * another runner after this one stalled, or finished inside the handler's own transaction).
+   */
+  async renewLeases(
+    db: Kysely<DB>,
+    renew: { claims: ReadonlyArray<{ id: string; token: string }>; leaseUntil: Date },
+  ): Promise<Set<string>> {
+    if (renew.claims.length === 0) return new Set();
+    const { rows } = await sql<{ id: string }>`
+      update jobs as j set locked_until = ${renew.leaseUntil}
+      from unnest(${renew.claims.map((c) => c.id)}::uuid[], ${renew.claims.map((c) => c.token)}::uuid[])
+        as held (id, token)
+      where j.id = held.id and j.claim_token = held.token and j.state = 'running'
+      returning j.id`.execute(db);
+    return new Set(rows.map((row) => row.id));
+  },
+  /**
+   * When the next of these jobs becomes claimable: the earliest run_at of a pending one, or the
+   * earliest lease end of a running one (a runner that died). Null when none is queued. An idle
+   * runner sleeps until then instead of polling.
+   */
+  async nextDueAt(db: Kysely<DB>, names: readonly string[]): Promise<Date | null> {
+    const { rows } = await sql<{ at: Date | null }>`
+      select min(case when state = 'pending' then run_at else locked_until end) as at from jobs
+      where state in ('pending', 'running') and name in (${sql.join(names)})`.execute(db);
+    const at = rows[0]?.at;
+    return at ? new Date(at) : null;
+  },
   /** Deletes jobs that finished before `before` (their dedupe keys with them). */
   async purgeFinished(db: Kysely<DB>, before: Date): Promise<void> {
     await db

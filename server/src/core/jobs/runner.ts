@@ -20,26 +20,48 @@ export interface JobRunnerOptions {
   logger: JobLogger;
   /** Most jobs running at once in this process. */
   concurrency?: number;
-  /** How often an idle runner looks for due jobs when no NOTIFY arrives. */
+  /**
+   * The safety net: the longest an idle runner sleeps without looking. It is woken by NOTIFY
+   * when a job is enqueued and by the next run_at or lease end it read when it last looked.
+   */
   pollIntervalMs?: number;
+  /**
+   * How long a claim holds a job without news from its runner. A heartbeat renews it every
+   * `heartbeatMs` while the job runs, so a dead runner's job is taken again within this long.
+   */
+  leaseMs?: number;
+  /** Default: a third of the lease, so two missed beats still keep the claim. */
+  heartbeatMs?: number;
   /** Finished jobs are deleted after this long (their dedupe keys with them). */
   retentionMs?: number;
 }
 
 export type JobOutcome = 'succeeded' | 'retrying' | 'failed' | 'rescheduled' | 'lost';
 
-/** Beyond the timeout, how long a claim stays leased: time to record the outcome. */
-const LEASE_MARGIN_MS = 30_000;
+export const DEFAULT_LEASE_MS = 15_000;
+export const DEFAULT_IDLE_POLL_MS = 30_000;
+/** Without LISTEN (a pooler that drops it) the runner falls back to looking this often. */
+const POLL_WITHOUT_NOTIFY_MS = 1_000;
+/** Floor of an idle sleep, so a row that is due but locked by someone else is not spun on. */
+const MIN_IDLE_MS = 100;
 const PURGE_EVERY_MS = 10 * 60_000;
 const ERROR_TEXT_MAX = 2_000;
 
 class JobTimeout extends Error {}
+/** The run's lease passed and another runner may hold the job: its work is abandoned. */
+export class JobLeaseLost extends Error {}
+
+interface HeldClaim {
+  token: string;
+  controller: AbortController;
+}
 
 /**
  * Runs the jobs of its catalog. Any number of runners (in one process or many) can share a
  * database: due rows are claimed with `FOR UPDATE SKIP LOCKED` under a lease, and every write
  * after a run is fenced by the claim token, so a run whose lease was lost records nothing.
- * A crashed runner's jobs are claimed again when their lease passes.
+ * Leases are short and renewed by a heartbeat while the job runs, so a crashed runner's jobs are
+ * claimed again within seconds, whatever the job's own timeout.
  */
 export class JobRunner {
   readonly #db: Kysely<DB>;
@@ -51,6 +73,12 @@ export class JobRunner {
   readonly #pollIntervalMs: number;
   readonly #retentionMs: number;
   readonly #leaseMs: number;
+  readonly #heartbeatMs: number;
+  /** Claims of runs in progress in this runner, renewed together by the heartbeat. */
+  readonly #held = new Map<string, HeldClaim>();
+  #heartbeat: NodeJS.Timeout | null = null;
+  #renewing = false;
+  #listening = false;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #stopping = new AbortController();
   #running = false;
@@ -67,10 +95,17 @@ export class JobRunner {
     this.#catalog = options.catalog;
     this.#logger = options.logger;
     this.#concurrency = options.concurrency ?? 8;
-    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_IDLE_POLL_MS;
     this.#retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
-    const longest = Math.max(0, ...options.catalog.names.map((name) => options.catalog.get(name)!.timeoutMs));
-    this.#leaseMs = longest + LEASE_MARGIN_MS;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
+    if (this.#heartbeatMs >= this.#leaseMs)
+      throw new Error('the job heartbeat must beat more often than the lease');
+  }
+
+  /** How long a claim lasts without a heartbeat (what a crashed runner's job waits, at most). */
+  get leaseMs(): number {
+    return this.#leaseMs;
   }
 
   /**
@@ -124,6 +159,7 @@ export class JobRunner {
         this.#notified = true;
         this.#wake();
       });
+      this.#listening = true;
     } catch (error) {
       this.#logger.warn({ err: error }, 'job runner could not LISTEN; polling only');
     }
@@ -140,22 +176,28 @@ export class JobRunner {
     const grace = setTimeout(() => this.#stopping.abort(new Error('worker stopping')), 10_000);
     await settle;
     clearTimeout(grace);
+    this.#stopHeartbeat();
     await this.#unlisten?.().catch(() => {});
     this.#unlisten = null;
+    this.#listening = false;
   }
 
   async #run(): Promise<void> {
     while (this.#running) {
       const free = this.#concurrency - this.#inFlight.size;
       if (free <= 0) {
+        // A finishing run wakes the loop.
         await this.#sleep(this.#pollIntervalMs);
         continue;
       }
       this.#notified = false;
       let claimed: JobRow[] = [];
+      let nextDue: Date | null | undefined;
       try {
         await this.#maybePurge();
         claimed = await this.#claim(free);
+        if (claimed.length < free && !this.#notified)
+          nextDue = await jobRepository.nextDueAt(this.#db, this.#catalog.names);
       } catch (error) {
         this.#logger.error({ err: error }, 'job runner failed to claim; retrying after the poll interval');
       }
@@ -167,8 +209,19 @@ export class JobRunner {
           this.#wake();
         });
       }
-      if (claimed.length < free && !this.#notified && this.#running) await this.#sleep(this.#pollIntervalMs);
+      if (claimed.length < free && !this.#notified && this.#running)
+        await this.#sleep(this.#idleDelay(nextDue));
     }
+  }
+
+  /** Until the next job becomes due (or its lease ends), capped by the safety-net poll. */
+  #idleDelay(nextDue: Date | null | undefined): number {
+    const ceiling = this.#listening
+      ? this.#pollIntervalMs
+      : Math.min(this.#pollIntervalMs, POLL_WITHOUT_NOTIFY_MS);
+    if (!nextDue) return ceiling;
+    const untilDue = nextDue.getTime() - this.#clock.now().getTime();
+    return Math.min(ceiling, Math.max(MIN_IDLE_MS, untilDue));
   }
 
   async #claim(limit: number): Promise<JobRow[]> {
@@ -187,16 +240,20 @@ export class JobRunner {
   }
 
   async #runSafely(row: JobRow): Promise<JobOutcome> {
+    const controller = new AbortController();
+    this.#hold(row, controller);
     try {
-      return await this.#execute(row);
+      return await this.#execute(row, controller);
     } catch (error) {
       // Recording the outcome failed (database away): the lease expires and the job runs again.
       this.#logger.error({ err: error, job_id: row.id, job: row.name }, 'job outcome could not be recorded');
       return 'lost';
+    } finally {
+      this.#release(row.id);
     }
   }
 
-  async #execute(row: JobRow): Promise<JobOutcome> {
+  async #execute(row: JobRow, controller: AbortController): Promise<JobOutcome> {
     const definition = this.#catalog.get(row.name)!;
     const maxAttempts = definition.retry.maxAttempts;
     if (row.attempts > maxAttempts) {
@@ -209,7 +266,6 @@ export class JobRunner {
         .map((e) => `${e.instancePath || '/'} ${e.message}`);
       return this.#settleFailure(row, definition, new Error(`invalid payload: ${problems.join('; ')}`), true);
     }
-    const controller = new AbortController();
     const onStop = () => controller.abort(this.#stopping.signal.reason);
     this.#stopping.signal.addEventListener('abort', onStop, { once: true });
     let timer: NodeJS.Timeout | undefined;
@@ -223,6 +279,20 @@ export class JobRunner {
       timer.unref?.();
     });
     let result: void | JobReschedule;
+    let completedWithin = false;
+    const completeWithin = async (tx: Kysely<DB>) => {
+      const now = this.#clock.now();
+      const held = await jobRepository.recordOutcome(tx, row, {
+        state: 'succeeded',
+        last_error: null,
+        updated_at: now,
+        finished_at: now,
+      });
+      if (!held) throw new JobLeaseLost(`job ${row.id} (${row.name}) is no longer held by this run`);
+      completedWithin = true;
+      // Finished once the caller commits: no more heartbeats for it (a renewal would find no claim).
+      this.#held.delete(row.id);
+    };
     try {
       result = await Promise.race([
         definition.handler(row.payload, {
@@ -230,6 +300,7 @@ export class JobRunner {
           attempt: row.attempts,
           signal: controller.signal,
           logger: this.#logger,
+          completeWithin,
         }),
         timeout,
       ]);
@@ -256,7 +327,8 @@ export class JobRunner {
       updated_at: now,
       finished_at: now,
     });
-    return kept ? 'succeeded' : 'lost';
+    // Completed inside the handler's transaction: nothing was left to write.
+    return kept || completedWithin ? 'succeeded' : 'lost';
   }
 
   async #settleFailure(
@@ -271,22 +343,23 @@ export class JobRunner {
     const details = { err: error, job_id: row.id, job: row.name, attempt: row.attempts };
     if (last) {
       this.#logger.error(details, 'job failed for good');
-      await jobRepository.recordOutcome(this.#db, row, {
+      const kept = await jobRepository.recordOutcome(this.#db, row, {
         state: 'failed',
         last_error: message,
         updated_at: now,
         finished_at: now,
       });
-      return 'failed';
+      return kept ? 'failed' : 'lost';
     }
     this.#logger.warn(details, 'job failed; it will be retried');
-    await jobRepository.recordOutcome(this.#db, row, {
+    const kept = await jobRepository.recordOutcome(this.#db, row, {
       state: 'pending',
       run_at: new Date(now.getTime() + backoffDelay(definition.retry, row.attempts)),
       last_error: message,
       updated_at: now,
     });
-    return 'retrying';
+    // Fenced: a run that lost its claim (or completed in its own transaction) writes nothing.
+    return kept ? 'retrying' : 'lost';
   }
 
   async #maybePurge(): Promise<void> {
@@ -294,6 +367,49 @@ export class JobRunner {
     if (now - this.#lastPurge < PURGE_EVERY_MS) return;
     this.#lastPurge = now;
     await jobRepository.purgeFinished(this.#db, new Date(now - this.#retentionMs));
+  }
+
+  #hold(row: JobRow, controller: AbortController): void {
+    this.#held.set(row.id, { token: row.claim_token!, controller });
+    if (this.#heartbeat) return;
+    this.#heartbeat = setInterval(() => void this.#renewLeases(), this.#heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  #release(id: string): void {
+    this.#held.delete(id);
+    if (this.#held.size === 0) this.#stopHeartbeat();
+  }
+
+  #stopHeartbeat(): void {
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+  }
+
+  /**
+   * The heartbeat: one statement extends every claim this runner holds. A run whose claim is
+   * gone (it stalled past its lease and another runner took the job) is aborted; whatever it
+   * still writes is fenced by its claim token and dropped.
+   */
+  async #renewLeases(): Promise<void> {
+    if (this.#renewing || this.#held.size === 0) return;
+    this.#renewing = true;
+    const claims = [...this.#held].map(([id, held]) => ({ id, token: held.token }));
+    try {
+      const leaseUntil = new Date(this.#clock.now().getTime() + this.#leaseMs);
+      const kept = await jobRepository.renewLeases(this.#db, { claims, leaseUntil });
+      for (const { id } of claims) {
+        const held = this.#held.get(id);
+        if (kept.has(id) || !held || held.controller.signal.aborted) continue;
+        this.#logger.warn({ job_id: id }, 'job lease lost; abandoning the run');
+        held.controller.abort(new JobLeaseLost(`job ${id} lease lost`));
+      }
+    } catch (error) {
+      // The database is away: the claims run out unless a later beat gets through.
+      this.#logger.warn({ err: error }, 'could not renew job leases');
+    } finally {
+      this.#renewing = false;
+    }
   }
 
   #wake(): void {

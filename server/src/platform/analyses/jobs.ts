@@ -34,6 +34,7 @@ export function analysisJobs(deps: AnalysisJobDeps): JobDefinition<any>[] {
           attempt: context.attempt,
           maxAttempts: ANALYSIS_RETRY.maxAttempts,
           signal: context.signal,
+          completeWithin: context.completeWithin,
         }),
     }),
     defineJob({

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
-import type { JobQueue, JobReschedule } from '../../core/jobs/index.ts';
+import { JobLeaseLost, type JobQueue, type JobReschedule } from '../../core/jobs/index.ts';
 import { LlmError } from '../../core/llm/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
@@ -57,6 +57,11 @@ export interface RunContext {
   attempt: number;
   maxAttempts: number;
   signal?: AbortSignal;
+  /**
+   * Commits the job's completion in the transaction that saves the analysis (or its failure), so
+   * a crash after that commit never runs it again: its `session.analysis_complete` goes out once.
+   */
+  completeWithin?: (tx: Kysely<DB>) => Promise<void>;
 }
 
 /** Why a run failed, in words safe to send to the customer (`analysis.failed` `error`). */
@@ -107,8 +112,10 @@ export class AnalysisPipeline {
       const input = evaluationInput(material);
       const output = await this.evaluate(input, context.signal);
       const facts = material.scenario.memory_enabled ? await this.memoryFacts(input, meetingId, context) : [];
-      await this.save(material, input, output, facts);
+      await this.save(material, input, output, facts, context.completeWithin);
     } catch (error) {
+      // Another runner holds the job now: this run must leave no trace, not even a failure.
+      if (error instanceof JobLeaseLost) throw error;
       const failure = classify(error);
       const lastAttempt = context.attempt >= context.maxAttempts;
       if (!failure.permanent && !lastAttempt) {
@@ -119,7 +126,7 @@ export class AnalysisPipeline {
         throw error;
       }
       logger.error({ err: error, meeting_id: meetingId, attempt: context.attempt }, 'analysis failed');
-      await this.settleFailed(meetingId, failure.message);
+      await this.settleFailed(meetingId, failure.message, context.completeWithin);
     }
   }
 
@@ -168,6 +175,7 @@ export class AnalysisPipeline {
     input: EvaluationInput,
     output: EvaluationOutput,
     facts: string[],
+    completeWithin?: (tx: Kysely<DB>) => Promise<void>,
   ): Promise<void> {
     const { db, clock, events, logger } = this.deps;
     const { meeting, scenario } = material;
@@ -271,11 +279,16 @@ export class AnalysisPipeline {
         }
       }
       await this.queueNotification(tx, material);
+      await completeWithin?.(tx);
     });
   }
 
   /** Rests the meeting in `failed` (re-triggerable) and fires `analysis.failed`. */
-  async settleFailed(meetingId: string, error: string): Promise<void> {
+  async settleFailed(
+    meetingId: string,
+    error: string,
+    completeWithin?: (tx: Kysely<DB>) => Promise<void>,
+  ): Promise<void> {
     const { db, clock, events } = this.deps;
     await db.transaction().execute(async (tx) => {
       const meeting = await analysisRepository.lockWholeMeeting(tx, meetingId);
@@ -290,6 +303,7 @@ export class AnalysisPipeline {
         const scenario = await analysisRepository.notificationRecipients(tx, meeting.scenario_id);
         await this.queueNotification(tx, { meeting, scenario });
       }
+      await completeWithin?.(tx);
     });
   }
 

@@ -163,44 +163,50 @@ export class MeetingLifecycle {
   /**
    * The work that follows the end, in order and in one transaction (the job retries it whole):
    * the recording when its upload is in, the transcript marked complete with its full text,
-   * `meeting.ended` then `transcript.ready`, and the analysis queued.
+   * `meeting.ended` then `transcript.ready`, and the analysis queued. With `completeWithin` (the
+   * job's completion) in the same transaction, a crash after the commit never runs it again.
    */
-  async finalize(meetingId: string): Promise<void> {
+  async finalize(meetingId: string, completeWithin?: (tx: Kysely<DB>) => Promise<void>): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
-      const meeting = await repo.lockMeeting(tx, meetingId);
-      // Deleted since it ended (DELETE /meetings/{id}): nothing is left to finalise.
-      if (!meeting) return;
-      if (meeting.status !== 'ended') throw new Error(`meeting ${meetingId} has not ended`);
-      await publishRecording(tx, this.deps, meetingId);
-      const transcript = await ensureTranscript(tx, meeting, this.deps.clock.now());
-      if (transcript.status === 'completed') return;
-      const sentences = await meetingRepository.transcriptLines(tx, transcript.id);
-      const names = await speakerNames(tx, meeting);
-      const content = sentences.map((s) => `${names[s.speaker]}: ${s.message}`).join('\n');
-      const now = this.deps.clock.now();
-      await repo.completeTranscript(tx, transcript.id, { content, sentenceCount: sentences.length, now });
-      const ref = { meeting_id: meeting.id, scenario_id: meeting.scenario_id };
-      await this.deps.events.emit(tx, {
-        accountId: meeting.account_id,
-        event: 'meeting.ended',
-        data: {
-          ...ref,
-          ended_at: new Date(meeting.ended_at!).toISOString(),
-          duration_seconds: meeting.duration_seconds ?? 0,
-        },
-      });
-      await this.deps.events.emit(tx, {
-        accountId: meeting.account_id,
-        event: 'transcript.ready',
-        data: { ...ref, transcript_id: Number(transcript.id), sentence_count: sentences.length },
-      });
-      await this.deps.jobs.enqueue(
-        tx,
-        JOB_NAMES.analysisRun,
-        { meeting_id: meeting.id, account_id: meeting.account_id },
-        { dedupeKey: `${JOB_NAMES.analysisRun}:${meeting.id}` },
-      );
+      await this.#finalizeIn(tx, meetingId);
+      await completeWithin?.(tx);
     });
+  }
+
+  async #finalizeIn(tx: Kysely<DB>, meetingId: string): Promise<void> {
+    const meeting = await repo.lockMeeting(tx, meetingId);
+    // Deleted since it ended (DELETE /meetings/{id}): nothing is left to finalise.
+    if (!meeting) return;
+    if (meeting.status !== 'ended') throw new Error(`meeting ${meetingId} has not ended`);
+    await publishRecording(tx, this.deps, meetingId);
+    const transcript = await ensureTranscript(tx, meeting, this.deps.clock.now());
+    if (transcript.status === 'completed') return;
+    const sentences = await meetingRepository.transcriptLines(tx, transcript.id);
+    const names = await speakerNames(tx, meeting);
+    const content = sentences.map((s) => `${names[s.speaker]}: ${s.message}`).join('\n');
+    const now = this.deps.clock.now();
+    await repo.completeTranscript(tx, transcript.id, { content, sentenceCount: sentences.length, now });
+    const ref = { meeting_id: meeting.id, scenario_id: meeting.scenario_id };
+    await this.deps.events.emit(tx, {
+      accountId: meeting.account_id,
+      event: 'meeting.ended',
+      data: {
+        ...ref,
+        ended_at: new Date(meeting.ended_at!).toISOString(),
+        duration_seconds: meeting.duration_seconds ?? 0,
+      },
+    });
+    await this.deps.events.emit(tx, {
+      accountId: meeting.account_id,
+      event: 'transcript.ready',
+      data: { ...ref, transcript_id: Number(transcript.id), sentence_count: sentences.length },
+    });
+    await this.deps.jobs.enqueue(
+      tx,
+      JOB_NAMES.analysisRun,
+      { meeting_id: meeting.id, account_id: meeting.account_id },
+      { dedupeKey: `${JOB_NAMES.analysisRun}:${meeting.id}` },
+    );
   }
 
   /** Refreshes live_seen_at of the meetings whose sockets this process holds. */

@@ -48,7 +48,7 @@ export function createMeetingsModule(deps: MeetingsModuleDeps) {
     payload: Type.Object({ meeting_id: Type.String() }),
     retry: { maxAttempts: 12, backoffMs: 2_000, maxBackoffMs: 10 * 60_000 },
     timeoutMs: 60_000,
-    handler: async ({ meeting_id }) => lifecycle.finalize(meeting_id),
+    handler: async ({ meeting_id }, context) => lifecycle.finalize(meeting_id, context.completeWithin),
   });
   return {
     service,

@@ -35,6 +35,7 @@ export function createWebhooksModule(deps: WebhooksModuleDeps) {
       createLegacyWebhookProfile({ secretBox, legacyWebhookSunset: config.legacyWebhookSunset }),
     ],
     logger: deps.logger.child({ worker: 'webhook-delivery' }),
+    pollIntervalMs: config.jobs.idlePollMs,
   });
   return {
     webhooks,
