@@ -102,9 +102,14 @@ async function eventually<T>(read: () => Promise<T | null | undefined>, what: st
   }
 }
 
-const available = (await reachable(5432)) && (await reachable(6379));
+// A PostgreSQL deployment: it runs in the suite's PostgreSQL pass (DATABASE_URL set), once.
+const skip = !process.env.DATABASE_URL
+  ? 'runs when the suite runs on PostgreSQL (DATABASE_URL set)'
+  : (await reachable(5432)) && (await reachable(6379))
+    ? false
+    : 'PostgreSQL or Redis is not reachable';
 
-describe('the documented deployment, as separate compiled processes', { skip: !available }, () => {
+describe('the documented deployment, as separate compiled processes', { skip }, () => {
   const database = `understudy_deploy_${randomBytes(6).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'understudy-deploy-'));
   const adminKey = `admin_${randomBytes(16).toString('hex')}`;
