@@ -55,3 +55,29 @@ test('a short list is a valid JSON array', async () => {
   assert.ok(Array.isArray(response.json()));
   assert.equal(response.body, JSON.stringify(response.json()));
 });
+
+test('the whole goal list is streamed the same way, with the scenarios each goal scores', async () => {
+  const a = await t.workspace();
+  const principal = { accountId: a.accountId, membershipId: a.membershipId } as never;
+  const count = WHOLE_LIST_CHUNK + 30;
+  for (let done = 0; done < count; done += 100) {
+    const batch = Array.from({ length: Math.min(100, count - done) }, (_, i) => ({
+      name: `Goal ${done + i}`,
+    }));
+    await t.deps.goals.bulkCreate(principal, batch);
+  }
+  const response = await a.call('GET', '/goals');
+  assert.equal(response.statusCode, 200);
+  const serialised: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await a.call('GET', `/goals?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    serialised.push(...page.json().data);
+    cursor = page.json().next_cursor;
+  } while (cursor);
+  assert.ok(serialised.length >= count); // the seeded example scenarios bring their own goals
+  assert.equal(response.body, JSON.stringify(serialised));
+  // An unknown scenario filters everything out: still an array.
+  const filtered = await a.call('GET', '/goals?scenario_id=00000000-0000-4000-8000-000000000000');
+  assert.equal(filtered.body, '[]');
+});

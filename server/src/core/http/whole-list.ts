@@ -18,7 +18,7 @@ export function sendWholeList<Row, T>(
   reply: FastifyReply,
   fetchPage: (page: PageRequest) => Promise<Row[]>,
   positionOf: (row: Row) => Position,
-  render: (row: Row) => T,
+  render: (rows: Row[]) => T[] | Promise<T[]>,
 ): FastifyReply {
   let sent = 0;
   async function* body() {
@@ -28,8 +28,8 @@ export function sendWholeList<Row, T>(
       const rows = await fetchPage({ limit: WHOLE_LIST_CHUNK, after });
       const kept = rows.slice(0, WHOLE_LIST_CHUNK);
       let text = '';
-      for (const row of kept) {
-        text += (sent === 0 ? '' : ',') + JSON.stringify(render(row));
+      for (const item of await render(kept)) {
+        text += (sent === 0 ? '' : ',') + JSON.stringify(item);
         sent += 1;
       }
       if (text) yield text;

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import { positionOf } from '../../core/http/pagination.ts';
 import { ArrayOrPage, Deleted, UuidParam, withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
+import { sendWholeList } from '../../core/http/whole-list.ts';
 import { BulkGoalsBody, CreateGoalBody, Goal, GoalListQuery, UpdateGoalBody } from './schemas.ts';
 import type { GoalService } from './service.ts';
 
@@ -18,9 +20,19 @@ export const goalRoutes: RouteModule<{ goals: GoalService }> = (app, { goals }) 
         response: withErrors({ 200: ArrayOrPage(Goal) }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { scenario_id: scenarioId, ...pageQuery } = request.query;
-      return goals.list(request.principal, goals.paginate(pageQuery, request.principal), scenarioId);
+      const page = goals.paginate(pageQuery, request.principal);
+      if (!page) {
+        return sendWholeList(
+          request,
+          reply,
+          (chunk) => goals.listChunk(request.principal, chunk, scenarioId),
+          positionOf,
+          (rows) => goals.renderChunk(rows),
+        );
+      }
+      return goals.list(request.principal, page, scenarioId);
     },
   );
 

@@ -65,6 +65,17 @@ export class GoalService {
     );
   }
 
+  /** One keyset chunk of the list (rendered with renderMany): the whole list is streamed from these (routes). */
+  listChunk(principal: Principal, page: PageRequest, scenarioId?: string): Promise<GoalRow[]> {
+    if (scenarioId !== undefined && !isUuid(scenarioId)) return Promise.resolve([]);
+    return repo.list(this.deps.db, principal.accountId, page, scenarioId?.toLowerCase());
+  }
+
+  /** Renders a chunk of rows (see listChunk). */
+  renderChunk(rows: GoalRow[]) {
+    return this.renderMany(this.deps.db, rows);
+  }
+
   async get(principal: Principal, id: string) {
     const row = await this.find(this.deps.db, principal.accountId, id);
     return (await this.renderMany(this.deps.db, [row]))[0]!;

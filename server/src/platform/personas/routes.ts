@@ -57,7 +57,7 @@ export const personaRoutes: RouteModule<{
           reply,
           (chunk) => personas.listChunk(request.principal, chunk),
           positionOf,
-          (row) => personas.render(row),
+          (rows) => rows.map((row) => personas.render(row)),
         );
       }
       return personas.list(request.principal, page);
