@@ -13,19 +13,21 @@ export const ROWS_PER_BUDGET_UNIT = 100;
  * chunk whatever the list's size. Its size then weighs in the rate-limit budget (one unit per
  * ROWS_PER_BUDGET_UNIT rows), charged when the body has been written.
  */
-export function sendWholeList<Row, T>(
+export async function sendWholeList<Row, T>(
   request: FastifyRequest,
   reply: FastifyReply,
   fetchPage: (page: PageRequest) => Promise<Row[]>,
   positionOf: (row: Row) => Position,
   render: (rows: Row[]) => T[] | Promise<T[]>,
-): FastifyReply {
+): Promise<FastifyReply> {
+  // The first chunk is read before the status line is sent, so a database that cannot answer is
+  // the usual error response (503 and all), not a 200 cut short.
+  const first = await fetchPage({ limit: WHOLE_LIST_CHUNK, after: null });
   let sent = 0;
   async function* body() {
     yield '[';
-    let after: Position | null = null;
+    let rows = first;
     for (;;) {
-      const rows = await fetchPage({ limit: WHOLE_LIST_CHUNK, after });
       const kept = rows.slice(0, WHOLE_LIST_CHUNK);
       let text = '';
       for (const item of await render(kept)) {
@@ -34,7 +36,7 @@ export function sendWholeList<Row, T>(
       }
       if (text) yield text;
       if (rows.length <= WHOLE_LIST_CHUNK) break;
-      after = positionOf(kept[kept.length - 1]!);
+      rows = await fetchPage({ limit: WHOLE_LIST_CHUNK, after: positionOf(kept[kept.length - 1]!) });
     }
     yield ']';
     const units = Math.floor(sent / ROWS_PER_BUDGET_UNIT);
