@@ -25,6 +25,8 @@ const ALERT_AFTER_NOTIFY_MS = 250;
 const PARALLEL_CLAIMS = 2;
 /** Floor of an idle sleep, so a due row that another transaction holds locked is not spun on. */
 const MIN_IDLE_MS = 100;
+/** After a failed claim (the database away), look again after 1 s, doubling up to this. */
+const CLAIM_RETRY_MAX_MS = 5_000;
 export const DEFAULT_IDLE_POLL_MS = 30_000;
 
 export interface WorkerLogger {
@@ -93,6 +95,7 @@ export class DeliveryWorker {
   #alertUntil = 0;
   readonly #claims = new Set<Promise<void>>();
   #claimingRows = 0;
+  #failedClaims = 0;
   #signal: (() => void) | null = null;
   #listening = false;
   readonly #completions: WriteBatcher<Completion, boolean>;
@@ -217,6 +220,7 @@ export class DeliveryWorker {
     const claim = this.#claim(want)
       .then(
         (claimed) => {
+          this.#failedClaims = 0;
           const targets = new Map<string, Promise<DeliveryTarget | null>>();
           for (const delivery of claimed) this.#queued.push({ delivery, targets });
           this.#pump();
@@ -225,11 +229,11 @@ export class DeliveryWorker {
           else if (this.#notifies === notifiesBefore) this.#idleUntilNextLook();
         },
         (error) => {
-          this.#logger.error(
-            { err: error },
-            'delivery worker failed to claim; retrying after the poll interval',
-          );
-          this.#idleUntilNextLook(this.#pollIntervalMs);
+          // Not the idle poll: NOTIFYs sent while the database was away are lost, so look again soon.
+          this.#failedClaims += 1;
+          const retryMs = Math.min(CLAIM_RETRY_MAX_MS, 1_000 * 2 ** (this.#failedClaims - 1));
+          this.#logger.error({ err: error, retryMs }, 'delivery worker failed to claim; retrying');
+          this.#idleUntilNextLook(retryMs);
         },
       )
       .finally(() => {

@@ -42,6 +42,8 @@ export const DEFAULT_LEASE_MS = 15_000;
 export const DEFAULT_IDLE_POLL_MS = 30_000;
 /** Without LISTEN (a pooler that drops it) the runner falls back to looking this often. */
 const POLL_WITHOUT_NOTIFY_MS = 1_000;
+/** After a failed claim (the database away), look again after 1 s, doubling up to this. */
+const CLAIM_RETRY_MAX_MS = 5_000;
 /** Floor of an idle sleep, so a row that is due but locked by someone else is not spun on. */
 const MIN_IDLE_MS = 100;
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -87,6 +89,7 @@ export class JobRunner {
   #wakeUp: (() => void) | null = null;
   #notified = false;
   #lastPurge = 0;
+  #failedClaims = 0;
 
   constructor(options: JobRunnerOptions) {
     this.#database = options.database;
@@ -198,8 +201,14 @@ export class JobRunner {
         claimed = await this.#claim(free);
         if (claimed.length < free && !this.#notified)
           nextDue = await jobRepository.nextDueAt(this.#db, this.#catalog.names);
+        this.#failedClaims = 0;
       } catch (error) {
-        this.#logger.error({ err: error }, 'job runner failed to claim; retrying after the poll interval');
+        // Not the idle poll: NOTIFYs sent while the database was away are lost, so look again soon.
+        this.#failedClaims += 1;
+        const retryMs = Math.min(CLAIM_RETRY_MAX_MS, 1_000 * 2 ** (this.#failedClaims - 1));
+        this.#logger.error({ err: error, retryMs }, 'job runner failed to claim; retrying');
+        if (this.#running) await this.#sleep(retryMs);
+        continue;
       }
       for (const row of claimed) {
         const run = this.#runSafely(row);

@@ -3,7 +3,7 @@
 // the live engine uses.
 import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
-import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError, invalidParam } from '../../core/http/errors.ts';
 import {
@@ -180,7 +180,7 @@ function mergeExtraHeaders(
   for (const [name, value] of Object.entries(input)) {
     const kept = sealedCurrent[name];
     merged[name] =
-      kept !== undefined && value === maskApiKey(secretBox.open(kept)) ? kept : secretBox.seal(value);
+      kept !== undefined && value === maskApiKey(openHeader(kept, secretBox)) ? kept : secretBox.seal(value);
   }
   return merged;
 }
@@ -198,12 +198,20 @@ export function sealExtraHeaders(headers: Record<string, string>, secretBox: Sec
 
 /** The clear values, for the live engine's request and the scenario export only. */
 export function openExtraHeaders(stored: Record<string, string> | null, secretBox: SecretBox) {
-  return mapValues(stored ?? {}, (value) => secretBox.open(value));
+  return mapValues(stored ?? {}, (value) => openHeader(value, secretBox));
 }
 
 /** What reads show: names kept, values masked like the API key. */
 export function maskExtraHeaders(stored: Record<string, string> | null, secretBox: SecretBox) {
-  return mapValues(stored ?? {}, (value) => maskApiKey(secretBox.open(value)));
+  return mapValues(stored ?? {}, (value) => maskApiKey(openHeader(value, secretBox)));
+}
+
+/**
+ * One stored value in clear. A value still in clear (written by an instance of the previous
+ * version during a rolling deploy, before migration 0063 sealed the rest) is read as it is.
+ */
+function openHeader(value: string, secretBox: SecretBox): string {
+  return SecretBox.looksSealed(value) ? secretBox.open(value) : value;
 }
 
 function mapValues(record: Record<string, string>, fn: (value: string) => string): Record<string, string> {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../../core/db/unavailable.ts';
 import { AppError } from '../../../core/http/errors.ts';
 import type { AppInstance } from '../../../core/http/types.ts';
 
@@ -28,7 +29,8 @@ export function refuseMalformedMultipart(app: AppInstance) {
   });
   app.setErrorHandler((error: FastifyError, request) => {
     const clientError = typeof error.statusCode === 'number' && error.statusCode < 500;
-    if (parsing.has(request) && !(error instanceof AppError) && !clientError) throw malformed(request, error);
+    const bodyError = !(error instanceof AppError) && !clientError && !isDatabaseUnavailable(error);
+    if (parsing.has(request) && bodyError) throw malformed(request, error);
     throw error;
   });
   return async function bodyRead(request: FastifyRequest): Promise<void> {
