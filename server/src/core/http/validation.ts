@@ -19,10 +19,15 @@ function compiler(options: Options) {
 export function createValidatorCompiler() {
   let strict: Ajv | undefined;
   let coercing: Ajv | undefined;
-  const ajvFor = (httpPart?: string) =>
-    httpPart === 'body'
-      ? (strict ??= compiler({ coerceTypes: false }))
-      : (coercing ??= compiler({ coerceTypes: 'array' }));
+  // The two Ajv instances themselves are made on the first compilation too.
+  const ajvFor = (httpPart?: string) => {
+    if (httpPart === 'body') {
+      strict ??= compiler({ coerceTypes: false });
+      return strict;
+    }
+    coercing ??= compiler({ coerceTypes: 'array' });
+    return coercing;
+  };
   // Compiled on the route's first request (lazy-compile.ts), not at ready().
   return ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
     lazyValidator(() => ajvFor(httpPart).compile(withoutIds(schema)));
