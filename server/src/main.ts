@@ -29,6 +29,9 @@ const USAGE = `usage: understudy <command>
  * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
  * need, listens, and on SIGTERM drains them in the opposite order of what accepts work.
  */
+/** How long after start-up the reference site is rendered in the background. */
+const SITE_CONTENT_DELAY_MS = 2000;
+
 async function serve(plan: ServePlan) {
   const config = loadConfig();
   const { roles } = plan;
@@ -58,11 +61,6 @@ async function serve(plan: ServePlan) {
     await platformApp.listen({ port: config.port, host: config.host });
     const base = `${config.publicUrl}/v1`;
     logger.info(`platform API listening: ${base}; dashboard: ${config.publicUrl}/`);
-    // Built in the background now that the server listens, so that the first /docs visit need not
-    // wait for it (tests and workers, which never listen here, never pay for it).
-    siteContent().catch((error: unknown) =>
-      logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
-    );
     const speech = speechBannerLines(await planSpeechEngines(config));
     // The dashboard first: it is where a new user starts (issue 16).
     banner.push(
@@ -103,6 +101,16 @@ async function serve(plan: ServePlan) {
   if (roles.size < ROLES.length) banner.push(`  Roles          ${[...roles].join(', ')} (this process)`);
   process.stdout.write(['', ...banner, ''].join('\n'));
   logger.info({ roles: [...roles] }, 'ready');
+  if (platformApp) {
+    // Built in the background once every role listens, and a moment later still: rendering the
+    // reference (about 0.25 s of CPU) would otherwise hold up the first requests of a restart. The
+    // first /docs visit need not wait for it; tests and workers, which never listen here, never pay.
+    setTimeout(() => {
+      siteContent().catch((error: unknown) =>
+        logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
+      );
+    }, SITE_CONTENT_DELAY_MS).unref();
+  }
 
   const apps = [platformApp, mailboxApp].filter((app) => app !== null);
   onShutdown({
