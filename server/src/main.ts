@@ -62,12 +62,14 @@ async function serve(plan: ServePlan) {
   const stopWorkers = await startWorkers(workers);
   if (runWorkers) logger.info({ workers: workers.map((worker) => worker.name) }, 'workers running');
 
+  // Imported before listening: once /healthz answers, a SIGTERM may come, and the shutdown handler
+  // is installed only after the banner.
+  const { planSpeechEngines, speechBannerLines } = await import('./platform/speech/wiring.ts');
   const banner: string[] = [];
   if (platformApp && platform) {
     await platformApp.listen({ port: config.port, host: config.host });
     const base = `${config.publicUrl}/v1`;
     logger.info(`platform API listening: ${base}; dashboard: ${config.publicUrl}/`);
-    const { planSpeechEngines, speechBannerLines } = await import('./platform/speech/wiring.ts');
     const speech = speechBannerLines(await planSpeechEngines(config));
     // The dashboard first: it is where a new user starts (issue 16).
     banner.push(
