@@ -1,11 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createSharedAdapters } from './app/adapters.ts';
-import { contractCommand } from './app/contract-command.ts';
 import { createCoreDeps, disposeAll } from './app/core-deps.ts';
-import { buildMailboxApp } from './app/mailbox-app.ts';
-import { generateOpenApiDocuments } from './app/openapi.ts';
-import { buildPlatformApp } from './app/platform-app.ts';
-import { createPlatformDeps } from './app/platform-deps.ts';
 import { planServe, ROLES, RoleError, type ServePlan } from './app/roles.ts';
 import { closeHttpApp, onShutdown } from './app/shutdown.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -13,9 +7,6 @@ import { SecretBox } from './core/crypto/secret-box.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
 import { startWorkers } from './core/workers.ts';
-import { createMailboxDeps } from './mailbox/wiring.ts';
-import { siteContent } from './platform/reference/content.ts';
-import { planSpeechEngines, speechBannerLines } from './platform/speech/wiring.ts';
 
 const USAGE = `usage: understudy <command>
   serve     start the platform API and the mailbox service (API + SMTP), with background workers
@@ -41,6 +32,9 @@ function isLoopbackHost(host: string): boolean {
  * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
  * need, listens, and on SIGTERM drains them in the opposite order of what accepts work.
  */
+/** How long after start-up the reference site is rendered in the background. */
+const SITE_CONTENT_DELAY_MS = 2000;
+
 async function serve(plan: ServePlan) {
   const config = loadConfig();
   const { roles } = plan;
@@ -48,14 +42,29 @@ async function serve(plan: ServePlan) {
   const needsPlatform = roles.has('api') || (runWorkers && plan.workersOf.has('platform'));
   const needsMailbox =
     roles.has('mailbox') || roles.has('smtp') || (runWorkers && plan.workersOf.has('mailbox'));
+  // A part's modules are imported only when a role of this process needs it: loading modules is
+  // most of what is left of a start, and an API instance need not load the mailbox (nor the reverse).
   const core = await createCoreDeps(config);
-  const platform = needsPlatform ? await createPlatformDeps(core) : null;
-  const adapters = platform ?? { ...core, ...(await createSharedAdapters(core)) };
-  const mailbox = needsMailbox ? await createMailboxDeps(adapters) : null;
+  const platform = needsPlatform
+    ? await (await import('./app/platform-deps.ts')).createPlatformDeps(core)
+    : null;
+  const adapters = platform ?? {
+    ...core,
+    ...(await (await import('./app/adapters.ts')).createSharedAdapters(core)),
+  };
+  const mailbox = needsMailbox
+    ? await (await import('./mailbox/wiring.ts')).createMailboxDeps(adapters)
+    : null;
   const logger = core.logger;
 
-  const platformApp = roles.has('api') && platform ? await buildPlatformApp(platform) : null;
-  const mailboxApp = roles.has('mailbox') && mailbox ? await buildMailboxApp(mailbox) : null;
+  const platformApp =
+    roles.has('api') && platform
+      ? await (await import('./app/platform-app.ts')).buildPlatformApp(platform)
+      : null;
+  const mailboxApp =
+    roles.has('mailbox') && mailbox
+      ? await (await import('./app/mailbox-app.ts')).buildMailboxApp(mailbox)
+      : null;
   const workers = runWorkers
     ? [
         ...(plan.workersOf.has('platform') ? (platform?.workers ?? []) : []),
@@ -65,16 +74,14 @@ async function serve(plan: ServePlan) {
   const stopWorkers = await startWorkers(workers);
   if (runWorkers) logger.info({ workers: workers.map((worker) => worker.name) }, 'workers running');
 
+  // Imported before listening: once /healthz answers, a SIGTERM may come, and the shutdown handler
+  // is installed only after the banner.
+  const { planSpeechEngines, speechBannerLines } = await import('./platform/speech/wiring.ts');
   const banner: string[] = [];
   if (platformApp && platform) {
     await platformApp.listen({ port: config.port, host: config.host });
     const base = `${config.publicUrl}/v1`;
     logger.info(`platform API listening: ${base}; dashboard: ${config.publicUrl}/`);
-    // Built in the background now that the server listens, so that the first /docs visit need not
-    // wait for it (tests and workers, which never listen here, never pay for it).
-    siteContent().catch((error: unknown) =>
-      logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
-    );
     const speech = speechBannerLines(await planSpeechEngines(config));
     // The dashboard first: it is where a new user starts (issue 16).
     banner.push(
@@ -116,6 +123,18 @@ async function serve(plan: ServePlan) {
   if (roles.size < ROLES.length) banner.push(`  Roles          ${[...roles].join(', ')} (this process)`);
   process.stdout.write(['', ...banner, ''].join('\n'));
   logger.info({ roles: [...roles] }, 'ready');
+  if (platformApp) {
+    // Built in the background once every role listens, and a moment later still: rendering the
+    // reference (about 0.25 s of CPU) would otherwise hold up the first requests of a restart. The
+    // first /docs visit need not wait for it; tests and workers, which never listen here, never pay.
+    setTimeout(() => {
+      import('./platform/reference/content.ts')
+        .then(({ siteContent }) => siteContent())
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'reference site build failed; the first /docs request retries it'),
+        );
+    }, SITE_CONTENT_DELAY_MS).unref();
+  }
 
   const apps = [platformApp, mailboxApp].filter((app) => app !== null);
   onShutdown({
@@ -147,6 +166,7 @@ async function migrateCommand() {
 
 async function openapi(check: boolean) {
   let stale = false;
+  const { generateOpenApiDocuments } = await import('./app/openapi.ts');
   for (const [file, text] of Object.entries(await generateOpenApiDocuments())) {
     if (!check) {
       writeFileSync(file, text);
@@ -188,7 +208,7 @@ async function main() {
     case 'openapi':
       return openapi(args.includes('--check'));
     case 'contract':
-      process.exitCode = await contractCommand(args);
+      process.exitCode = await (await import('./app/contract-command.ts')).contractCommand(args);
       return;
     default:
       console.error(USAGE);

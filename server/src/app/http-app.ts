@@ -13,6 +13,7 @@ import {
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import { checkInputOnEveryRoute } from '../core/http/input-checks.ts';
+import { createLazySerializerCompiler } from '../core/http/lazy-compile.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler } from '../core/http/validation.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
@@ -96,6 +97,7 @@ export async function createHttpApp(
     done();
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  app.setSerializerCompiler(createLazySerializerCompiler());
   const notFound = installErrorHandling(app, options.publicUrl);
   checkInputOnEveryRoute(app);
   installBodyTimeout(app, bounds, options.publicUrl);

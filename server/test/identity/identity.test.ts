@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import bcrypt from 'bcryptjs';
 import { decodeJwt, SignJWT } from 'jose';
+import { DUMMY_HASH, PASSWORD_COST } from '../../src/platform/identity/service.ts';
 import { bearer, startPlatform, type TestPlatform } from '../harness.ts';
 
 describe('identity: sign-up, log-in, user tokens', () => {
@@ -97,6 +99,11 @@ describe('identity: sign-up, log-in, user tokens', () => {
     const expired = await t.app.inject({ method: 'GET', url: '/v1/api-secrets', headers: bearer(ws.token) });
     assert.equal(expired.statusCode, 401);
   });
+});
+
+test('the hash an unknown e-mail is compared against costs what a real one does', () => {
+  assert.equal(bcrypt.getRounds(DUMMY_HASH), PASSWORD_COST);
+  assert.equal(bcrypt.compareSync('not-a-real-password', DUMMY_HASH), true);
 });
 
 describe('identity: sign-up is off in production unless enabled', () => {

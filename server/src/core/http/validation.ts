@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema } from 'fastify';
 import type { AnyFastify } from './any-fastify.ts';
+import { lazyValidator } from './lazy-compile.ts';
 
 const common: Options = { removeAdditional: false, useDefaults: true, allErrors: true, strict: false };
 
@@ -16,10 +17,20 @@ function compiler(options: Options) {
  * are validated as sent, so `{ "name": 42 }` is an error rather than silently becoming "42".
  */
 export function createValidatorCompiler() {
-  const strict = compiler({ coerceTypes: false });
-  const coercing = compiler({ coerceTypes: 'array' });
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
+  // The two Ajv instances themselves are made on the first compilation too.
+  const ajvFor = (httpPart?: string) => {
+    if (httpPart === 'body') {
+      strict ??= compiler({ coerceTypes: false });
+      return strict;
+    }
+    coercing ??= compiler({ coerceTypes: 'array' });
+    return coercing;
+  };
+  // Compiled on the route's first request (lazy-compile.ts), not at ready().
   return ({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(withoutIds(schema));
+    lazyValidator(() => ajvFor(httpPart).compile(withoutIds(schema)));
 }
 
 /**

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { Type } from 'typebox';
 import { AppError } from '../../../core/http/errors.ts';
 import { refuseUnsafeInput } from '../../../core/http/input-checks.ts';
+import { lazyValidator } from '../../../core/http/lazy-compile.ts';
 import { withErrors } from '../../../core/http/schemas.ts';
 import type { AppInstance } from '../../../core/http/types.ts';
 import { Scenario } from '../schemas.ts';
@@ -43,15 +44,26 @@ const GenerateBody = Type.Object(
   },
 );
 
-/** Form fields arrive as text: unlike JSON bodies, this one is coerced ("20" → 20). */
-const formAjv = new Ajv({
-  removeAdditional: false,
-  useDefaults: true,
-  allErrors: true,
-  strict: false,
-  coerceTypes: true,
-});
-addFormats.default(formAjv);
+/**
+ * Form fields arrive as text: unlike JSON bodies, this one is coerced ("20" → 20). Made, and the
+ * route's validator compiled, on the route's first request rather than at every start.
+ */
+let formAjv: Ajv | undefined;
+function formValidator(schema: object) {
+  return lazyValidator(() => {
+    if (!formAjv) {
+      formAjv = new Ajv({
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: true,
+        strict: false,
+        coerceTypes: true,
+      });
+      addFormats.default(formAjv);
+    }
+    return formAjv.compile(schema);
+  });
+}
 
 /**
  * POST /scenarios/create-with-gpt. Multipart parsing is registered in this scope only. The file
@@ -104,7 +116,7 @@ export async function generateRoutes(app: AppInstance, deps: { scenarioGenerator
       config: { scopes: ['scenarios:write', 'personas:write', 'goals:write'] },
       // The form fields arrive after the app-wide input check ran: check them once they are here.
       preValidation: [bodyRead, refuseUnsafeInput],
-      validatorCompiler: ({ schema }) => formAjv.compile(schema as object),
+      validatorCompiler: ({ schema }) => formValidator(schema as object),
       schema: {
         tags: ['Scenarios'],
         operationId: 'createScenarioWithGpt',
