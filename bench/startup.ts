@@ -9,9 +9,9 @@
 // build is made first when it is stale)
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../server/src/core/testing/free-port.ts';
 import { benchDatabaseUrl, ratio } from './lib/postgres.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -24,14 +24,6 @@ const COMMANDS = {
   'compiled --role api': [process.execPath, 'dist/server/main.js', 'serve', '--role', 'api'],
 } as const;
 type Command = keyof typeof COMMANDS;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

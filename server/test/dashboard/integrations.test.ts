@@ -3,7 +3,6 @@
 // same event id), API keys (a key that works, then 401 after revoke), usage, workspace settings,
 // and the mailbox view calling the mailbox service directly with a pasted key.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loopbackClient } from '../../src/core/delivery/testing/fixtures.ts';
@@ -11,19 +10,12 @@ import { TestReceiver } from '../../src/core/delivery/testing/receiver.ts';
 import { openTestDatabase, type TestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import { DeliveryWorker } from '../../src/core/delivery/worker.ts';
 import type { OutboundClient } from '../../src/core/outbound/client.ts';
+import { freePort } from '../../src/core/testing/free-port.ts';
 import { createPlatformWebhookProfile } from '../../src/platform/events/webhook-profile.ts';
 import { chromiumMissing, launchChromium } from '../chromium.ts';
 import { startMailbox, type TestMailbox } from '../mailbox/app.ts';
 import { DESKTOP, dashboardShot, openDashboard, PHONE, seriousViolations, settled } from './browser.ts';
 import { addSessionToContext, freshCredentials, type TestSession } from './session.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Polls `check` until it returns a value (no fixed sleeps: the servers answer when they answer). */
 async function eventually<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {

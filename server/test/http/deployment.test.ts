@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
+import { freePort } from '../../src/core/testing/free-port.ts';
 import { Participant } from '../live/helpers.ts';
 
 // The server the throwaway database is created on (DATABASE_URL's, when the suite runs on PostgreSQL).
@@ -34,14 +35,6 @@ function reachable(port: number): Promise<boolean> {
       resolve(false);
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function admin(statement: string): Promise<void> {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { FakeClock } from '../clock.ts';
 import { type Database, openPostgres } from '../db/database.ts';
 import { OutboundClient } from '../outbound/client.ts';
+import { freePort } from '../testing/free-port.ts';
 import { DeliveryQueue } from './queue.ts';
 import { claimDueDeliveries, completeAttempt } from './repository.ts';
 import {
@@ -583,14 +583,6 @@ describe('outbound safety', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
