@@ -18,10 +18,9 @@ import { ok, startPlatform, TEST_ENCRYPTION_KEY } from '../harness.ts';
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
- * Shorter than the production 15 s, so the test does not wait that at each of its kills, but not
- * so short that a worker stalled a few seconds on a loaded machine (CI runs test files side by side)
- * can lose its claim between heartbeats: with 3 s the test failed once in CI, its job retried
- * twice without the worker ever blocking at the stage, most likely for that reason.
+ * Shorter than the production 15 s, so the test does not wait that at each of its kills, but long
+ * enough that a worker stalled a few seconds on a loaded machine (CI runs test files side by side)
+ * keeps its claim between heartbeats.
  */
 const LEASE_MS = Number(process.env.CRASH_TEST_LEASE_MS ?? 6_000);
 const WORKER_NAME = 'crash-recovery-worker';
@@ -77,6 +76,10 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
   };
   const admin = new pg.Client({ connectionString: shared.url! });
   await admin.connect();
+  // Watches the worker from outside the lock's transaction: inside one, pg_stat_activity is a
+  // snapshot taken at its first read and never shows the worker starting to wait.
+  const observer = new pg.Client({ connectionString: shared.url! });
+  await observer.connect();
   const workers: ChildProcess[] = [];
   const db = t.deps.db;
   try {
@@ -128,7 +131,7 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
     const waitForBlockedWorker = async () => {
       const deadline = Date.now() + 120_000;
       for (;;) {
-        const { rows } = await admin.query(
+        const { rows } = await observer.query(
           `select count(*)::int as n from pg_stat_activity
            where application_name = $1 and wait_event_type = 'Lock'`,
           [WORKER_NAME],
@@ -139,7 +142,7 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
             .selectFrom('jobs')
             .select(['name', 'state', 'attempts', 'run_at', 'locked_until', 'last_error'])
             .execute();
-          const activity = await admin.query(
+          const activity = await observer.query(
             'select state, wait_event_type, wait_event, left(query, 80) as query from pg_stat_activity where application_name = $1',
             [WORKER_NAME],
           );
@@ -289,6 +292,7 @@ test('a worker SIGKILLed at each stage of finalisation and analysis: another tak
     await Promise.all(workers.map(exited));
     await admin.query('rollback').catch(() => {});
     await admin.end();
+    await observer.end();
     await receiver.close();
     await t.close();
     await shared.close();
