@@ -7,7 +7,7 @@ import { build, ENTRY } from './build.mjs';
 
 try {
   const ms = await build({ ifStale: true });
-  if (ms) console.log(`build: compiled the server in ${ms} ms`);
+  if (ms) console.log(`build: bundled the server in ${ms} ms`);
 } catch (error) {
   // A production install (no TypeScript) whose sources look newer than the build: run the build there is.
   if (!existsSync(ENTRY)) {

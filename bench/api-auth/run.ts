@@ -2,12 +2,14 @@
 // Fastify route returning the same JSON and a minimal Fastify + `pg` server doing the same SQL and
 // the same Redis call, measured with autocannon in the same run (goal: the API-key read at ≥ 0.8
 // of the same-work baseline). The servers run in a child process so the load generator does not
-// share their event loop.
+// share their event loop. Then the start-up time of `serve`, cold and warm, on both stores (the
+// bundle `npm start` runs against tsx, as bench/startup measures it).
 // Usage: npx tsx bench/api-auth/run.ts   (DATABASE_URL optional, a throwaway database otherwise;
 // REDIS_URL defaults to redis://127.0.0.1:6379, REDIS_URL= runs without Redis)
 import autocannon from 'autocannon';
 import { startChild, stopChild } from '../lib/child.ts';
 import { benchDatabaseUrl, ratio } from '../lib/postgres.ts';
+import { buildIfStale, compiledAgainstTsx, RUNS } from '../lib/startup.ts';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -80,3 +82,8 @@ try {
   await stopChild(child);
   database.drop();
 }
+
+buildIfStale();
+console.log(`start-up: spawn → /healthz 200 of \`serve\`, median of ${RUNS} warm starts`);
+for (const store of ['pglite', 'postgres'] as const)
+  console.log((await compiledAgainstTsx(store)).lines.join('\n'));

@@ -28,12 +28,13 @@ function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
+/** How long after start-up the reference site is rendered in the background. */
+const SITE_CONTENT_DELAY_MS = 2000;
+
 /**
  * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
  * need, listens, and on SIGTERM drains them in the opposite order of what accepts work.
  */
-/** How long after start-up the reference site is rendered in the background. */
-const SITE_CONTENT_DELAY_MS = 2000;
 
 async function serve(plan: ServePlan) {
   const config = loadConfig();

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { sourcePath } from '../paths.ts';
 import type { Database } from './database.ts';
 import { codeMigrations } from './migrations/code-migrations.ts';
 import type { DB } from './schema.ts';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = sourcePath('core', 'db', 'migrations');
 /** Any fixed number; every process that migrates takes the same lock, so only one applies each file. */
 const MIGRATION_LOCK_KEY = 727_001;
 

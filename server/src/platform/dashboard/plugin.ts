@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { escapeHtml } from '../../core/html.ts';
 import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { loadVendorModules, type VendorPackage, vendorHandler } from '../../core/http/vendor-modules.ts';
+import { repoPath } from '../../core/paths.ts';
 import { type DashboardHeaderOptions, dashboardPageHeaders } from './headers.ts';
 
 /** The dashboard: plain ES modules, HTML and CSS under web/dashboard (docs/decisions/0007). */
-const WEB_ROOT = new URL('../../../../web/dashboard/', import.meta.url);
+const WEB_ROOT = repoPath('web', 'dashboard');
 export const DASHBOARD_ASSET_PREFIX = '/dashboard-assets/';
 
 /** Libraries the dashboard loads from its own origin, at `/dashboard-assets/vendor/<name>`. */
@@ -29,10 +30,7 @@ export async function registerDashboard(
   app: AppInstance,
   options: DashboardHeaderOptions & { pageMeta?: Record<string, string> },
 ): Promise<void> {
-  const page = withMeta(
-    readFileSync(fileURLToPath(new URL('index.html', WEB_ROOT)), 'utf8'),
-    options.pageMeta,
-  );
+  const page = withMeta(readFileSync(join(WEB_ROOT, 'index.html'), 'utf8'), options.pageMeta);
   const headers = dashboardPageHeaders(options);
   const vendorModules = loadVendorModules(DASHBOARD_VENDOR_PACKAGES);
 
@@ -40,7 +38,7 @@ export async function registerDashboard(
     const hidden = { schema: { hide: true } };
     scope.get('/', hidden, async (_request, reply) => reply.headers(headers).send(page));
     scope.get(`${DASHBOARD_ASSET_PREFIX}vendor/:file`, hidden, vendorHandler(vendorModules));
-    await registerStaticAssets(scope, fileURLToPath(new URL('assets/', WEB_ROOT)), DASHBOARD_ASSET_PREFIX);
+    await registerStaticAssets(scope, join(WEB_ROOT, 'assets'), DASHBOARD_ASSET_PREFIX);
   });
 }
 

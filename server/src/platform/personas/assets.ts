@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AppError } from '../../core/http/errors.ts';
 import type { AppInstance } from '../../core/http/types.ts';
+import { sourcePath } from '../../core/paths.ts';
 import { AVATAR_ASSET_PREFIX, AVATARS } from './catalog.ts';
 
-const AVATAR_DIR = join(dirname(fileURLToPath(import.meta.url)), 'avatars');
+const AVATAR_DIR = sourcePath('platform', 'personas', 'avatars');
 
 /**
  * Serves the catalog's avatar portraits at `/assets/avatars/<file>.svg`, without credentials (an

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { imageSources, loadDocuments, REPO_ROOT } from './documents.ts';
+import { REPO_ROOT } from '../../core/paths.ts';
+import { imageSources, loadDocuments } from './documents.ts';
 import { errorsPage } from './errors-page.ts';
 import { apiPage, documentPage, landingPage, notFoundPage } from './pages.ts';
 import { loadSwaggerUi, type VendorFile } from './vendor.ts';

@@ -1,11 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../../core/paths.ts';
 import { type RenderedMarkdown, renderMarkdown } from './markdown.ts';
 
 /** The repository's root: the Markdown files and the committed OpenAPI documents live there. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export type DocumentGroup = 'guide' | 'decision' | 'changelog' | 'sdk';
 

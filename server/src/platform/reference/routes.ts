@@ -1,14 +1,14 @@
-import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
+import { repoPath } from '../../core/paths.ts';
 import { siteContent } from './content.ts';
 import { ASSET_HEADERS, referencePageHeaders } from './headers.ts';
 import { ASSET_PREFIX } from './layout.ts';
 import { SWAGGER_UI_PREFIX } from './pages.ts';
 
 /** The site's own stylesheet and scripts (docs/decisions/0001: plain files, no build step). */
-const ASSETS = fileURLToPath(new URL('../../../../web/reference/assets/', import.meta.url));
+const ASSETS = repoPath('web', 'reference', 'assets');
 
 /** `/docs/<section>` → the landing page's list of that section. */
 const SECTION_ANCHORS = [

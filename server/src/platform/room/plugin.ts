@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../../core/http/ids.ts';
 import { registerStaticAssets } from '../../core/http/static-assets.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { loadVendorModules, vendorHandler } from '../../core/http/vendor-modules.ts';
+import { repoPath } from '../../core/paths.ts';
 import { originOf, type PageKind, pageHeaders, safeHost } from './headers.ts';
 import { ROOM_VENDOR_PACKAGES } from './vendor.ts';
 
 /** The browser room: plain ES modules, HTML and CSS under web/room (docs/decisions/0001). */
-const WEB_ROOT = new URL('../../../../web/room/', import.meta.url);
+const WEB_ROOT = repoPath('web', 'room');
 export const ROOM_ASSET_PREFIX = '/room-assets/';
 
 /** What a valid room token grants the page. */
@@ -46,7 +47,7 @@ export function tokenOf(value: unknown): unknown {
 }
 
 function loadPage(name: string): string {
-  return readFileSync(fileURLToPath(new URL(`pages/${name}`, WEB_ROOT)), 'utf8');
+  return readFileSync(join(WEB_ROOT, 'pages', name), 'utf8');
 }
 
 /**
@@ -115,7 +116,7 @@ export async function registerRoomPages(app: AppInstance, options: RoomPagesOpti
   await app.register(async (scope) => {
     // More specific than the static wildcard below, so these win for their paths.
     scope.get(`${ROOM_ASSET_PREFIX}vendor/:file`, { schema: { hide: true } }, vendorHandler(vendorModules));
-    await registerStaticAssets(scope, fileURLToPath(new URL('assets/', WEB_ROOT)), ROOM_ASSET_PREFIX);
+    await registerStaticAssets(scope, join(WEB_ROOT, 'assets'), ROOM_ASSET_PREFIX);
     // The address carries the room token: keep these requests out of the access log (`logLevel`),
     // and their schema out of the OpenAPI document (pages, not API).
     const routeOptions = { schema: { hide: true }, logLevel: 'warn' as const };

@@ -6,11 +6,11 @@
 // service's secrets.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import { sourcePath } from '../../../core/paths.ts';
 import { SpeechEngineError } from '../errors.ts';
 
-export const SIDECAR_SCRIPT = fileURLToPath(new URL('./pocketsphinx_worker.py', import.meta.url));
+export const SIDECAR_SCRIPT = sourcePath('platform', 'speech', 'stt', 'pocketsphinx_worker.py');
 
 export const FrameKind = { open: 1, audio: 2, finish: 3, cancel: 4 } as const;
 
