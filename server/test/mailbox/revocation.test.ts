@@ -6,9 +6,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import WebSocket from 'ws';
 import { buildMailboxApp } from '../../src/app/mailbox-app.ts';
 import type { AppInstance } from '../../src/core/http/types.ts';
+import { RedisCircuit } from '../../src/core/redis-circuit.ts';
+import { freePort } from '../../src/core/testing/free-port.ts';
+import { RedisEventBus } from '../../src/mailbox/events/bus.ts';
 import { createMailboxDeps } from '../../src/mailbox/wiring.ts';
 import { startMailbox, type TestMailbox } from './app.ts';
 
@@ -116,5 +120,55 @@ describe('revocation closes sockets everywhere and disables what the key alone a
     });
     assert.equal(enabled.body.enabled, true);
     assert.equal(enabled.body.disabled_reason, null);
+  });
+});
+
+describe('with Redis down', () => {
+  test('a revoked scoped key’s sockets on another instance still close with 4401 (revocations go through PostgreSQL)', async () => {
+    const t = await startMailbox();
+    // Nothing listens on this loopback port: the circuit is open from the start, as in an outage.
+    const down = new RedisCircuit(`redis://127.0.0.1:${await freePort()}`, {
+      commandTimeoutMs: 200,
+      probeIntervalMs: 1_000,
+      logger: pino({ level: 'silent' }),
+    });
+    await down.ready(300);
+    assert.equal(down.up, false);
+    const channel = `mailbox_events_d${randomBytes(6).toString('hex')}`;
+    const instance = async () => {
+      const bus = new RedisEventBus(down, t.platform.deps.database, channel);
+      const app = await buildMailboxApp(
+        await createMailboxDeps(t.platform.deps, { eventChannel: channel, bus }),
+      );
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+    };
+    const [a, b] = [await instance(), await instance()];
+    try {
+      const inbox = await t.createInbox(t.adminKey);
+      const doomed = await t.createScopedKey({ name: 'doomed', inbox_ids: [inbox.inbox_id] });
+      const socket = new WebSocket(`${b.url.replace('http', 'ws')}/v0/ws`, {
+        headers: { authorization: `Bearer ${doomed.api_key}` },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      const closed = closedOf(socket);
+      const revoke = await fetch(`${a.url}/v0/api-keys/${doomed.key_id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${t.adminKey}` },
+      });
+      assert.equal(revoke.status, 204);
+      const timeout = new Promise<string>((resolve) =>
+        setTimeout(() => resolve('still open after 10 s'), 10_000).unref(),
+      );
+      assert.deepEqual(await Promise.race([closed, timeout]), REVOKED);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+      down.close();
+      await t.close();
+    }
   });
 });

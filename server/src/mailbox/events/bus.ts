@@ -137,7 +137,7 @@ function pack(events: MailboxEvent[]): string[] {
 /**
  * Redis pub/sub behind the shared circuit. While Redis is unreachable, events reach this
  * instance's own sockets directly (other instances' clients catch up from the events list), and
- * publishing never waits on Redis.
+ * publishing never waits on Redis. Key revocations go through PostgreSQL (publishRevocation).
  */
 export class RedisEventBus implements EventBus {
   private readonly local = new Set<{ handler: EventHandler; onRevoked?: RevocationHandler }>();
@@ -169,20 +169,22 @@ export class RedisEventBus implements EventBus {
     );
   }
 
+  /**
+   * Through PostgreSQL's NOTIFY, not Redis: a revoked key's sockets must close on every instance
+   * while Redis is down too, and revocations are rare enough for the database's channel.
+   */
   async publishRevocation(subject: string): Promise<void> {
-    await this.redis.run(
-      async (client) => {
-        await client.publish(this.channel, revocation(subject));
-      },
-      async () => {
-        for (const { onRevoked } of this.local) onRevoked?.(subject);
-      },
-    );
+    await eventsRepository.notify(this.database.db, this.channel, [revocation(subject)]);
   }
 
   async subscribe(handler: EventHandler, onRevoked?: RevocationHandler): Promise<() => Promise<void>> {
     const entry = { handler, onRevoked };
     this.local.add(entry);
+    // Only revocations travel on the database's channel while events go through Redis.
+    const unlisten = await this.database.listen(this.channel, (payload) => {
+      const wire = JSON.parse(payload) as Wire;
+      if (wire.revoked !== undefined) onRevoked?.(wire.revoked);
+    });
     // Unlike the shared connection, the subscriber waits for Redis: its SUBSCRIBE is queued while
     // disconnected and renewed by ioredis after every reconnect.
     const subscriber = this.redis.client.duplicate({
@@ -199,6 +201,7 @@ export class RedisEventBus implements EventBus {
     if (this.redis.up) await subscribed;
     return async () => {
       this.local.delete(entry);
+      await unlisten();
       // Queued while disconnected, an UNSUBSCRIBE would wait for Redis: closing is enough then.
       if (subscriber.status === 'ready') await subscriber.unsubscribe(this.channel).catch(() => {});
       subscriber.disconnect();
