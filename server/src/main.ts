@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { SecretBox } from './core/crypto/secret-box.ts';
 import { openDatabase } from './core/db/database.ts';
 import { migrate } from './core/db/migrator.ts';
+import { isLoopback } from './core/http/metrics-access.ts';
 import { startWorkers } from './core/workers.ts';
 
 const USAGE = `usage: understudy <command>
@@ -19,13 +20,9 @@ const USAGE = `usage: understudy <command>
 
 /** Says who can reach the listeners, and how to open them to the network when only this machine can. */
 function listenLine(host: string): string {
-  return isLoopbackHost(host)
+  return host === 'localhost' || isLoopback(host)
     ? `Listening on   ${host} only (this machine); to expose it, set HOST=0.0.0.0 (and read SIGNUP_ENABLED, METRICS_TOKEN in the README)`
     : `Listening on   ${host} (reachable from the network)`;
-}
-
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
 /** How long after start-up the reference site is rendered in the background. */

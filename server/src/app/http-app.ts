@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { type HttpBounds, httpBounds } from '../config.ts';
+import { randomHex } from '../core/crypto/random-hex.ts';
 import {
   clientErrorHandler,
   installBodyTimeout,
@@ -54,7 +54,7 @@ export interface HttpAppOptions {
 export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: AppInstance; notFound: ReturnType<typeof installErrorHandling> }> {
-  const mintRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+  const mintRequestId = () => `req_${randomHex(12)}`;
   const bounds = options.bounds ?? httpBounds({});
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
