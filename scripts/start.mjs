@@ -9,7 +9,7 @@ try {
   const ms = await build({ ifStale: true });
   if (ms) console.log(`build: bundled the server in ${ms} ms`);
 } catch (error) {
-  // A production install (no TypeScript) whose sources look newer than the build: run the build there is.
+  // A production install (no esbuild) whose sources look newer than the build: run the build there is.
   if (!existsSync(ENTRY)) {
     console.error(`build: ${error.message}`);
     process.exit(1);

@@ -32,7 +32,6 @@ const SITE_CONTENT_DELAY_MS = 2000;
  * Runs the planned roles in this process (see app/roles.ts): builds only the dependencies they
  * need, listens, and on SIGTERM drains them in the opposite order of what accepts work.
  */
-
 async function serve(plan: ServePlan) {
   const config = loadConfig();
   const { roles } = plan;
