@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { type HttpBounds, httpBounds } from '../config.ts';
-import { randomHex } from '../core/crypto/random-hex.ts';
 import {
   clientErrorHandler,
   installBodyTimeout,
@@ -14,6 +13,7 @@ import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../c
 import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import { checkInputOnEveryRoute } from '../core/http/input-checks.ts';
 import { createLazySerializerCompiler } from '../core/http/lazy-compile.ts';
+import { mintRequestId } from '../core/http/request-id.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler } from '../core/http/validation.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
@@ -54,7 +54,6 @@ export interface HttpAppOptions {
 export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<{ app: AppInstance; notFound: ReturnType<typeof installErrorHandling> }> {
-  const mintRequestId = () => `req_${randomHex(12)}`;
   const bounds = options.bounds ?? httpBounds({});
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
