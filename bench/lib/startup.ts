@@ -5,7 +5,7 @@
 //         and for tsx an empty transform cache (its own TMPDIR);
 //   warm: a restart on the same data (the median of BENCH_RUNS starts).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../server/src/core/testing/free-port.ts';
@@ -123,10 +123,7 @@ export function buildIfStale(): void {
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
 }
 
-export const loadAverage = () =>
-  (
-    execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ') || 'n/a'
-  ).trim();
+export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Cold and warm `serve` on one store, the bundle beside tsx: two printed lines, and the figures. */
 export async function compiledAgainstTsx(store: Store): Promise<{ lines: string[]; tsx: Figures }> {
