@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { claimRetryMs } from '../claim-retry.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { type DeliveryHttpClient, nextStateAfter, sendAttempt } from './attempt.ts';
@@ -25,8 +26,6 @@ const ALERT_AFTER_NOTIFY_MS = 250;
 const PARALLEL_CLAIMS = 2;
 /** Floor of an idle sleep, so a due row that another transaction holds locked is not spun on. */
 const MIN_IDLE_MS = 100;
-/** After a failed claim (the database away), look again after 1 s, doubling up to this. */
-const CLAIM_RETRY_MAX_MS = 5_000;
 export const DEFAULT_IDLE_POLL_MS = 30_000;
 
 export interface WorkerLogger {
@@ -229,9 +228,8 @@ export class DeliveryWorker {
           else if (this.#notifies === notifiesBefore) this.#idleUntilNextLook();
         },
         (error) => {
-          // Not the idle poll: NOTIFYs sent while the database was away are lost, so look again soon.
           this.#failedClaims += 1;
-          const retryMs = Math.min(CLAIM_RETRY_MAX_MS, 1_000 * 2 ** (this.#failedClaims - 1));
+          const retryMs = claimRetryMs(this.#failedClaims);
           this.#logger.error({ err: error, retryMs }, 'delivery worker failed to claim; retrying');
           this.#idleUntilNextLook(retryMs);
         },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Value } from 'typebox/value';
+import { claimRetryMs } from '../claim-retry.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -42,8 +43,6 @@ export const DEFAULT_LEASE_MS = 15_000;
 export const DEFAULT_IDLE_POLL_MS = 30_000;
 /** Without LISTEN (a pooler that drops it) the runner falls back to looking this often. */
 const POLL_WITHOUT_NOTIFY_MS = 1_000;
-/** After a failed claim (the database away), look again after 1 s, doubling up to this. */
-const CLAIM_RETRY_MAX_MS = 5_000;
 /** Floor of an idle sleep, so a row that is due but locked by someone else is not spun on. */
 const MIN_IDLE_MS = 100;
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -203,9 +202,8 @@ export class JobRunner {
           nextDue = await jobRepository.nextDueAt(this.#db, this.#catalog.names);
         this.#failedClaims = 0;
       } catch (error) {
-        // Not the idle poll: NOTIFYs sent while the database was away are lost, so look again soon.
         this.#failedClaims += 1;
-        const retryMs = Math.min(CLAIM_RETRY_MAX_MS, 1_000 * 2 ** (this.#failedClaims - 1));
+        const retryMs = claimRetryMs(this.#failedClaims);
         this.#logger.error({ err: error, retryMs }, 'job runner failed to claim; retrying');
         if (this.#running) await this.#sleep(retryMs);
         continue;
