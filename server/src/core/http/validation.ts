@@ -6,7 +6,8 @@ import { lazyValidator } from './lazy-compile.ts';
 
 const common: Options = { removeAdditional: false, useDefaults: true, allErrors: true, strict: false };
 
-function compiler(options: Options) {
+/** An Ajv with the service's options and formats; `options` adds to them (e.g. coercion). */
+export function createAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...common, ...options });
   addFormats.default(ajv);
   return ajv;
@@ -22,10 +23,10 @@ export function createValidatorCompiler() {
   // The two Ajv instances themselves are made on the first compilation too.
   const ajvFor = (httpPart?: string) => {
     if (httpPart === 'body') {
-      strict ??= compiler({ coerceTypes: false });
+      strict ??= createAjv({ coerceTypes: false });
       return strict;
     }
-    coercing ??= compiler({ coerceTypes: 'array' });
+    coercing ??= createAjv({ coerceTypes: 'array' });
     return coercing;
   };
   // Compiled on the route's first request (lazy-compile.ts), not at ready().

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import multipart, { type MultipartFile } from '@fastify/multipart';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { AppError } from '../../../core/http/errors.ts';
 import { refuseUnsafeInput } from '../../../core/http/input-checks.ts';
 import { lazyValidator } from '../../../core/http/lazy-compile.ts';
 import { withErrors } from '../../../core/http/schemas.ts';
 import type { AppInstance } from '../../../core/http/types.ts';
+import { createAjv } from '../../../core/http/validation.ts';
 import { Scenario } from '../schemas.ts';
 import { MAX_UPLOAD_BYTES, type UploadedFile } from './extract.ts';
 import { refuseMalformedMultipart } from './multipart-errors.ts';
@@ -51,16 +51,7 @@ const GenerateBody = Type.Object(
 let formAjv: Ajv | undefined;
 function formValidator(schema: object) {
   return lazyValidator(() => {
-    if (!formAjv) {
-      formAjv = new Ajv({
-        removeAdditional: false,
-        useDefaults: true,
-        allErrors: true,
-        strict: false,
-        coerceTypes: true,
-      });
-      addFormats.default(formAjv);
-    }
+    formAjv ??= createAjv({ coerceTypes: true });
     return formAjv.compile(schema);
   });
 }
