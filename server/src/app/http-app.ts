@@ -92,7 +92,8 @@ export async function createHttpApp(
 
   const accessLog = options.logger;
   app.addHook('onResponse', (request, reply, done) => {
-    accessLog.info(accessLogFields(request, reply.statusCode, reply.elapsedTime), 'request');
+    if (accessLog.isLevelEnabled('info'))
+      accessLog.info(accessLogFields(request, reply.statusCode, reply.elapsedTime), 'request');
     done();
   });
   app.setValidatorCompiler(createValidatorCompiler());

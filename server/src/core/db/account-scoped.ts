@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { PageRequest } from '../http/pagination.ts';
-import { newestFirst } from './keyset.ts';
+import { compiledOnce } from './compiled-once.ts';
+import { keysetRows, newestFirst } from './keyset.ts';
 import type { DB } from './schema.ts';
 
 /** Tables whose rows belong to one workspace (`account_id`), named by a uuid `id`. */
@@ -95,6 +96,21 @@ export function accountScoped(table: AccountTable, options: { softDelete?: boole
     return updated;
   }
 
+  // The statements every authenticated list and retrieve runs, compiled once (compiled-once.ts).
+  const listWhole = compiledOnce((db: Kysely<DB>, accountId: string) =>
+    keysetRows(query(db, accountId), table, null, null),
+  );
+  const listFirstPage = compiledOnce((db: Kysely<DB>, accountId: string, rowLimit: number) =>
+    keysetRows(query(db, accountId), table, null, rowLimit),
+  );
+  const listPageAfter = compiledOnce(
+    (db: Kysely<DB>, accountId: string, rowLimit: number, createdAt: string, id: string | number) =>
+      keysetRows(query(db, accountId), table, { createdAt, id }, rowLimit),
+  );
+  const findOne = compiledOnce((db: Kysely<DB>, accountId: string, id: string) =>
+    query(db, accountId).where(column('id'), '=', id),
+  );
+
   type LooseQuery = ReturnType<typeof query>;
   const common = {
     query,
@@ -102,14 +118,17 @@ export function accountScoped(table: AccountTable, options: { softDelete?: boole
       db: Kysely<DB>,
       accountId: string,
       page: PageRequest | null,
-      refine: (query: LooseQuery) => LooseQuery = (q) => q,
+      refine?: (query: LooseQuery) => LooseQuery,
     ) {
-      return newestFirst(refine(query(db, accountId)), page, table).execute();
+      if (refine) return newestFirst(refine(query(db, accountId)), page, table).execute();
+      if (!page) return listWhole(db, accountId);
+      const rowLimit = page.limit + 1;
+      if (!page.after) return listFirstPage(db, accountId, rowLimit);
+      return listPageAfter(db, accountId, rowLimit, page.after.createdAt, page.after.id);
     },
-    find(db: Kysely<DB>, accountId: string, id: string, { forUpdate = false } = {}) {
-      let found = query(db, accountId).where(column('id'), '=', id);
-      if (forUpdate) found = found.forUpdate();
-      return found.executeTakeFirst();
+    async find(db: Kysely<DB>, accountId: string, id: string, { forUpdate = false } = {}) {
+      if (!forUpdate) return (await findOne(db, accountId, id))[0];
+      return query(db, accountId).where(column('id'), '=', id).forUpdate().executeTakeFirst();
     },
     async findMany(db: Kysely<DB>, accountId: string, ids: string[]) {
       if (ids.length === 0) return [];

@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { PageRequest } from '../http/pagination.ts';
+import type { PageRequest, Position } from '../http/pagination.ts';
 
 /**
  * Newest-first keyset paging on (created_at, id): rows strictly after the cursor's position,
@@ -14,12 +14,25 @@ export function newestFirst<DB, TB extends keyof DB, O>(
   table: string,
   time = 'created_at',
 ): SelectQueryBuilder<DB, TB, O> {
+  return keysetRows(query, table, page?.after ?? null, page ? page.limit + 1 : null, time);
+}
+
+/**
+ * The statement of newestFirst, given the SQL's row limit itself (null: no limit). Its values
+ * reach the SQL only as parameters, so a statement compiled once can take new ones (compiled-once.ts).
+ */
+export function keysetRows<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  table: string,
+  after: Position | null,
+  rowLimit: number | null,
+  time = 'created_at',
+): SelectQueryBuilder<DB, TB, O> {
   let q = query.orderBy(sql.ref(`${table}.${time}`), 'desc').orderBy(sql.ref(`${table}.id`), 'desc');
-  if (page?.after) {
-    const { createdAt, id } = page.after;
+  if (after) {
     q = q.where(
-      sql<boolean>`(${sql.ref(`${table}.${time}`)}, ${sql.ref(`${table}.id`)}) < (${createdAt}::timestamptz, ${id})`,
+      sql<boolean>`(${sql.ref(`${table}.${time}`)}, ${sql.ref(`${table}.id`)}) < (${after.createdAt}::timestamptz, ${after.id})`,
     );
   }
-  return page ? q.limit(page.limit + 1) : q;
+  return rowLimit === null ? q : q.limit(rowLimit);
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
+import { hookWhen } from './hooks.ts';
 import type { Principal } from './principal.ts';
 import { isWrite } from './rate-limit.ts';
 
@@ -53,15 +54,17 @@ export function identifyCallers(
   withoutAuthorization?: (request: FastifyRequest) => Promise<Principal | null>,
 ): void {
   app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request) => {
-    if (!appliesTo(request)) return;
-    if (request.headers.authorization === undefined) {
-      request.caller = withoutAuthorization ? await withoutAuthorization(request) : null;
-      return;
-    }
-    const token = bearerToken(request);
-    request.caller = token ? await resolve(token, request) : null;
-  });
+  app.addHook(
+    'onRequest',
+    hookWhen(appliesTo, async (request) => {
+      if (request.headers.authorization === undefined) {
+        request.caller = withoutAuthorization ? await withoutAuthorization(request) : null;
+        return;
+      }
+      const token = bearerToken(request);
+      request.caller = token ? await resolve(token, request) : null;
+    }),
+  );
 }
 
 /**
@@ -73,7 +76,7 @@ export function requireAuthentication(app: AnyFastify): void {
   app.decorateRequest('principal', null as unknown as Principal);
   const prefix = app.prefix;
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const principal = request.caller;
     if (!principal) {
       if (!bearerToken(request)) {
@@ -101,9 +104,10 @@ export function requireAuthentication(app: AnyFastify): void {
         param: 'scope',
       });
     }
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const body = request.body;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       for (const field of FORBIDDEN_BODY_FIELDS) {
@@ -118,5 +122,6 @@ export function requireAuthentication(app: AnyFastify): void {
         }
       }
     }
+    done();
   });
 }

@@ -9,13 +9,14 @@ let warned = false;
  * header arriving at all is the sign of such a proxy: say so, once, when it first does.
  */
 export function warnOfIgnoredForwardedFor(app: AnyFastify): void {
-  app.addHook('onRequest', async (request) => {
-    if (warned || request.headers['x-forwarded-for'] === undefined) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (warned || request.headers['x-forwarded-for'] === undefined) return done();
     warned = true;
     request.log.warn(
       'X-Forwarded-For received while TRUST_PROXY_HOPS is 0: the header is ignored, so clients behind ' +
         'a reverse proxy share its address and per-address rate-limit budgets; set TRUST_PROXY_HOPS ' +
         'to the number of proxies in front of the server.',
     );
+    done();
   });
 }

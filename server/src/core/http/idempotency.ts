@@ -6,6 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { DB } from '../db/schema.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
+import { hookWhen } from './hooks.ts';
 import { idempotencyKeyRepository } from './idempotency-repository.ts';
 import { isWrite } from './rate-limit.ts';
 
@@ -111,32 +112,40 @@ export function installIdempotency(
       .send(row.response_body ? secretBox.open(row.response_body) : '');
   }
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!isWrite(request.method)) return;
-    const key = request.headers[HEADER];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new AppError(
-        'invalid_idempotency_key',
-        `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`,
-        {
-          param: 'Idempotency-Key',
-        },
-      );
-    }
-    const scope = request.principal.subject;
-    const hash = fingerprint(request);
-    if (await claim(scope, key, hash)) {
-      request.idempotency = { scope, key };
-      return;
-    }
-    return replayOrRefuse(request, reply, scope, key, hash);
+  const sendsKey = (request: FastifyRequest) =>
+    isWrite(request.method) && request.headers[HEADER] !== undefined;
+  app.addHook(
+    'preHandler',
+    hookWhen(sendsKey, async (request, reply) => {
+      const key = request.headers[HEADER];
+      if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
+        throw new AppError(
+          'invalid_idempotency_key',
+          `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`,
+          {
+            param: 'Idempotency-Key',
+          },
+        );
+      }
+      const scope = request.principal.subject;
+      const hash = fingerprint(request);
+      if (await claim(scope, key, hash)) {
+        request.idempotency = { scope, key };
+        return;
+      }
+      return replayOrRefuse(request, reply, scope, key, hash);
+    }),
+  );
+
+  // A callback hook for the same reason as hookWhen's: nearly every response holds no key.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const held = request.idempotency;
+    if (!held) return done(null, payload);
+    request.idempotency = null;
+    settle(request, reply, payload, held).then(() => done(null, payload), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.idempotency;
-    if (!held) return payload;
-    request.idempotency = null;
+  async function settle(_request: FastifyRequest, reply: FastifyReply, payload: unknown, held: HeldKey) {
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
@@ -154,6 +163,5 @@ export function installIdempotency(
       // A failed first attempt releases the key so the client may retry with it.
       await idempotencyKeyRepository.release(db, held);
     }
-    return payload;
-  });
+  }
 }

@@ -93,17 +93,18 @@ const MESSAGES: Record<Problem, string> = {
  * so it runs before the schema check too. Routes whose body a plugin fills later (multipart form
  * fields) run it again as their own hook, which comes after the plugin's.
  */
-export async function refuseUnsafeInput(request: {
-  params: unknown;
-  query: unknown;
-  body: unknown;
-}): Promise<void> {
+export function refuseUnsafeInput(
+  request: { params: unknown; query: unknown; body: unknown },
+  _reply: unknown,
+  done: () => void,
+): void {
   const found = findInNamed(request.params) ?? findInNamed(request.query) ?? findBadInput(request.body, '');
   if (found !== null) {
     throw new AppError('parameter_invalid', `Invalid ${found.param}: ${MESSAGES[found.problem]}`, {
       param: found.param,
     });
   }
+  done();
 }
 
 /** The check on every route of the app. */

@@ -67,10 +67,11 @@ export function installOperations(
     }
     return child;
   };
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const child = childFor(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode);
     child.count();
     child.time(reply.elapsedTime / 1000);
+    done();
   });
 
   const hide = { schema: { hide: true } };

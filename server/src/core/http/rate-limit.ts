@@ -8,6 +8,7 @@ import {
 import type { RedisCircuit } from '../redis-circuit.ts';
 import type { AnyFastify } from './any-fastify.ts';
 import { AppError } from './errors.ts';
+import { hookWhen } from './hooks.ts';
 
 export interface RateLimitRule {
   name: string;
@@ -113,36 +114,40 @@ function setHeaders(reply: FastifyReply, rule: RateLimitRule, result: RateLimite
  */
 export function installRateLimits(app: AnyFastify, options: RateLimitOptions): void {
   const limiters = options.rules.map((rule) => ({ rule, limiter: limiterFor(rule, options) }));
-  app.addHook('onRequest', async (request, reply) => {
-    if (options.appliesTo && !options.appliesTo(request)) return;
-    const key = options.keyOf(request);
-    const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
-    const free = options.isFree?.(request) ?? false;
-    let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;
-    for (const { rule, limiter } of applicable) {
-      let result: RateLimiterRes;
-      try {
-        result = free ? await peek(limiter, rule, key) : await limiter.consume(key);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        setHeaders(reply, rule, rejection);
-        const retryAfter =
-          options.fixedRetryAfterSeconds ?? Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new AppError(
-          'rate_limited',
-          `Too many requests: the limit is ${rule.points} per ${rule.durationSeconds} s.`,
-          {
-            headers: { 'Retry-After': String(retryAfter) },
-          },
-        );
+  const appliesTo = options.appliesTo ?? (() => true);
+  app.addHook(
+    'onRequest',
+    hookWhen(appliesTo, async (request, reply) => {
+      const key = options.keyOf(request);
+      const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
+      const free = options.isFree?.(request) ?? false;
+      let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;
+      for (const { rule, limiter } of applicable) {
+        let result: RateLimiterRes;
+        try {
+          result = free ? await peek(limiter, rule, key) : await limiter.consume(key);
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          setHeaders(reply, rule, rejection);
+          const retryAfter =
+            options.fixedRetryAfterSeconds ?? Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+          throw new AppError(
+            'rate_limited',
+            `Too many requests: the limit is ${rule.points} per ${rule.durationSeconds} s.`,
+            {
+              headers: { 'Retry-After': String(retryAfter) },
+            },
+          );
+        }
+        if (!tightest || result.remainingPoints < tightest.result.remainingPoints)
+          tightest = { rule, result };
       }
-      if (!tightest || result.remainingPoints < tightest.result.remainingPoints) tightest = { rule, result };
-    }
-    if (tightest) setHeaders(reply, tightest.rule, tightest.result);
-    if (!free) {
-      request.chargeRateLimit = async (units) => {
-        for (const { limiter } of applicable) await limiter.penalty(key, units).catch(() => {});
-      };
-    }
-  });
+      if (tightest) setHeaders(reply, tightest.rule, tightest.result);
+      if (!free) {
+        request.chargeRateLimit = async (units) => {
+          for (const { limiter } of applicable) await limiter.penalty(key, units).catch(() => {});
+        };
+      }
+    }),
+  );
 }

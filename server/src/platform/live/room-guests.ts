@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../core/db/schema.ts';
 import type { AnyFastify } from '../../core/http/any-fastify.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { hookWhen } from '../../core/http/hooks.ts';
 import { findRoomMeeting, type RoomMeeting } from '../meetings/room-token.ts';
 
 declare module 'fastify' {
@@ -27,11 +28,15 @@ export function roomTokenOf(request: FastifyRequest): string | undefined {
 /** Resolves `request.room` on the room routes (CORS preflights carry no token and are skipped). */
 export function identifyRoomGuests(app: AnyFastify, db: Kysely<DB>): void {
   app.decorateRequest('room', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || !request.routeOptions.url?.startsWith(ROOM_ROUTE_PREFIX)) return;
-    const { meetingId } = (request.params ?? {}) as { meetingId?: string };
-    if (meetingId) request.room = await findRoomMeeting(db, meetingId, roomTokenOf(request));
-  });
+  const isRoomRoute = (request: FastifyRequest) =>
+    request.method !== 'OPTIONS' && request.routeOptions.url?.startsWith(ROOM_ROUTE_PREFIX) === true;
+  app.addHook(
+    'onRequest',
+    hookWhen(isRoomRoute, async (request) => {
+      const { meetingId } = (request.params ?? {}) as { meetingId?: string };
+      if (meetingId) request.room = await findRoomMeeting(db, meetingId, roomTokenOf(request));
+    }),
+  );
 }
 
 /** The meeting the request's room token opens, or the 404 that never hints a meeting exists. */

@@ -63,8 +63,9 @@ export function assertCsrf(request: FastifyRequest, session: OpenSession, public
  */
 export function requireCsrfOnSessionWrites(app: AnyFastify, publicUrl: string): void {
   app.decorateRequest('dashboardSession', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const session = request.dashboardSession;
     if (session && isWrite(request.method)) assertCsrf(request, session, publicUrl);
+    done();
   });
 }
