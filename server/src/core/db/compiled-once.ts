@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { directQueryOf } from './direct-query.ts';
 
 /** Stands for the call's `index`-th value while the statement is compiled. */
 class Slot {
@@ -38,7 +39,13 @@ export function compiledOnce<DB, Args extends unknown[], Row>(
   };
   return async (db, ...args) => {
     const { query, slots } = templateFor(db);
-    const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));
+    const parameters = query.parameters.slice();
+    for (let i = 0; i < slots.length; i += 1) {
+      const slot = slots[i]!;
+      if (slot !== null) parameters[i] = args[slot];
+    }
+    const direct = directQueryOf(db);
+    if (direct) return (await direct(query.sql, parameters)) as Row[];
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { allowDirectQueries } from './direct-query.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
 
@@ -142,6 +143,7 @@ export async function openPostgres(
   // and pg-pool discards the connection when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  allowDirectQueries(db, async (text, values) => (await pool.query(text, values)).rows);
   const subscriptions = new Set<{ stop(): Promise<void> }>();
   return {
     engine: 'postgres',
