@@ -142,10 +142,10 @@ export function installIdempotency(
     const held = request.idempotency;
     if (!held) return done(null, payload);
     request.idempotency = null;
-    settle(request, reply, payload, held).then(() => done(null, payload), done);
+    settle(reply, payload, held).then(() => done(null, payload), done);
   });
 
-  async function settle(_request: FastifyRequest, reply: FastifyReply, payload: unknown, held: HeldKey) {
+  async function settle(reply: FastifyReply, payload: unknown, held: HeldKey) {
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {

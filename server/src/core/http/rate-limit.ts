@@ -114,12 +114,13 @@ function setHeaders(reply: FastifyReply, rule: RateLimitRule, result: RateLimite
  */
 export function installRateLimits(app: AnyFastify, options: RateLimitOptions): void {
   const limiters = options.rules.map((rule) => ({ rule, limiter: limiterFor(rule, options) }));
+  const readLimiters = limiters.filter(({ rule }) => !rule.writesOnly);
   const appliesTo = options.appliesTo ?? (() => true);
   app.addHook(
     'onRequest',
     hookWhen(appliesTo, async (request, reply) => {
       const key = options.keyOf(request);
-      const applicable = limiters.filter(({ rule }) => !rule.writesOnly || isWrite(request.method));
+      const applicable = isWrite(request.method) ? limiters : readLimiters;
       const free = options.isFree?.(request) ?? false;
       let tightest: { rule: RateLimitRule; result: RateLimiterRes } | null = null;
       for (const { rule, limiter } of applicable) {
