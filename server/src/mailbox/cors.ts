@@ -15,8 +15,9 @@ export function installDashboardCors(app: AppInstance, dashboardOrigin: string):
   const common = (reply: FastifyReply) =>
     reply.header('Access-Control-Allow-Origin', dashboardOrigin).header('Vary', 'Origin');
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (allowed(request)) common(reply).header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    done();
   });
 
   // Preflights carry no key: answered here, outside /v0's authentication and rate limits.

@@ -24,8 +24,9 @@ function malformed(request: FastifyRequest, error: unknown): AppError {
  * first among its own `preValidation` hooks, once the body has been read.
  */
 export function refuseMalformedMultipart(app: AppInstance) {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     parsing.add(request);
+    done();
   });
   app.setErrorHandler((error: FastifyError, request) => {
     const clientError = typeof error.statusCode === 'number' && error.statusCode < 500;
@@ -33,7 +34,8 @@ export function refuseMalformedMultipart(app: AppInstance) {
     if (parsing.has(request) && bodyError) throw malformed(request, error);
     throw error;
   });
-  return async function bodyRead(request: FastifyRequest): Promise<void> {
+  return function bodyRead(request: FastifyRequest, _reply: unknown, done: () => void): void {
     parsing.delete(request);
+    done();
   };
 }
