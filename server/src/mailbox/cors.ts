@@ -15,9 +15,8 @@ export function installDashboardCors(app: AppInstance, dashboardOrigin: string):
   const common = (reply: FastifyReply) =>
     reply.header('Access-Control-Allow-Origin', dashboardOrigin).header('Vary', 'Origin');
 
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (allowed(request)) common(reply).header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    done();
   });
 
   // Preflights carry no key: answered here, outside /v0's authentication and rate limits.

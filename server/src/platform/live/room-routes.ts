@@ -53,16 +53,12 @@ const documented: { tags: string[]; security: Array<Record<string, string[]>> } 
 
 export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps): Promise<void> {
   await app.register(async (room) => {
-    room.addHook('onRequest', (_request, reply, done) => {
+    room.addHook('onRequest', async (_request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
       reply.header('Vary', 'Origin');
-      done();
     });
     // The token was resolved before the rate limits (room-guests.ts); a route refuses without it.
-    const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-      openedRoom(request);
-      done();
-    };
+    const authenticate = async (request: FastifyRequest) => void openedRoom(request);
     // Media bodies are streamed to storage by the handler, not parsed. Every other type is passed
     // through unparsed too, so the upload answers 415 for it (docs/realtime.md) rather than
     // whatever a parser or a check on parsed text would say about its bytes.

@@ -24,9 +24,8 @@ function malformed(request: FastifyRequest, error: unknown): AppError {
  * first among its own `preValidation` hooks, once the body has been read.
  */
 export function refuseMalformedMultipart(app: AppInstance) {
-  app.addHook('preValidation', (request, _reply, done) => {
+  app.addHook('preValidation', async (request) => {
     parsing.add(request);
-    done();
   });
   app.setErrorHandler((error: FastifyError, request) => {
     const clientError = typeof error.statusCode === 'number' && error.statusCode < 500;
@@ -34,8 +33,7 @@ export function refuseMalformedMultipart(app: AppInstance) {
     if (parsing.has(request) && bodyError) throw malformed(request, error);
     throw error;
   });
-  return function bodyRead(request: FastifyRequest, _reply: unknown, done: () => void): void {
+  return async function bodyRead(request: FastifyRequest): Promise<void> {
     parsing.delete(request);
-    done();
   };
 }
