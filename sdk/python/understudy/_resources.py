@@ -1965,6 +1965,7 @@ class PlatformMeetings(_Namespace):
         *,
         scenario_id: str,
         person_name: Union[str, NotGiven] = NOT_GIVEN,
+        person_email: Union[str, NotGiven] = NOT_GIVEN,
         meeting_type: Union[Literal['regular', 'end-user'], NotGiven] = NOT_GIVEN,
         note_context: Union[str, NotGiven] = NOT_GIVEN,
         user_memory_tag: Union[str, NotGiven] = NOT_GIVEN,
@@ -1977,7 +1978,7 @@ class PlatformMeetings(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createMeeting'],
             (),
-            {'scenario_id': scenario_id, 'person_name': person_name, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
+            {'scenario_id': scenario_id, 'person_name': person_name, 'person_email': person_email, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 

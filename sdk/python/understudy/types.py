@@ -201,6 +201,7 @@ class _CreateMeetingRequestRequired(TypedDict):
 
 class CreateMeetingRequest(_CreateMeetingRequestRequired, total=False):
     person_name: str
+    person_email: str
     meeting_type: Literal['regular', 'end-user']
     note_context: str
     user_memory_tag: str

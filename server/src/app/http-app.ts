@@ -3,16 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { type HttpBounds, httpBounds } from '../config.ts';
-import {
-  clientErrorHandler,
-  installBodyTimeout,
-  refuseBodiesWhereNone,
-  rememberRequestId,
-} from '../core/http/bounds.ts';
+import { clientErrorHandler, installBodyTimeout, rememberRequestId } from '../core/http/bounds.ts';
 import { installErrorHandling, requestIdFrom, sendError, toAppError } from '../core/http/error-handler.ts';
 import { warnOfIgnoredForwardedFor } from '../core/http/forwarded-for.ts';
 import { checkInputOnEveryRoute } from '../core/http/input-checks.ts';
 import { createLazySerializerCompiler } from '../core/http/lazy-compile.ts';
+import { installRequestBodyRules } from '../core/http/request-body.ts';
 import { mintRequestId } from '../core/http/request-id.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { createValidatorCompiler } from '../core/http/validation.ts';
@@ -101,7 +97,7 @@ export async function createHttpApp(
   const notFound = installErrorHandling(app, options.publicUrl);
   checkInputOnEveryRoute(app);
   installBodyTimeout(app, bounds, options.publicUrl);
-  refuseBodiesWhereNone(app);
+  installRequestBodyRules(app);
   if (!options.trustProxyHops) warnOfIgnoredForwardedFor(app);
   app.addHook('onRoute', (route) => {
     if (route.schema) route.schema = withoutNames(route.schema);

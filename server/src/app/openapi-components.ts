@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifySchema } from 'fastify';
+import { bodyIsOptional } from '../core/http/request-body.ts';
 import type { WebhookDoc } from '../core/http/webhook-doc.ts';
 
 /**
@@ -113,6 +114,18 @@ function nameOperationBodies(operationId: string, operation: Json): void {
 }
 
 /**
+ * @fastify/swagger marks every request body required; the server takes no body as `{}` where the
+ * body's schema requires no field (request-body.ts), and the document says so.
+ */
+function markOptionalBody(operation: Json): void {
+  const requestBody = operation.requestBody as Json | undefined;
+  const media = Object.values((requestBody?.content ?? {}) as Record<string, Json>);
+  if (requestBody && media.length > 0 && media.every((entry) => bodyIsOptional(entry.schema))) {
+    requestBody.required = false;
+  }
+}
+
+/**
  * @fastify/swagger moves a body schema's single example to the media object; the hoisted
  * component gets it back, so that it equals the same schema found nested elsewhere.
  */
@@ -154,6 +167,7 @@ export function hoistNamedSchemas<T extends Json>(document: T): T {
     for (const operation of Object.values(pathItem)) {
       if (isObject(operation) && typeof operation.operationId === 'string') {
         nameOperationBodies(operation.operationId, operation);
+        markOptionalBody(operation);
       }
     }
   }

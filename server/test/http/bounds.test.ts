@@ -150,20 +150,14 @@ describe('bounds and timeouts of the HTTP server', () => {
     assert.equal(response.json().request_id, response.headers['x-request-id']);
   });
 
-  test('a route that takes no body refuses one before reading it', async () => {
+  test('a route that takes no body does not buffer a large one', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/v1/api-secrets/1/revoke',
       headers: { ...bearer(userToken), 'content-type': 'application/json' },
-      payload: JSON.stringify({ deep: [[[[[[[[[[{}]]]]]]]]]] }),
+      payload: JSON.stringify({ padding: 'x'.repeat(64 * 1024) }),
     });
-    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.statusCode, 413, response.body);
     assert.equal(response.json().error.param, 'body');
-    const empty = await t.app.inject({
-      method: 'POST',
-      url: '/v1/api-secrets/1/revoke',
-      headers: bearer(userToken),
-    });
-    assert.notEqual(empty.json().error?.param, 'body');
   });
 });

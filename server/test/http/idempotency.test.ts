@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { bearer, startPlatform, type TestPlatform, type Workspace } from '../harness.ts';
+import {
+  bearer,
+  startListeningPlatform,
+  startPlatform,
+  type TestPlatform,
+  type Workspace,
+} from '../harness.ts';
 
 describe('idempotent writes', () => {
   let t: TestPlatform;
@@ -101,6 +109,60 @@ describe('idempotent writes', () => {
     t.clock.advance(61_000);
     const takenOver = await create(ws, 'in-flight', body);
     assert.equal(takenOver.statusCode, 201);
+  });
+
+  test('a repeat sent while the first is still running answers 409 at once, over real HTTP', async () => {
+    // The first request is held open by the receiver of the custom function it test-calls.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const receiver = createServer((_request, response) => {
+      arrived();
+      held.then(() => response.end('{"ok":true}'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const listening = await startListeningPlatform();
+    try {
+      const ws = await listening.signup();
+      const fn = await listening.app.inject({
+        method: 'POST',
+        url: '/v1/custom-functions',
+        headers: bearer(ws.token),
+        payload: { name: 'slow_tool', webhook_url: `http://127.0.0.1:${port}/tool`, timeout_ms: 30000 },
+      });
+      assert.equal(fn.statusCode, 201, fn.body);
+      const send = () =>
+        fetch(`${listening.baseUrl}/v1/custom-functions/${fn.json().data.id}/test`, {
+          method: 'POST',
+          headers: {
+            ...bearer(ws.token),
+            'content-type': 'application/json',
+            'idempotency-key': 'slow-once',
+          },
+          body: JSON.stringify({ arguments: {} }),
+        });
+      const first = send();
+      await reached;
+      const repeat = await send();
+      assert.equal(repeat.status, 409, await repeat.clone().text());
+      assert.equal((await repeat.json()).error.code, 'idempotency_key_in_use');
+      assert.equal(repeat.headers.get('retry-after'), '1');
+      release();
+      assert.equal((await first).status, 200);
+      const replayed = await send();
+      assert.equal(replayed.status, 200);
+      assert.equal(replayed.headers.get('idempotency-replayed'), 'true');
+    } finally {
+      release();
+      receiver.close();
+      await listening.close();
+    }
   });
 
   test('records expire after 24 hours; GET ignores the header; keys over 255 characters are refused', async () => {

@@ -120,6 +120,35 @@ describe('platform MCP tools, resources and prompts', () => {
     assert.ok(!JSON.stringify(detached).includes(guardrailId));
   });
 
+  test('a tool takes absent, {} or null arguments alike, and refuses an unknown one by name', async () => {
+    const raw = await fetch(new URL('/mcp', t.baseUrl), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ws.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_scenarios', arguments: null },
+      }),
+    });
+    const answer = await raw.json();
+    assert.notEqual(answer.result?.isError, true, JSON.stringify(answer));
+    const viaNull = answer.result.structuredContent.data.map((item: { id: string }) => item.id);
+    const viaEmpty = (await call('list_scenarios', {})).data.map((item: { id: string }) => item.id);
+    assert.deepEqual(viaNull, viaEmpty);
+    assert.ok(viaEmpty.includes(ids.scenarioId));
+    const refused = await client.callTool({
+      name: 'detach_guardrail',
+      arguments: { scenarioId: ids.scenarioId, id: '1', force: true },
+    });
+    assert.equal(toolError(refused).error.param, 'force');
+    assert.equal(toolError(refused).error.code, 'parameter_invalid');
+  });
+
   test('memories: add facts, search by tag, delete', async () => {
     const added = await call('add_memories', {
       user_memory_tag: 'candidate:ada',

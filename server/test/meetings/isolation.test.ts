@@ -253,6 +253,35 @@ describe('meeting creation validation', () => {
     assert.equal('analysis' in read, false);
   });
 
+  test('participants[].email: the address given, else the member’s for a regular meeting', async () => {
+    const given = await createMeeting(owner, scenarioId, {
+      meeting_type: 'end-user',
+      person_email: 'sam@example.com',
+    });
+    const read = ok(await owner.call('GET', `/meetings/${given.id}`), 200).data;
+    assert.equal(read.participants[0].email, 'sam@example.com');
+    const ws = await t.signup();
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/v1/meetings',
+      headers: { authorization: `Bearer ${ws.token}` },
+      payload: { scenario_id: await seededScenarioOf(ws.token) },
+    });
+    assert.equal(own.statusCode, 201, own.body);
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/v1/meetings/${own.json().data.id}`,
+      headers: { authorization: `Bearer ${ws.token}` },
+    });
+    assert.equal(mine.json().data.participants[0].email, ws.email);
+    const refused = await owner.call('POST', '/meetings', {
+      scenario_id: scenarioId,
+      person_email: 'not-an-address',
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error.param, 'person_email');
+  });
+
   test('without a tag: the member’s container for regular meetings, the participant’s for end users', async () => {
     const tagOf = async (meetingId: string) =>
       (

@@ -1977,6 +1977,11 @@ export interface components {
             /** @description The participant’s name; the persona addresses them by it. */
             person_name?: string;
             /**
+             * Format: email
+             * @description The participant’s e-mail address, shown as `participants[].email`. Default: for a regular meeting, the address of the member it is created for; for an end-user meeting, none (`null`).
+             */
+            person_email?: string;
+            /**
              * @description `regular` (default): a member of your workspace practises. `end-user`: someone outside it (your customer’s user) takes part.
              * @enum {unknown}
              */
@@ -5867,7 +5872,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -6509,7 +6514,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateGoalRequest"];
             };
@@ -6670,7 +6675,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -6868,7 +6873,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -6968,7 +6973,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7495,7 +7500,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7595,7 +7600,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7688,7 +7693,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateGuardrailAttachmentRequest"];
             };
@@ -7910,7 +7915,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8406,7 +8411,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -9001,7 +9006,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateMemoryRequest"];
             };
@@ -9914,7 +9919,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {

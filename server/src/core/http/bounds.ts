@@ -1,17 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyFastify } from './any-fastify.ts';
 import { renderError } from './error-handler.ts';
 import { AppError } from './errors.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route reads a body no route schema describes (e.g. the MCP transport's JSON-RPC). */
-    takesBody?: boolean;
-  }
-}
 
 /**
  * Bounds on what a client may hold open or send (docs/reliability.md, "Bounds and timeouts"): the
@@ -187,28 +180,5 @@ export function installBodyTimeout(
     reply.raw.once('finish', stop);
     reply.raw.once('close', stop);
     done();
-  });
-}
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/**
- * Routes that take no body (no `body` schema, no streamed or multipart body, and no `takesBody`
- * in their config) refuse one before anything reads it: nothing is buffered or parsed for them.
- */
-export function refuseBodiesWhereNone(app: AnyFastify): void {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((method) => WRITE_METHODS.has(method))) return;
-    const schema = route.schema as RouteSchema;
-    if (schema?.body || isStreamedUpload(schema) || schema?.consumes) return;
-    if (route.config?.takesBody) return;
-    const refuse = async (request: FastifyRequest) => {
-      if (announcesBody(request.headers)) {
-        throw new AppError('invalid_request', 'This operation takes no request body.', { param: 'body' });
-      }
-    };
-    const existing = route.onRequest;
-    route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), refuse] : [refuse];
   });
 }

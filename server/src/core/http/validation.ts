@@ -1,7 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema } from 'fastify';
-import type { AnyFastify } from './any-fastify.ts';
 import { lazyValidator } from './lazy-compile.ts';
 
 const common: Options = { removeAdditional: false, useDefaults: true, allErrors: true, strict: false };
@@ -47,9 +46,4 @@ function withoutIds(node: unknown): object {
     if (key !== '$id') copy[key] = withoutIds(value);
   }
   return copy;
-}
-
-/** A missing body counts as `{}` on routes whose body is entirely optional (a `preValidation` hook). */
-export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
 }

@@ -92,9 +92,22 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
     server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
       const tool = toolsByName.get(params.name);
       if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      const args = params.arguments ?? {};
+      // As a REST body's unknown field is: refused, naming it, rather than silently dropped.
+      const unknown = Object.keys(args).find(
+        (name) => !Object.hasOwn(tool.inputSchema.properties ?? {}, name),
+      );
+      if (unknown !== undefined) {
+        return toolError({
+          code: 'parameter_invalid',
+          message: `Received unknown argument: ${unknown}.`,
+          param: unknown,
+          status: 400,
+        });
+      }
       let rest: ReturnType<McpTool['rest']>;
       try {
-        rest = tool.rest(params.arguments ?? {});
+        rest = tool.rest(args);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return toolError({
@@ -176,7 +189,7 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
       });
       try {
         await server.connect(transport);
-        await transport.handleRequest(request.raw, reply.raw, request.body);
+        await transport.handleRequest(request.raw, reply.raw, withoutNullArguments(request.body));
       } catch (error) {
         // The reply is hijacked: Fastify's error handler no longer answers for us.
         request.log.error({ err: error }, 'MCP request failed');
@@ -202,6 +215,18 @@ export function registerMcpEndpoint(app: AnyFastify, options: McpEndpointOptions
       });
   app.get('/mcp', { schema: { hide: true }, onRequest }, notAllowed);
   app.delete('/mcp', { schema: { hide: true }, config: { takesBody: true }, onRequest }, notAllowed);
+}
+
+/**
+ * `"arguments": null` on a tool call means no arguments, as an absent or `null` REST body means
+ * no body (core/http/request-body.ts); the SDK's schema takes only an object or nothing.
+ */
+function withoutNullArguments(body: unknown): unknown {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const params = (message as { params?: { arguments?: unknown } } | null)?.params;
+    if (params && typeof params === 'object' && params.arguments === null) delete params.arguments;
+  }
+  return body;
 }
 
 /**

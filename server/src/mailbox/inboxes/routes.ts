@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { emptyBodyAsObject } from '../../core/http/validation.ts';
 import { ListQuery, listEnvelope } from '../pagination.ts';
 import { InboxIdParam } from '../schemas.ts';
 import { toInbox } from './present.ts';
@@ -15,7 +14,6 @@ export const inboxRoutes: RouteModule<{ inboxes: InboxService }> = (app, { inbox
     '/inboxes',
     {
       config: { scope: 'inboxes.write' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags,
         operationId: 'createInbox',

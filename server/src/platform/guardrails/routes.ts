@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { emptyBodyAsObject } from '../../core/http/validation.ts';
 import {
   AttachGuardrailBody,
   AttachmentParams,
@@ -126,7 +125,6 @@ export const guardrailRoutes: RouteModule<{ guardrails: GuardrailService }> = (a
   app.post(
     '/scenarios/:scenarioId/guardrails/:id/attach',
     {
-      preValidation: emptyBodyAsObject,
       schema: {
         tags,
         operationId: 'attachGuardrail',

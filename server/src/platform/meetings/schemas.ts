@@ -25,6 +25,14 @@ export const CreateMeetingBody = Type.Object(
         description: 'The participant’s name; the persona addresses them by it.',
       }),
     ),
+    person_email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description:
+          'The participant’s e-mail address, shown as `participants[].email`. Default: for a regular meeting, the address of the member it is created for; for an end-user meeting, none (`null`).',
+      }),
+    ),
     meeting_type: Type.Optional(
       Type.Enum(MEETING_TYPES, {
         description:
@@ -82,7 +90,12 @@ export const CreatedMeeting = Type.Object({
 export const Participant = Type.Object(
   {
     id: Type.String(),
-    email: Nullable(Type.String()),
+    email: Nullable(
+      Type.String({
+        description:
+          'The participant’s address: `person_email` when the meeting was created with one, else the member’s for a regular meeting; `null` only for an end-user meeting created without one.',
+      }),
+    ),
     name: Nullable(Type.String()),
     role: Type.String({ examples: ['participant'] }),
     source: Type.String({

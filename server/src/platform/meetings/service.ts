@@ -33,6 +33,7 @@ export interface MeetingListInput extends PageQuery {
 export interface CreateMeetingInput {
   scenario_id: string;
   person_name?: string;
+  person_email?: string;
   meeting_type?: 'regular' | 'end-user';
   note_context?: string;
   user_memory_tag?: string;
@@ -97,7 +98,12 @@ export class MeetingService {
         meeting_id: id,
         account_id: principal.accountId,
         name: input.person_name?.trim() || null,
-        email: null,
+        // The address given for the participant; a regular meeting's participant is the member.
+        email:
+          input.person_email ??
+          (meetingType === 'regular'
+            ? await repo.memberEmail(tx, principal.accountId, principal.membershipId)
+            : null),
         is_self: meetingType === 'regular',
         client_info: null,
         recording_consent: null,
