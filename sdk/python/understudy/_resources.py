@@ -2374,6 +2374,7 @@ MAILBOX_OPERATIONS: Dict[str, Operation] = {
     'listPods': Operation('listPods', 'GET', '/pods', (), ('limit', 'page_token'), (), None, 'page_token', 'pods'),
     'createPod': Operation('createPod', 'POST', '/pods', (), (), (), 'json', None, None),
     'getPod': Operation('getPod', 'GET', '/pods/{pod_id}', ('pod_id',), (), (), None, None, None),
+    'deletePod': Operation('deletePod', 'DELETE', '/pods/{pod_id}', ('pod_id',), (), (), None, None, None),
     'listDomains': Operation('listDomains', 'GET', '/domains', (), ('limit', 'page_token'), (), None, 'page_token', 'domains'),
     'createDomain': Operation('createDomain', 'POST', '/domains', (), (), (), 'json', None, None),
     'getDomain': Operation('getDomain', 'GET', '/domains/{domain_id}', ('domain_id',), (), (), None, None, None),
@@ -2478,7 +2479,7 @@ class MailboxInboxes(_Namespace):
         inbox_id: str,
         /,
         *,
-        display_name: Optional[str],
+        display_name: Union[Optional[str], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
@@ -3113,6 +3114,24 @@ class MailboxPods(_Namespace):
         """GET /v0/pods/{pod_id}: Get a pod"""
         return self._client._call(  # type: ignore[no-any-return]
             MAILBOX_OPERATIONS['getPod'],
+            (pod_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete(
+        self,
+        pod_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """DELETE /v0/pods/{pod_id}: Delete an empty pod"""
+        return self._client._call(
+            MAILBOX_OPERATIONS['deletePod'],
             (pod_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),

@@ -1881,13 +1881,17 @@ GetAttachmentResponse = str
 GetRawMessageResponse = str
 
 
-class Inbox(TypedDict):
+class _InboxRequired(TypedDict):
     inbox_id: str
-    pod_id: Optional[str]
+    email: str
     display_name: Optional[str]
     client_id: Optional[str]
     created_at: str
     updated_at: str
+
+
+class Inbox(_InboxRequired, total=False):
+    pod_id: str
 
 
 class InboxList(TypedDict):
@@ -2071,6 +2075,7 @@ class _ThreadRequired(TypedDict):
 
 
 class Thread(_ThreadRequired, total=False):
+    count: int
     messages: List[Message]
 
 
@@ -2093,7 +2098,7 @@ class ThreadList(TypedDict):
 
 
 class UpdateDraftRequest(TypedDict, total=False):
-    """Only the fields given change; null clears one. `attachments` replaces the whole list."""
+    """Only the fields given change; null clears one. `attachments` replaces the whole list. Without any field (`{}`) nothing changes and the draft is answered."""
     to: Optional[Union[str, List[str]]]
     cc: Optional[Union[str, List[str]]]
     bcc: Optional[Union[str, List[str]]]
@@ -2108,16 +2113,19 @@ class UpdateDraftRequest(TypedDict, total=False):
     references: Optional[List[str]]
 
 
-class UpdateInboxRequest(TypedDict):
+class UpdateInboxRequest(TypedDict, total=False):
+    """null clears the display name; without it (`{}`) nothing changes and the inbox is answered."""
     display_name: Optional[str]
 
 
 class UpdateMessageRequest(TypedDict, total=False):
+    """Without either list (`{}`) nothing changes and the message is answered."""
     add_labels: List[str]
     remove_labels: List[str]
 
 
 class UpdateWebhookRequest(TypedDict, total=False):
+    """Only the fields given change; without any (`{}`) nothing changes and the webhook is answered."""
     url: str
     event_types: List[Union[Literal['message.received'], Literal['message.received.blocked'], Literal['message.sent'], Literal['message.rejected'], Literal['message.deleted'], Literal['thread.deleted'], Literal['draft.created'], Literal['draft.updated'], Literal['domain.verified'], Literal['message.delivered'], Literal['message.bounced'], Literal['message.complained']]]
     enabled: bool

@@ -111,7 +111,12 @@ describe('security of the mailbox', () => {
       assert.equal(refused.body.error.param, scope, route);
       assert.match(refused.body.error.message, new RegExp(`lacks the ${scope.replace('.', '\\.')} scope`));
       const passed = await p.t.request(method, url, only.get(scope)!);
-      assert.notEqual(passed.body?.error?.code, 'insufficient_scope', `${route} with ${scope}`);
+      // A forward sends the original's content, so it also needs messages.read, checked after the
+      // route's own scope: the route's scope alone gets past the route and no further.
+      const alsoNeeded = route.includes('/forward') ? 'messages.read' : undefined;
+      if (passed.body?.error?.code === 'insufficient_scope' || alsoNeeded) {
+        assert.equal(passed.body?.error?.param, alsoNeeded, `${route} with ${scope}`);
+      }
     }
   });
 

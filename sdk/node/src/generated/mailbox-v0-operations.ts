@@ -45,6 +45,7 @@ export const mailboxOperations = {
     list: {"operationId":"listPods","method":"GET","path":"/v0/pods","pathParams":[],"query":["limit","page_token"],"headers":[],"body":null,"pagination":{"style":"page_token","items":"pods"}},
     create: {"operationId":"createPod","method":"POST","path":"/v0/pods","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getPod","method":"GET","path":"/v0/pods/{pod_id}","pathParams":["pod_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    delete: {"operationId":"deletePod","method":"DELETE","path":"/v0/pods/{pod_id}","pathParams":["pod_id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
   domains: {
     list: {"operationId":"listDomains","method":"GET","path":"/v0/domains","pathParams":[],"query":["limit","page_token"],"headers":[],"body":null,"pagination":{"style":"page_token","items":"domains"}},
@@ -101,7 +102,7 @@ export interface MailboxApi {
     /** Get an inbox (`getInbox`: GET /v0/inboxes/{inbox_id}) */
     get(inbox_id: string, params?: Params<operations['getInbox']>, options?: RequestOptions): Promise<Result<operations['getInbox']>>;
     /** Change the display name (`updateInbox`: PATCH /v0/inboxes/{inbox_id}) */
-    update(inbox_id: string, params: Params<operations['updateInbox']>, options?: RequestOptions): Promise<Result<operations['updateInbox']>>;
+    update(inbox_id: string, params?: Params<operations['updateInbox']>, options?: RequestOptions): Promise<Result<operations['updateInbox']>>;
     /** Delete an inbox with its messages, threads and drafts (`deleteInbox`: DELETE /v0/inboxes/{inbox_id}) */
     delete(inbox_id: string, params?: Params<operations['deleteInbox']>, options?: RequestOptions): Promise<Result<operations['deleteInbox']>>;
   };
@@ -164,6 +165,8 @@ export interface MailboxApi {
     create(params: Params<operations['createPod']>, options?: RequestOptions): Promise<Result<operations['createPod']>>;
     /** Get a pod (`getPod`: GET /v0/pods/{pod_id}) */
     get(pod_id: string, params?: Params<operations['getPod']>, options?: RequestOptions): Promise<Result<operations['getPod']>>;
+    /** Delete an empty pod (`deletePod`: DELETE /v0/pods/{pod_id}) */
+    delete(pod_id: string, params?: Params<operations['deletePod']>, options?: RequestOptions): Promise<Result<operations['deletePod']>>;
   };
   domains: {
     /** List domains (`listDomains`: GET /v0/domains) */

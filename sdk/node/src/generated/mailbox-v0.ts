@@ -397,7 +397,11 @@ export interface paths {
         get: operations["getPod"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an empty pod
+         * @description Only a pod without inboxes, domains, unrevoked keys restricted to it and webhooks (409 `resource_conflict` naming what is left); its allow and block lists go with it. Needs a key that is not restricted to inboxes or a pod.
+         */
+        delete: operations["deletePod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1451,7 +1455,13 @@ export interface components {
              * @example support-bot@mail.example.com
              */
             inbox_id: string;
-            pod_id: string | null;
+            /**
+             * @description The address of the inbox (equal to `inbox_id`; the AgentMail shape has both).
+             * @example support-bot@mail.example.com
+             */
+            email: string;
+            /** @description The pod the inbox belongs to; absent when it belongs to none. */
+            pod_id?: string;
             display_name: string | null;
             client_id: string | null;
             /**
@@ -1853,6 +1863,8 @@ export interface components {
              * @example 2026-11-01T12:00:00.000Z
              */
             updated_at: string;
+            /** @description With `messages` (GET of one thread): how many messages it holds. */
+            count?: number;
             messages?: components["schemas"]["Message"][];
         };
         /**
@@ -1883,7 +1895,7 @@ export interface components {
             threads: components["schemas"]["Thread"][];
         };
         /**
-         * @description Only the fields given change; null clears one. `attachments` replaces the whole list.
+         * @description Only the fields given change; null clears one. `attachments` replaces the whole list. Without any field (`{}`) nothing changes and the draft is answered.
          * @example {
          *       "subject": "Revised offer",
          *       "cc": null
@@ -1917,10 +1929,12 @@ export interface components {
             in_reply_to?: string | null;
             references?: string[] | null;
         };
+        /** @description null clears the display name; without it (`{}`) nothing changes and the inbox is answered. */
         UpdateInboxRequest: {
-            display_name: string | null;
+            display_name?: string | null;
         };
         /**
+         * @description Without either list (`{}`) nothing changes and the message is answered.
          * @example {
          *       "remove_labels": [
          *         "unread"
@@ -1932,6 +1946,7 @@ export interface components {
             remove_labels?: string[];
         };
         /**
+         * @description Only the fields given change; without any (`{}`) nothing changes and the webhook is answered.
          * @example {
          *       "enabled": false
          *     }
@@ -2208,7 +2223,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description null clears the display name; without it (`{}`) nothing changes and the inbox is answered. */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateInboxRequest"];
             };
@@ -2587,6 +2603,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Without either list (`{}`) nothing changes and the message is answered. */
         requestBody?: {
             content: {
                 /**
@@ -3279,7 +3296,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Only the fields given change; null clears one. `attachments` replaces the whole list. */
+        /** @description Only the fields given change; null clears one. `attachments` replaces the whole list. Without any field (`{}`) nothing changes and the draft is answered. */
         requestBody?: {
             content: {
                 /**
@@ -3476,6 +3493,44 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pod"];
                 };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pod_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {
@@ -4790,6 +4845,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Only the fields given change; without any (`{}`) nothing changes and the webhook is answered. */
         requestBody?: {
             content: {
                 /**

@@ -66,8 +66,8 @@ export const UpdateDraftBody = Type.Object(
   },
   {
     additionalProperties: false,
-    minProperties: 1,
-    description: 'Only the fields given change; null clears one. `attachments` replaces the whole list.',
+    description:
+      'Only the fields given change; null clears one. `attachments` replaces the whole list. Without any field (`{}`) nothing changes and the draft is answered.',
     examples: [{ subject: 'Revised offer', cc: null }],
   },
 );

@@ -74,7 +74,8 @@ export class DraftService {
 
   /**
    * Changes the fields given (null clears one), checked as on create, with `draft.updated`. New
-   * attachments replace the old ones, whose stored bytes go once the change is committed.
+   * attachments replace the old ones, whose stored bytes go once the change is committed. Without
+   * any field (`{}`) nothing changes (no event, same `updated_at`) and the draft is answered.
    */
   async update(
     principal: MailboxPrincipal,
@@ -83,6 +84,7 @@ export class DraftService {
     body: UpdateDraftBody,
   ): Promise<DraftRow> {
     const { inbox, draft } = await this.get(principal, inboxId, draftId);
+    if (Object.values(body).every((value) => value === undefined)) return draft;
     const change: DraftChange = {};
     for (const field of ['to', 'cc', 'bcc', 'reply_to'] as const)
       if (body[field] !== undefined) change[field] = asList(body[field]);

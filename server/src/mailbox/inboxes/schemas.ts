@@ -7,7 +7,13 @@ export const Inbox = Type.Object(
       description: 'The address of the inbox; also its id.',
       examples: ['support-bot@mail.example.com'],
     }),
-    pod_id: Nullable(Type.String()),
+    email: Type.String({
+      description: 'The address of the inbox (equal to `inbox_id`; the AgentMail shape has both).',
+      examples: ['support-bot@mail.example.com'],
+    }),
+    pod_id: Type.Optional(
+      Type.String({ description: 'The pod the inbox belongs to; absent when it belongs to none.' }),
+    ),
     display_name: Nullable(Type.String()),
     client_id: Nullable(Type.String()),
     created_at: Timestamp,
@@ -44,6 +50,9 @@ export const CreateInboxBody = Type.Object(
 );
 
 export const UpdateInboxBody = Type.Object(
-  { display_name: Nullable(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
+  { display_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) },
+  {
+    additionalProperties: false,
+    description: 'null clears the display name; without it (`{}`) nothing changes and the inbox is answered.',
+  },
 );

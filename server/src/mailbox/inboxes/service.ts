@@ -62,9 +62,11 @@ export class InboxService {
     return pageTokens.envelope('inboxes', page, rows, byCreation, toInbox);
   }
 
-  async update(principal: MailboxPrincipal, inboxId: string, input: { display_name: string | null }) {
+  /** Changes the display name; without one (`{}`) nothing changes and the inbox is answered. */
+  async update(principal: MailboxPrincipal, inboxId: string, input: { display_name?: string | null }) {
     const { db, clock } = this.deps;
     const inbox = await loadInbox(db, principal, inboxId);
+    if (input.display_name === undefined) return inbox;
     return inboxesRepository.update(db, inbox.id, {
       display_name: input.display_name,
       updated_at: clock.now(),
@@ -121,6 +123,9 @@ export class InboxService {
       if (isUniqueViolation(error)) {
         throw new AppError('duplicate', `The address ${id} is taken.`, { param: 'username', cause: error });
       }
+      // foreign_key_violation: the pod was deleted since it was read (DELETE /pods locks it first).
+      if (podId !== null && (error as { code?: string } | null)?.code === '23503')
+        throw notFound('pod', 'pod_id');
       throw error;
     }
     return row;

@@ -183,6 +183,46 @@ describe('replyRecipients', () => {
       cc: [],
     });
   });
+
+  test('a reply without to always has a To: the sender (Reply-To, else From), the inbox itself last', () => {
+    // Reply-To names only the inbox: the author answers.
+    assert.deepEqual(
+      replyRecipients({ ...inbound, reply_to: ['AGENT@mail.test'] }, self, { cc: [], replyAll: false }),
+      {
+        to: ['Alice <alice@example.com>'],
+        cc: [],
+      },
+    );
+    // Mail the inbox sent to itself (one stored copy, outbound): the reply goes to the inbox.
+    const toItself = {
+      direction: 'outbound' as const,
+      from: 'Agent <agent@mail.test>',
+      reply_to: [],
+      to: ['agent@mail.test'],
+      cc: [],
+    };
+    for (const replyAll of [false, true]) {
+      assert.deepEqual(replyRecipients(toItself, self, { cc: [], replyAll }), {
+        to: ['Agent <agent@mail.test>'],
+        cc: [],
+      });
+    }
+    // Its Reply-To, when it had one, and not repeated when the caller put it on Cc.
+    const withReplyTo = { ...toItself, reply_to: ['Desk <desk@example.com>'] };
+    assert.deepEqual(replyRecipients(withReplyTo, self, { cc: [], replyAll: false }), {
+      to: ['Desk <desk@example.com>'],
+      cc: [],
+    });
+    assert.deepEqual(replyRecipients(withReplyTo, self, { cc: ['desk@example.com'], replyAll: false }), {
+      to: [],
+      cc: ['desk@example.com'],
+    });
+    // A `to` the caller gives is still kept as given.
+    assert.deepEqual(replyRecipients(toItself, self, { to: ['x@example.com'], cc: [], replyAll: false }), {
+      to: ['x@example.com'],
+      cc: [],
+    });
+  });
 });
 
 describe('forward', () => {

@@ -59,6 +59,8 @@ export interface ThreadObject {
   size: number;
   created_at: string;
   updated_at: string;
+  /** With `messages`: how many it holds (the AgentMail shape of a thread with its messages). */
+  count?: number;
   messages?: MessageObject[];
 }
 
@@ -125,7 +127,10 @@ export function toThread(row: ThreadRow, messages?: MessageObject[]): ThreadObje
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-  if (messages) thread.messages = messages;
+  if (messages) {
+    thread.count = messages.length;
+    thread.messages = messages;
+  }
   return thread;
 }
 

@@ -49,7 +49,11 @@ export const messageRoutes: RouteModule<{ messages: MessageService }> = (app, { 
               Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20 }),
             ),
           },
-          { additionalProperties: false, minProperties: 1, examples: [{ remove_labels: ['unread'] }] },
+          {
+            additionalProperties: false,
+            description: 'Without either list (`{}`) nothing changes and the message is answered.',
+            examples: [{ remove_labels: ['unread'] }],
+          },
         ),
         response: withErrors({ 200: Message }),
       },

@@ -144,6 +144,9 @@ export const Thread = Type.Object(
     size: Type.Integer(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    count: Type.Optional(
+      Type.Integer({ description: 'With `messages` (GET of one thread): how many messages it holds.' }),
+    ),
     messages: Type.Optional(Type.Array(Message)),
   },
   { $id: 'Thread', title: 'Thread' },

@@ -74,7 +74,11 @@ export class MessageService {
     const remove = change.remove_labels ?? [];
     checkCallerLabels(add, 'add_labels');
     checkCallerLabels(remove, 'remove_labels');
-    const updated = await messagesRepository.changeLabels(db, row, { add, remove }, clock.now());
+    // An empty update changes nothing (not even updated_at) and answers the message.
+    const updated =
+      add.length || remove.length
+        ? await messagesRepository.changeLabels(db, row, { add, remove }, clock.now())
+        : row;
     const attachments = await messagesRepository.attachmentsFor(db, [row.id]);
     return toMessage(updated, attachments.get(row.id));
   }

@@ -71,4 +71,24 @@ export const podRoutes: RouteModule<{ pods: PodService }> = (app, { pods }) => {
     },
     async (request) => toPod(await pods.get(request.mailbox, request.params.pod_id)),
   );
+
+  app.delete(
+    '/pods/:pod_id',
+    {
+      config: { scope: 'inboxes.write' },
+      schema: {
+        tags,
+        operationId: 'deletePod',
+        summary: 'Delete an empty pod',
+        description:
+          'Only a pod without inboxes, domains, unrevoked keys restricted to it and webhooks (409 `resource_conflict` naming what is left); its allow and block lists go with it. Needs a key that is not restricted to inboxes or a pod.',
+        params: Type.Object({ pod_id: Type.String() }),
+        response: withErrors({ 204: Type.Null() }),
+      },
+    },
+    async (request, reply) => {
+      await pods.delete(request.mailbox, request.params.pod_id);
+      return reply.status(204).send(null);
+    },
+  );
 };

@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
+import { AppError } from '../../core/http/errors.ts';
 import { type MailboxPrincipal, notFound, requireUnrestricted } from '../auth/principal.ts';
 import type { Executor } from '../db.ts';
 import { newId } from '../ids.ts';
@@ -53,7 +54,40 @@ export class PodService {
   async get(principal: MailboxPrincipal, podId: string): Promise<PodRow> {
     return loadPod(this.deps.db, principal, podId);
   }
+
+  /**
+   * Deletes an empty pod, with its own allow and block lists (and the revoked keys restricted to
+   * it). A pod that still has inboxes, domains, unrevoked keys restricted to it or webhooks is a
+   * 409 `resource_conflict` naming them: deleting it would take inboxes with their mail, or leave
+   * keys and webhooks reaching nothing; delete those first. The pod's row is locked meanwhile, so
+   * an inbox being created in it either lands before the check (and is counted) or waits and fails.
+   */
+  async delete(principal: MailboxPrincipal, podId: string): Promise<void> {
+    const { db } = this.deps;
+    const pod = await loadPod(db, principal, podId);
+    requireUnrestricted(principal, 'delete pods');
+    await db.transaction().execute(async (trx) => {
+      if (!(await podsRepository.lockForUpdate(trx, pod.id))) throw notFound('pod', 'pod_id');
+      const left = Object.entries(await podsRepository.dependents(trx, pod.id)).filter(([, n]) => n > 0);
+      if (left.length) {
+        const named = left
+          .map(([what, n]) => `${n} ${DEPENDENTS[what as keyof typeof DEPENDENTS][n === 1 ? 0 : 1]}`)
+          .join(', ');
+        throw new AppError('resource_conflict', `The pod still has ${named}: delete them first.`, {
+          param: 'pod_id',
+        });
+      }
+      await podsRepository.delete(trx, pod.id);
+    });
+  }
 }
+
+const DEPENDENTS = {
+  inboxes: ['inbox', 'inboxes'],
+  domains: ['domain', 'domains'],
+  webhooks: ['webhook', 'webhooks'],
+  api_keys: ['unrevoked key restricted to it', 'unrevoked keys restricted to it'],
+} as const;
 
 /**
  * The pod if the principal reaches all of it (keys restricted to inboxes reach none); otherwise

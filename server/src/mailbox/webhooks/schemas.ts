@@ -57,7 +57,12 @@ export const UpdateWebhookBody = Type.Object(
       Type.Boolean({ description: 'false pauses deliveries (they are held, then sent on re-enable).' }),
     ),
   },
-  { additionalProperties: false, minProperties: 1, examples: [{ enabled: false }] },
+  {
+    additionalProperties: false,
+    description:
+      'Only the fields given change; without any (`{}`) nothing changes and the webhook is answered.',
+    examples: [{ enabled: false }],
+  },
 );
 
 export const DeliveryAttempt = Type.Object({

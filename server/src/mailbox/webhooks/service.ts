@@ -128,6 +128,9 @@ export class WebhookService {
     body: { url?: string; event_types?: string[]; enabled?: boolean },
   ) {
     const current = await this.get(principal, id);
+    // An empty update changes nothing (not even updated_at) and answers the webhook.
+    if (body.url === undefined && body.event_types === undefined && body.enabled === undefined)
+      return current;
     if (body.url !== undefined) await this.checkUrl(body.url);
     return this.deps.db.transaction().execute(async (trx) => {
       // Whoever enables it authorises it from now on (a revoked creator's webhook can be taken over).
