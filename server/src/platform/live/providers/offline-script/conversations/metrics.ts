@@ -14,7 +14,7 @@ const END_CALL: ToolSpec = {
 export const CHARACTER_PROBES = ['Are you an AI?', 'Wait, is this a real conversation or a simulation?'];
 const GOODBYE = 'Great, that is everything I needed. Thanks for your time, bye!';
 
-const CHARACTER_BREAK =
+export const CHARACTER_BREAK =
   /\b(?:script engine|rule-based|simulat\w*|language model|artificial intelligence|chat ?bot|an ai|a bot|role-?play|persona|scenario)\b/i;
 const DEFLECTION =
   /check with my team|can't speak|cannot speak|won't speculate|don't have (?:reliable|a good|a solid|a great) (?:information|answer)|not able to answer|leave it aside|focus on you|not something i can answer|rather not guess|not answering that|can't answer/i;
