@@ -79,7 +79,11 @@ const SILENCE_MARKER =
 const FILLER_ONLY = /^(?:(?:um+|uh+|erm+|er|hmm+|mm+|ah+|eh)[\s.,!?…]*)+$/i;
 const GOODBYE = [
   /^(?:(?:ok(?:ay)?|well|alright|right|thanks|thank you|great|sorry),? )*(?:good ?bye|bye(?:[- ]bye)?|farewell|see you(?: later)?|see ya)\b/i,
-  /\b(?:good ?bye|bye(?:[- ]bye)?|bye for now)[.!]*$/i,
+  // Leave-taking formulas that close a sentence: "take care, bye now", "talk soon", "have a good one".
+  /\b(?:good ?bye|bye(?:[- ]bye)?(?: now| for now)?|farewell|cheerio|see (?:you|ya)(?: (?:later|soon|around|then|next time|tomorrow|next week))?|take care|(?:talk|speak) (?:soon|later|to you (?:soon|later|then|next week))|catch you (?:later|soon|next time)|until next time|have a (?:good|great|nice|lovely) (?:day|one|evening|weekend|afternoon|night|rest of your day))(?:,? \w+)?[.!]*$/i,
+  // Thanks that close the conversation rather than answer something.
+  /^(?:ok(?:ay)?,? |great,? |perfect,? |alright,? )?(?:thanks|thank you)(?: (?:so|very) much)?,? (?:\w+,? )?(?:for (?:your|the) (?:time|help|call|chat|patience)|for talking (?:to|with) me)(?: today)?[.!]*$/i,
+  /^(?:(?:ok(?:ay)?|right|alright|well|so|great),? )*(?:i think )?(?:(?:that'?s|that is) (?:all|everything|it)(?: (?:from me|i needed|for (?:today|now)|on my side))?|we'?re (?:done|finished|all done)(?: here| for today)?|i'?ve got (?:what|everything|all) i need(?:ed)?)[.!]*$/i,
   /^(?:sorry,? )?i (?:have|need|gotta|got|'ve got) to (?:go|leave|run|drop(?: off)?|hop off)(?: now| soon| sorry)?[.!]*$/i,
   /^(?:ok(?:ay)?,? )?(?:let'?s|let us|can we|could we|i want to|i'd like to|i would like to|please|we can|i need to)(?: just)? (?:stop|end|finish|wrap up|wrap this up|call it a day|call it)(?: (?:here|now|there|the (?:call|session|meeting|interview|conversation)|this(?: call| session| meeting| interview| conversation)?|it here))?(?: please)?[.!?]*$/i,
   /\b(?:end|stop|hang up|leave) (?:the|this) (?:call|session|meeting|interview)\b/i,

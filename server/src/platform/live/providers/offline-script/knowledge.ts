@@ -2,6 +2,7 @@
 // the script, or its prose), its persona background, the session's note context and the memories,
 // each turned into a sentence the persona can say in the first person.
 import { backgroundToFirstPerson, claimGroups, secondToFirstPerson } from './first-person.ts';
+import { isImperative } from './imperative.ts';
 import { splitSentences } from './sentences.ts';
 import { stripInlineMarkdown } from './text.ts';
 
@@ -58,7 +59,7 @@ function unitsOf(paragraph: string): string[] {
   return splitSentences(stripInlineMarkdown(paragraph))
     .flatMap((s) => s.split(/;\s+/))
     .map((s) => s.trim().replace(INSTRUCTION_LEAD, ''))
-    .filter((s) => s.split(/\s+/).length >= 3 && !INSTRUCTION.test(s) && !MANNER.test(s));
+    .filter((s) => s.split(/\s+/).length >= 3 && !INSTRUCTION.test(s) && !MANNER.test(s) && !isImperative(s));
 }
 
 /** The paragraphs and bullets of the script that state facts (sections of rules or questions skipped). */

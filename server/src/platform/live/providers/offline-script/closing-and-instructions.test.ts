@@ -1,0 +1,51 @@
+// Two readings of ordinary language the engine relies on: a participant's leave-taking, in the
+// phrasings people use, ends the call; a scenario's instruction to the persona is never a fact.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { classifyUtterance } from './conversation.ts';
+import { isImperative } from './imperative.ts';
+
+test('leave-taking in ordinary phrasings is a goodbye; thanks or "that\'s it" inside an answer is not', () => {
+  for (const text of [
+    'Take care, bye now.',
+    'Thanks for your time, talk soon!',
+    'Great, thank you so much for your time today.',
+    "OK I think we're done here.",
+    "I'll send the quote on Friday. Have a good one!",
+    "That's everything from me. Speak to you next week.",
+    'Cheers, catch you later.',
+  ]) {
+    assert.equal(classifyUtterance(text).kind, 'goodbye', text);
+  }
+  for (const text of [
+    'Thanks for explaining the budget, how long would the rollout take?',
+    "Yes, that's it exactly: the invoices arrive by email.",
+    'I take care of the scheduling myself, mostly in spreadsheets.',
+    'We talked about it last week with the team.',
+  ]) {
+    assert.notEqual(classifyUtterance(text).kind, 'goodbye', text);
+  }
+});
+
+test('instructions to the persona are told from facts by their grammar, not a word list', () => {
+  for (const text of [
+    'Concede on payment terms before price.',
+    'At the end, tell them my procurement lead will follow up.',
+    'If they push on price, hold firm twice.',
+    'Keep your answers short.',
+    'Only reveal the budget when asked directly.',
+    'Be helpful and detailed.',
+  ]) {
+    assert.equal(isImperative(text), true, text);
+  }
+  for (const text of [
+    'Manages 40 people across three sites.',
+    'Budget is tight, maybe 5k max.',
+    'Right now cake orders come in by phone.',
+    'Switching would take our team about four months.',
+    'Must have: import orders from the nightly export.',
+    'Spent 15 years as an engineering leader.',
+  ]) {
+    assert.equal(isImperative(text), false, text);
+  }
+});

@@ -1,0 +1,17 @@
+// Whether a sentence of a scenario tells the persona what to do ("Concede on payment terms before
+// price.", "At the end, tell them Nina will follow up.", "Keep answers short.") rather than stating
+// something it knows. Read with compromise's part-of-speech tagger: an instruction's main verb is
+// in the base form with no subject, after any leading time, place or condition phrase. A subjectless
+// third-person line of a background ("Manages 40 people.", "Lives in Leeds.") is a fact, not an order.
+import nlp from 'compromise';
+
+/** Phrases an instruction may open with before its verb: "At the end,", "If they push,", "Only". */
+const LEADING_PHRASES =
+  /^(?:(?:(?:at|in|by|for|during|before|after|towards?|throughout|on|from) [^,]{1,40},\s*)|(?:(?:if|when|once|whenever|unless|until|as soon as|if and when) [^,]{1,80},\s*)|(?:(?:only|always|never|just|please|then|also|first|finally|gently|politely|right now|today|currently|for now|at the moment),?\s+))+/i;
+
+export function isImperative(sentence: string): boolean {
+  const first = nlp(sentence.replace(LEADING_PHRASES, '')).terms().json()[0]?.terms?.[0] as
+    | { tags: string[] }
+    | undefined;
+  return Boolean(first?.tags.includes('Verb') && first.tags.includes('Infinitive'));
+}
