@@ -21,7 +21,7 @@ export function leadOfScenarioType(type: string | null | undefined): Lead | null
 const DEFLECTION =
   /\b(i don't (know|have)|i do not (know|have)|not sure|no idea|can't (say|speak|share|comment)|won't speculate|(need|have) to check|outside what|what would you like|what do you (want|mean)|what are you asking|could you (rephrase|clarify))\b/;
 const PLAYBACK_MARKER =
-  /\b(play(ing)? (it |that |this )?back|what i('ve| have)? heard|to (sum up|summari[sz]e|recap)|in summary|let me (check|confirm|make sure|recap|summari[sz]e)|if i understand|so you('re| are) saying|what i'm hearing|did i get (that|this|it|everything) right|have i got (that|this|it) right|correct me if)\b/;
+  /\b(play(ing)? (it |that |this )?back|what i('ve| have)? heard|to (sum up|summari[sz]e|recap)|in summary|let me (check|confirm|make sure|recap|summari[sz]e)|if i understand|so you('re| are) saying|what i'm hearing|did i get (that|this|it|everything) right|have i got (that|this|it) right|correct me if|in my own words|read (that|it) back|let me check i've got|anything i've missed|did i miss)\b/;
 const COMMITMENT =
   /\b((i|we)('ll| will| can| could| would like to|'d like to| am going to|'m going to| are going to)( also)? (send|share|set up|book|schedule|draft|write|follow|get back|come back|prepare|circulate|organi[sz]e|arrange|put together|check|confirm|talk|meet|review|call|email)|let's (schedule|book|set up|meet|agree|plan|follow)|(the )?next steps? (is|are|would be|will be)|as (a )?next steps?|by (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|the end of))\b/g;
 const OPEN_WORDS = new Set([
@@ -144,7 +144,7 @@ export function gatherConversation(turns: TranscriptTurn[]): ConversationEvidenc
       for (const s of contentStems(sentence.text)) if (revealed.has(s)) restatedStems.add(s);
     }
     const marker = entry.sentences.some((s) => PLAYBACK_MARKER.test(s.text.toLowerCase()));
-    const playbackScore = Math.min(1, restatedStems.size / 8) * (marker ? 1 : 0.5);
+    const playbackScore = Math.min(1, restatedStems.size / 6) * (marker ? 1 : 0.25);
     if (playbackScore > playback.score) {
       playback = {
         score: playbackScore,

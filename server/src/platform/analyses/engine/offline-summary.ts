@@ -2,17 +2,11 @@
 // recommendations, highlights) from measured facts with fixed templates. No language model; the
 // summary says so. Documented in docs/analysis.md ("Offline summarizer").
 
-import { detailKinds, gatherEvidence } from './evidence.ts';
+import { type Act, readConversationActs } from './acts.ts';
+import { gatherEvidence } from './evidence.ts';
 import { formatOffset } from './format-offset.ts';
 import { parseScoreRange } from './score-range.ts';
-import {
-  compareText,
-  type ParticipantSentence,
-  snippet,
-  sortTurns,
-  splitSentences,
-  topContentWords,
-} from './text.ts';
+import { compareText, snippet, sortTurns, splitSentences, topContentWords } from './text.ts';
 import type {
   GoalDefinition,
   GoalEvaluation,
@@ -192,48 +186,52 @@ export function summarizeOffline(input: OfflineSummaryInput): SummaryContent {
     strengths,
     growth_areas: growth,
     recommendations,
-    highlights: pickHighlights(evidence),
+    highlights: pickHighlights(turns),
   };
 }
 
+/** Acts worth a highlight, best first, with the title each gets. */
+const HIGHLIGHT_ACTS: ReadonlyArray<[Act, string]> = [
+  ['nextStep', 'Next step agreed'],
+  ['empathy', 'Empathy shown'],
+  ['fix', 'Fixed the problem'],
+  ['openQuestion', 'Open question'],
+  ['ownership', 'Took ownership'],
+  ['build', "Built on the partner's idea"],
+  ['decision', 'Decision made'],
+  ['reason', 'Reason given'],
+  ['idea', 'Idea proposed'],
+  ['question', 'Question asked'],
+  ['specific', 'Concrete detail'],
+];
+/** A highlight quotes a sentence of at least this many words: "Okay, I hear you." says nothing. */
+const HIGHLIGHT_MIN_WORDS = 6;
+
 /**
- * Highlights, in time order, at most one per turn: the participant's first answer, the sentence
- * with the most kinds of concrete detail, their longest answer, and up to two questions they asked.
+ * Highlights, in time order, at most one per turn: sentences that carry an act (a next step, an
+ * empathetic line, a fix, an open question …), strongest acts first. A sentence that does
+ * nothing is never a highlight, however long its turn.
  */
-function pickHighlights(evidence: ReturnType<typeof gatherEvidence>): Highlight[] {
-  const picked: { seconds: number; turn: number; title: string }[] = [];
-  const add = (turn: number, seconds: number, title: string) => {
-    if (picked.some((p) => p.turn === turn)) return;
-    picked.push({ turn, seconds, title });
-  };
-  const quote = (s: ParticipantSentence) => `"${snippet(s.text, 0, 0, 70)}"`;
-
-  let detailed: ParticipantSentence | null = null;
-  let detailedKinds = 0;
-  for (const sentence of evidence.detailSentences) {
-    const kinds = detailKinds(sentence).length;
-    if (kinds > detailedKinds) {
-      detailed = sentence;
-      detailedKinds = kinds;
-    }
+function pickHighlights(turns: TranscriptTurn[]): Highlight[] {
+  const candidates = readConversationActs(turns).filter(
+    (a) => a.sentence.tokens.length >= HIGHLIGHT_MIN_WORDS && !a.acts.has('blame') && !a.acts.has('reject'),
+  );
+  const picked: { seconds: number; turn: number; index: number; title: string }[] = [];
+  for (const [act, label] of HIGHLIGHT_ACTS) {
+    const found = candidates
+      .filter((a) => (a.acts.get(act) ?? 0) >= 1 && !picked.some((p) => p.turn === a.sentence.turn))
+      .sort((x, y) => x.sentence.index - y.sentence.index)[0];
+    if (!found) continue;
+    const s = found.sentence;
+    picked.push({
+      turn: s.turn,
+      index: s.index,
+      seconds: s.startSeconds,
+      title: `${label}: "${snippet(s.text, 0, 0, 70)}"`,
+    });
   }
-  if (detailed) add(detailed.turn, detailed.startSeconds, `Concrete detail: ${quote(detailed)}`);
-  for (const question of evidence.questions.slice(0, 2)) {
-    add(question.turn, question.startSeconds, `Question asked: ${quote(question)}`);
-  }
-  const longest = [...evidence.turns].sort((a, b) => b.words - a.words || a.index - b.index)[0];
-  if (longest?.sentences[0]) {
-    const opening = longest.sentences.find((s) => s.tokens.length >= 4) ?? longest.sentences[0];
-    add(longest.index, longest.startSeconds, `Longest answer (${longest.words} words): ${quote(opening)}`);
-  }
-  const first = evidence.turns[0];
-  if (first?.sentences[0]) {
-    const opening = first.sentences.find((s) => s.tokens.length >= 4) ?? first.sentences[0];
-    add(first.index, first.startSeconds, `First answer: ${quote(opening)}`);
-  }
-
   return picked
-    .sort((a, b) => a.seconds - b.seconds || a.turn - b.turn)
+    .sort((a, b) => a.seconds - b.seconds || a.index - b.index)
     .slice(0, MAX_HIGHLIGHTS)
     .map((p) => ({ title: p.title, timestamp: formatOffset(p.seconds) }));
 }

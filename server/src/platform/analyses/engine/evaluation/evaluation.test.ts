@@ -7,6 +7,9 @@ import { test } from 'node:test';
 import { CONVERSATIONS, SCENARIOS } from './conversations.ts';
 import { checkSet, formatReport, measure, QUALITY_GOAL_WITHIN_BAND } from './measure.ts';
 
+/** Within-band share reached so far (95 of 120); raise it as the evaluator improves. */
+const WITHIN_BAND_FLOOR = 0.79;
+
 test('the evaluation set is large and varied enough, and every goal has a band', () => {
   assert.ok(CONVERSATIONS.length >= 30, `${CONVERSATIONS.length} conversations`);
   const kinds = new Set(CONVERSATIONS.map((c) => c.scenario.kind));
@@ -20,15 +23,24 @@ test('the evaluation set is large and varied enough, and every goal has a band',
   assert.deepEqual(checkSet(), []);
 });
 
-test('the offline analysis against the hand-scored bands (printed, not asserted)', () => {
+test('the offline analysis against the hand-scored bands (floor and feedback goals asserted)', () => {
   const report = measure();
   console.log(`\n${formatReport(report)}\n`);
   const share = report.total.within / report.total.goals;
   console.log(
     `Within band: ${(share * 100).toFixed(1)}% (quality goal ${QUALITY_GOAL_WITHIN_BAND * 100}%, asserted once met).`,
   );
-  // Asserted once the evaluator meets it:
-  // assert.ok(share >= QUALITY_GOAL_WITHIN_BAND, `${(share * 100).toFixed(1)}% within band`);
+  // The quality goal (85%) is not met yet: assert the floor reached (95 of 120) so it cannot slip,
+  // and the feedback and highlight goals, which are met.
+  assert.ok(share >= WITHIN_BAND_FLOOR, `${(share * 100).toFixed(1)}% within band`);
+  assert.equal(report.total.quotesGoal, 0, "feedback hands back the goal's words");
+  assert.equal(report.total.claimsNoEvidence, 0, 'feedback claims no evidence for a met goal');
+  assert.equal(report.total.trivialHighlights, 0, 'trivial highlights');
+  assert.equal(
+    report.total.citedPersona + report.total.citedMissing,
+    0,
+    'persona or unknown sentence ids cited',
+  );
   assert.equal(
     report.total.goals,
     CONVERSATIONS.reduce((n, c) => n + c.scenario.goals.length, 0),
