@@ -34,7 +34,8 @@ export interface ConversationFigures {
   misses: string[];
 }
 
-const normalize = (text: string) =>
+/** Lower case, typographic quotes straightened, punctuation that is not part of a figure dropped. */
+export const normalize = (text: string) =>
   text
     .toLowerCase()
     .replace(/[’‘]/g, "'")
@@ -42,9 +43,9 @@ const normalize = (text: string) =>
     .replace(/[.,](?=\s|$)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-const bare = (text: string) => normalize(text).replace(/[^\p{L}\p{N} ]+/gu, '');
+export const bare = (text: string) => normalize(text).replace(/[^\p{L}\p{N} ]+/gu, '');
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const sentencesOf = (text: string) =>
+export const sentencesOf = (text: string) =>
   [...segmenter.segment(text)].map((s) => s.segment.trim()).filter((s) => s.length > 0);
 
 export async function runConversation(c: ConversationCase): Promise<ConversationFigures> {

@@ -1,7 +1,7 @@
 // Plays each scenario of the evaluation set against the engine, in one call, like
 // conversations/metrics.ts (messages, `end_call` tool), and measures what customers notice.
 import type { ChatMessage, ReplyEvent, ToolSpec } from '../../types.ts';
-import { CHARACTER_BREAK } from '../conversations/metrics.ts';
+import { bare, CHARACTER_BREAK, normalize, sentencesOf } from '../conversations/metrics.ts';
 import { createOfflineScriptEngine } from '../engine.ts';
 import type { EvaluationScenario, MechanicsKind, ScenarioKind } from './types.ts';
 
@@ -77,19 +77,6 @@ export function addFigures(into: Figures, f: Figures): Figures {
   }
   return into;
 }
-
-const normalize = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[’‘]/g, "'")
-    .replace(/[^\p{L}\p{N}'%$&,.-]+/gu, ' ')
-    .replace(/[.,](?=\s|$)/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-const bare = (text: string) => normalize(text).replace(/[^\p{L}\p{N} ]+/gu, '');
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
-const sentencesOf = (text: string) =>
-  [...segmenter.segment(text)].map((s) => s.segment.trim()).filter((s) => s.length > 0);
 
 const STOPWORDS = new Set(
   `a an the and or but if then than that this these those to of in on at by for with from into about as is are was were be been being
