@@ -1,25 +1,53 @@
-// Answers a participant's question from the persona's facts: the best-ranked fact not said yet,
-// and a second one when the first is short or another fits as well; "I'd need to check with my
-// team" only when nothing the persona knows matches.
+// Answers a participant's question from the persona's facts. Relevance first: the best-supported
+// fact answers, and a fact already said is said again ("As I said, …", never in the same words)
+// rather than swapped for a weaker one not said yet; novelty only breaks near-ties. A follow-up that
+// leans on the last answer ("and how old is it?") is read with that answer's topic. When nothing
+// the persona knows answers, it says so in its own voice, and never offers an unrelated fact.
+import { askedTypes, factTypes } from './answer-types.ts';
+import { indexTerms } from './concepts.ts';
 import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
-import { rankFacts } from './retrieval.ts';
+import { type RankedFact, rankFacts, type Topic } from './retrieval.ts';
 
-/** A fact ranked below this share of the best one does not answer the same question. */
-const RELEVANT_SHARE = 0.5;
+/** Facts scoring at least this share of the best one are as good an answer: the one not said yet wins. */
+const NEAR_TIE = 0.85;
+/** A second fact joins the answer when it scores at least this share of the first. */
+const SECOND_SHARE = 0.75;
 /** A first fact shorter than this (words) is followed by the next fact of its bullet. */
 const SHORT_FACT_WORDS = 12;
+/** Below this score, with no word of the question matched, a fact does not answer the question. */
+const WEAK = 1.5;
 
-const CHECK_WITH_TEAM = [
-  "I'd need to check with my team on that.",
-  "I don't have that to hand; I'll check with my team and get back to you.",
-  "That one I'd have to confirm with my team.",
-  'Let me check with my team and come back to you on that.',
-  "I'm not sure off the top of my head; I'll ask my team.",
+/** When the persona knows nothing that answers: in character, no invented facts, no team to ask. */
+const DONT_KNOW = [
+  "I couldn't tell you that offhand.",
+  "Honestly, I'm not sure about that one.",
+  "I don't know that off the top of my head.",
+  "That's not something I can answer right now.",
+  "I'd be guessing if I answered that.",
+  "Good question, but I don't have an answer for you.",
 ];
+/** Ways to say a fact again, so a re-asked fact is never the same sentence twice. */
+const AGAIN = ['As I said, {fact}', 'Like I mentioned, {fact}', 'Again, {fact}', 'Just to repeat, {fact}'];
+
+/** Ways to give the part of a fact asked about again. */
+const CLAUSE_AGAIN = [
+  '{clause}, as I said.',
+  'Like I said, {clause}.',
+  'That was {clause}.',
+  'Right: {clause}.',
+];
+
+/** The question asks for something said before ("again", "did you say", "remind me"). */
+const REASK =
+  /\bagain\b|\bremind me\b|\bdid you say\b|\byou (?:said|mentioned|told me)\b|\bone more time\b|\brepeat\b|\bwhat was (?:that|the)\b|\bsorry,? (?:what|who|how|when|where|which)\b/i;
+/** Words that point back at what was just said. */
+const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else)\b/i;
 
 const lowerFirst = (text: string) => (/^I\b|^I'/.test(text) ? text : text[0].toLowerCase() + text.slice(1));
 const wordCount = (text: string) => text.split(/\s+/).length;
+const contentWords = (text: string) =>
+  text.split(/\s+/).filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~'))).length;
 
 export interface FactAnswer {
   text: string;
@@ -27,35 +55,106 @@ export interface FactAnswer {
   covered: boolean;
 }
 
+/** What was said just before the question: the participant's previous words and the persona's reply. */
+export interface Recent {
+  question: string | null;
+  reply: string | null;
+}
+
+/** A question that leans on the last answer: it starts with "and/so" or points back, and says little else. */
+export function isFollowUp(question: string): boolean {
+  const words = contentWords(question);
+  const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
+  return (leans && words <= 2) || words <= 1;
+}
+
+function topicOf(facts: readonly Fact[], recent: Recent | undefined): Topic | null {
+  if (!recent?.reply) return null;
+  const reply = recent.reply.toLowerCase();
+  const given = facts.filter((f) => reply.includes(f.text.slice(1, -1).toLowerCase()));
+  return { question: recent.question, facts: given };
+}
+
+function sayAgain(fact: Fact, said: Said, seed: number): string {
+  const options = AGAIN.map((a) => a.replace('{fact}', lowerFirst(fact.text)));
+  return said.fresh(options, seed, `again:${fact.id}`) ?? options[0];
+}
+
+function dontKnow(said: Said, seed: number): FactAnswer {
+  return { text: said.fresh(DONT_KNOW, seed, 'dont-know') ?? DONT_KNOW[0], covered: false };
+}
+
+/** The parts of a fact a short question may ask about: "an on-prem install from 2011", "3 weeks of outages". */
+function clausesOf(text: string): string[] {
+  return text
+    .replace(/[.!?]$/, '')
+    .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|:\s+/)
+    .map((c) => c.trim())
+    .filter((c) => c.split(/\s+/).length >= 2);
+}
+
+/** The part of a fact just said that a follow-up or re-ask asks about, if one part answers it. */
+function focusedClause(fact: Fact, question: string): string | null {
+  const asked = askedTypes(question);
+  const wanted = new Set(
+    question.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))),
+  );
+  let best: { clause: string; score: number } | null = null;
+  for (const clause of clausesOf(fact.text)) {
+    const types = factTypes(clause);
+    const typeHit = [...asked].some((t) => types.has(t)) ? 2 : 0;
+    const words = clause.split(/\s+/).flatMap((w) => indexTerms(w) ?? []);
+    const wordHits = words.filter((t) => !t.startsWith('~') && wanted.has(t)).length;
+    const score = typeHit + wordHits;
+    if (score > 0 && (!best || score > best.score)) best = { clause, score };
+  }
+  if (!best || best.clause.length >= fact.text.length - 2) return null;
+  return best.clause;
+}
+
+function sayClause(clause: string, said: Said, seed: number): string {
+  const options = CLAUSE_AGAIN.map((a) => a.replace('{clause}', lowerFirst(clause)));
+  return said.fresh(options, seed, `clause:${clause}`) ?? options[0];
+}
+
 export function answerFromFacts(
   facts: readonly Fact[],
   question: string,
   said: Said,
   seed: number,
+  recent?: Recent,
 ): FactAnswer {
-  const ranked = rankFacts(facts, question);
-  if (ranked.length === 0) {
-    const text = said.fresh(CHECK_WITH_TEAM, seed, 'check') ?? CHECK_WITH_TEAM[0];
-    return { text, covered: false };
+  const followUp = isFollowUp(question);
+  const topic = followUp ? topicOf(facts, recent) : null;
+  const ranked = rankFacts(facts, question, topic);
+  const best = ranked[0];
+  if (!best || (!best.wordMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
+
+  const reask = REASK.test(question);
+  // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.
+  for (const given of topic?.facts ?? []) {
+    const clause = focusedClause(given, question);
+    if (clause) return { text: sayClause(clause, said, seed), covered: true };
   }
-  const floor = ranked[0].score * RELEVANT_SHARE;
-  const relevant = ranked.filter((r) => r.score >= floor);
-  // A fact already said still answers its question better than a weaker one not said yet.
-  const first = relevant.find((r) => !said.has(r.fact.text) && r.score >= ranked[0].score * 0.8);
+  const ties = ranked.filter((r) => r.score >= best.score * NEAR_TIE);
+  // A follow-up wants what comes next, not the fact it follows up on.
+  const given = new Set(topic?.facts.map((f) => f.id) ?? []);
+  const fresh = ties.find((r) => !said.has(r.fact.text) && !given.has(r.fact.id));
+  const first: RankedFact | undefined =
+    fresh ?? (topic && !reask ? ranked.find((r) => !said.has(r.fact.text) && r.score >= WEAK) : undefined);
   if (!first) {
-    // Everything that answers it was said already: say it again, but not in the same words.
-    const again = `As I said, ${lowerFirst(ranked[0].fact.text)}`;
-    const text = said.has(again) ? `To repeat myself: ${lowerFirst(ranked[0].fact.text)}` : again;
-    said.add(text);
+    const clause = reask ? focusedClause(best.fact, question) : null;
+    const text = clause ? sayClause(clause, said, seed) : sayAgain(best.fact, said, seed);
     return { text, covered: true };
   }
+
   const parts = [first.fact.text];
   said.add(first.fact.text);
-  const sameBullet = facts.find(
-    (f) => f.group === first.fact.group && Math.abs(f.id - first.fact.id) === 1 && !said.has(f.text),
-  );
-  const closeSecond = relevant.find(
-    (r) => r !== first && !said.has(r.fact.text) && r.score >= first.score * 0.75,
+  const neighbour = (id: number) =>
+    facts.find((f) => f.id === id && f.group === first.fact.group && !said.has(f.text));
+  const sameBullet = neighbour(first.fact.id + 1) ?? neighbour(first.fact.id - 1);
+  const closeSecond = ranked.find(
+    (r) => r !== first && !said.has(r.fact.text) && r.score >= first.score * SECOND_SHARE,
   );
   const second = wordCount(first.fact.text) < SHORT_FACT_WORDS && sameBullet ? sameBullet : closeSecond?.fact;
   if (second) {

@@ -15,7 +15,7 @@ const SHARED = new Set([
 ]);
 /** "you" is the subject ("I") at the start of a clause; anywhere else it is the object ("me"). */
 const SUBJECT_AFTER =
-  /^(?:|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
+  /^(?:|what|how|why|who|whether|than|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
 
 function swapWord(word: string, previous: string, next: string): string {
   const lower = word.toLowerCase();
@@ -59,9 +59,28 @@ export function secondToFirstPerson(text: string): string {
     .replace(/\bI are\b/g, 'I am')
     .replace(/\bI am\b/g, "I'm")
     .replace(/\bI were\b/g, 'I was')
-    .replace(/\bI aren't\b/g, "I'm not")
+    .replace(/\bI aren't\b/g, "I'm not");
+}
+
+const SECOND_PERSON_VERB: Record<string, string> = {
+  is: 'are',
+  was: 'were',
+  has: 'have',
+  does: 'do',
+  "doesn't": "don't",
+  "isn't": "aren't",
+  "wasn't": "weren't",
+};
+
+/** "the participant's café" → "your café": the persona speaks to the participant. */
+export function participantToYou(text: string): string {
+  return text
     .replace(/\bthe (?:participant|candidate|rep|user|learner)'s\b/gi, 'your')
-    .replace(/\bthe (?:participant|candidate|rep|user|learner)\b/gi, 'you');
+    .replace(/\bthe (?:participant|candidate|rep|user|learner)\b/gi, 'you')
+    .replace(
+      /\b([Yy]ou) (is|was|has|does|doesn't|isn't|wasn't)\b/g,
+      (_, you: string, verb: string) => `${you} ${SECOND_PERSON_VERB[verb]}`,
+    );
 }
 
 /** Words after which a bare group noun is the organisation's own: "helps dispatchers" → "helps our dispatchers". */

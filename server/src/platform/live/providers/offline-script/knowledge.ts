@@ -1,10 +1,17 @@
 // What the persona knows and may say: the facts of its scenario (background and role sections of
 // the script, or its prose), its persona background, the session's note context and the memories,
 // each turned into a sentence the persona can say in the first person.
-import { backgroundToFirstPerson, claimGroups, secondToFirstPerson } from './first-person.ts';
+import nlp from 'compromise';
+import {
+  backgroundToFirstPerson,
+  claimGroups,
+  participantToYou,
+  secondToFirstPerson,
+} from './first-person.ts';
 import { isImperative } from './imperative.ts';
 import { splitSentences } from './sentences.ts';
 import { stripInlineMarkdown } from './text.ts';
+import { personaPronoun, type ThirdPerson, thirdToFirstPerson } from './third-person.ts';
 
 export interface Fact {
   id: number;
@@ -27,9 +34,15 @@ const NOT_FACTS =
   /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?)\b/i;
 /** A sentence that instructs the persona rather than stating a fact. */
 const INSTRUCTION =
-  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|build|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|start|open|end|greet|introduce|push|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|\b(?:participant|candidate|learner)\b(?!'s)|^they\b/i;
+  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|build|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|start|open|end|greet|introduce|push|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they\b/i;
+/** "She calms down if the participant takes ownership": how to react to the participant is an instruction. */
+const REACTS_TO_PARTICIPANT =
+  /\b(?:participant|candidate|learner)\b.*\b(?:if|when|unless|once|until|whether)\b|\b(?:if|when|unless|once|until|whether)\b.*\b(?:participant|candidate|learner)\b|\b(?:participant|candidate|learner) (?:should|must|will|needs to|has to|is (?:practi[sc]ing|learning|training|being))\b/i;
 /** "You are busy but cooperative": the persona's manner, which its demeanor already carries. */
 const MANNER = /^[Yy]ou(?:'re| are) (?!a |an |the |\w+ing\b|\d)[a-z][^A-Z\d]*$/;
+/** Sentence ends the platform's segmenter misses in unpunctuated typing ("…euros. they offered…"). */
+const BULLET = /^[-*+•]\s+|^\d+[.)]\s+/;
+const LOWERCASE_SENTENCE = /(?<=[.!?])\s+(?=[\p{Ll}\d])/u;
 /** "Be a bit skeptical, you got burned…": the instruction goes, the fact after it stays. */
 const INSTRUCTION_LEAD = /^(?:be|stay|act|keep|sound)\b[^,]*,\s+(?=you\b)/i;
 const LABEL = /^([A-Z][\w -]{1,30}):\s+(.+)$/;
@@ -41,25 +54,87 @@ const LABELS: Record<string, (rest: string) => string> = {
   success: (r) => `We'd know it worked when ${r}`,
   'not decided yet': (r) => `That's not decided yet: ${r}`,
   users: (r) => `Who would use it: ${r}`,
+  role: (r) => `I'm ${r}`,
+  persona: (r) => `I'm ${r}`,
+  character: (r) => `I'm ${r}`,
 };
 
-function spoken(sentence: string): string {
+/** How the scenario speaks of the persona: to it ("You run…"), about it ("Priya runs…", "She has…"), or both. */
+interface Voice {
+  addressed: boolean;
+  about: ThirdPerson;
+}
+
+/** "You are Linda", "you're denise", a line opening with "You": the scenario speaks to the persona. */
+const ADDRESSED = /\byou(?:'re| are)\b|(?:^|[.!?\n]\s*(?:[-*+•]|\d+[.)])?\s*)you\b/i;
+
+function voiceOf(sources: KnowledgeSources): Voice {
+  const text = `${sources.prompt ?? ''}\n${sources.background ?? ''}`;
+  const name = sources.personaName.trim();
+  return {
+    addressed: ADDRESSED.test(sources.prompt ?? ''),
+    about: { names: name ? [name] : [], pronoun: personaPronoun(text) },
+  };
+}
+
+function spoken(sentence: string, voice: Voice): string {
   let text = sentence.trim().replace(/^[-*+•]\s+|^\d+[.)]\s+/, '');
   const label = LABEL.exec(text);
   if (label) {
     const render = LABELS[label[1].toLowerCase().replace(/-/g, ' ')];
     text = render ? render(label[2]) : text;
   }
-  text = claimGroups(secondToFirstPerson(text));
+  text = thirdToFirstPerson(text, voice.about);
+  text = claimGroups(participantToYou(voice.addressed ? secondToFirstPerson(text) : text));
   text = text[0].toUpperCase() + text.slice(1);
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** "(the participant works there)": who the participant is is setup, not something the persona says. */
+const ABOUT_PARTICIPANT = /\s*\([^()]*\b(?:participant|candidate|learner)\b[^()]*\)/gi;
+
+/** "The participant is the HR director…", "Brainstorming with the participant…": the setting, not a fact to tell. */
+const SETUP =
+  /^(?:the (?:participant|candidate|learner)\b|\w+ing with the (?:participant|candidate|learner)\b)/i;
+/** Unless the setup line also tells a figure of the persona's own ("…the SaaS you've used for 4 years"). */
+const OWN_CLAUSE = /\b(?:you(?:'ve|'re|'d|'ll)?|your|she|her|he|his)\b/i;
+
+const instructs = (s: string) =>
+  INSTRUCTION.test(s) ||
+  REACTS_TO_PARTICIPANT.test(s) ||
+  (SETUP.test(s) && !(OWN_CLAUSE.test(s.replace(SETUP, '')) && /\d/.test(s))) ||
+  MANNER.test(s) ||
+  isImperative(s) ||
+  isManner(s);
+
+/** "She's practical, a bit tired…", "Firm, numbers-driven, no small talk": how the persona comes across. */
+function isManner(sentence: string): boolean {
+  const doc = nlp(sentence.replace(/^(?:(?:she|he|you)(?:'s|'re| is| are)|i'm|i am)\s+/i, ''));
+  const first = doc.terms().json()[0]?.terms?.[0] as { tags: string[] } | undefined;
+  const opensWithQuality = Boolean(first?.tags.includes('Adjective'));
+  const described = /^(?:(?:she|he|you)(?:'s|'re| is| are)|i'm|i am)\s/i.test(sentence);
+  // A number or a label makes it a fact: "Early beta: 1,800 students", "…that takes 9 months".
+  const verb = doc.match('#Verb').not('(#Participle|#Hyphenated)').found;
+  return opensWithQuality && !/\d|:/.test(sentence) && (described || !verb);
+}
+/** "…nervous about their jobs — won't say this unless asked": an aside that instructs goes, the fact stays. */
+const ASIDE_INSTRUCTS =
+  /\b(?:unless|only if|if asked|when asked|won'?t (?:say|mention|admit)|don'?t (?:say|mention))\b/i;
+
+/** An aside that instructs goes; one that says to keep the fact back takes the fact with it. */
+function withoutInstructingAsides(sentence: string): string {
+  const parts = sentence.split(/\s[—–]\s/);
+  if (parts.length < 2) return sentence;
+  if (parts.some((part) => ASIDE_INSTRUCTS.test(part))) return '';
+  return parts.filter((part, i) => i === 0 || !instructs(part)).join(' — ');
+}
+
 function unitsOf(paragraph: string): string[] {
-  return splitSentences(stripInlineMarkdown(paragraph))
+  return splitSentences(stripInlineMarkdown(paragraph).replace(ABOUT_PARTICIPANT, ''))
+    .flatMap((s) => s.split(LOWERCASE_SENTENCE))
     .flatMap((s) => s.split(/;\s+/))
-    .map((s) => s.trim().replace(INSTRUCTION_LEAD, ''))
-    .filter((s) => s.split(/\s+/).length >= 3 && !INSTRUCTION.test(s) && !MANNER.test(s) && !isImperative(s));
+    .map((s) => withoutInstructingAsides(s.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '')))
+    .filter((s) => s.split(/\s+/).length >= 3 && !instructs(s));
 }
 
 /** The paragraphs and bullets of the script that state facts (sections of rules or questions skipped). */
@@ -67,21 +142,29 @@ function factParagraphs(prompt: string): string[] {
   const out: string[] = [];
   let skipping = false;
   let paragraph: string[] = [];
+  let inBullet = false;
   const flush = () => {
     if (paragraph.length > 0 && !skipping) out.push(paragraph.join(' '));
     paragraph = [];
   };
   for (const raw of prompt.split('\n')) {
     const line = raw.trim();
-    const heading = /^#{1,6}\s+(.+)$/.exec(line) ?? /^\*\*([^*]{2,60})\*\*:?$/.exec(line);
+    // A short line ending with a colon ("Background she can share:") heads what follows, like a heading.
+    const heading =
+      /^#{1,6}\s+(.+)$/.exec(line) ??
+      /^\*\*([^*]{2,60})\*\*:?$/.exec(line) ??
+      /^(?![-*+•]\s|\d+[.)]\s)([^.:!?]{2,50}):$/.exec(line);
     if (heading) {
       flush();
       const title = heading[1].replace(/\([^)]*\)/g, '');
       skipping = /^#\s/.test(line) ? false : NOT_FACTS.test(title);
       continue;
     }
-    if (line === '' || /^[-*+•]\s|^\d+[.)]\s/.test(line)) flush();
+    const bullet = /^[-*+•]\s|^\d+[.)]\s/.test(line);
+    // A line after a bullet starts a new paragraph unless it is indented under it.
+    if (line === '' || bullet || (inBullet && !/^\s/.test(raw))) flush();
     if (line !== '') paragraph.push(line);
+    inBullet = bullet || (inBullet && /^\s/.test(raw) && line !== '');
   }
   flush();
   return out;
@@ -89,19 +172,22 @@ function factParagraphs(prompt: string): string[] {
 
 export function collectFacts(sources: KnowledgeSources): Fact[] {
   const facts: Fact[] = [];
+  const voice = voiceOf(sources);
   let group = 0;
   const add = (units: string[]) => {
     group++;
     for (const text of units) facts.push({ id: facts.length, text, group });
   };
-  for (const paragraph of factParagraphs(sources.prompt ?? '')) add(unitsOf(paragraph).map(spoken));
+  for (const paragraph of factParagraphs(sources.prompt ?? ''))
+    add(unitsOf(paragraph).map((u) => spoken(u, voice)));
   for (const sentence of splitSentences(sources.background ?? '')) {
     const clauses = sentence
       .split(/;\s+/)
-      .map((c) => spoken(backgroundToFirstPerson(c, sources.personaName)));
+      .map((c) => spoken(backgroundToFirstPerson(c, sources.personaName), voice));
     add(clauses.filter((c) => c.split(/\s+/).length >= 3));
   }
-  for (const paragraph of (sources.noteContext ?? '').split(/\n+/)) add(unitsOf(paragraph).map(spoken));
+  for (const paragraph of (sources.noteContext ?? '').split(/\n+/))
+    add(unitsOf(paragraph).map((u) => spoken(u, voice)));
   for (const memory of sources.memories)
     add([`You told me last time: ${memory.trim().replace(/\.?$/, '.')}`]);
   return facts;

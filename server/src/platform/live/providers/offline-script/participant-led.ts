@@ -18,7 +18,7 @@ const INVITE = [
 function answer(turn: Turn, question: string): string {
   const about = answerAboutItself(turn.context, question);
   if (about) return say(turn, about, 'about-itself', about[0]);
-  return answerFromFacts(turn.facts, question, turn.said, turn.state.seed).text;
+  return answerFromFacts(turn.facts, question, turn.said, turn.state.seed, turn.recent).text;
 }
 
 /** A question asked without a question mark, as speech-to-text writes it. */

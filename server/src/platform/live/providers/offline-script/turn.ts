@@ -1,5 +1,6 @@
 // Everything one reply is decided from, derived afresh from the context and the messages.
 import type { ChatMessage } from '../types.ts';
+import type { Recent } from './answering.ts';
 import { type ConversationState, deriveState } from './conversation.ts';
 import { Said } from './fresh.ts';
 import { collectFacts, extrasFromSystemPrompt, type Fact } from './knowledge.ts';
@@ -37,6 +38,8 @@ export interface Turn {
   phrasing: Phrasing;
   facts: readonly Fact[];
   said: Said;
+  /** The exchange before the participant's current words. */
+  recent: Recent;
 }
 
 export function readTurn(
@@ -60,7 +63,24 @@ export function readTurn(
       memories: extras.memories,
     }),
     said: new Said(messages),
+    recent: recentExchange(messages),
   };
+}
+
+/** The persona's last reply and the participant's words it answered. */
+function recentExchange(messages: readonly ChatMessage[]): Recent {
+  const spoken = messages.filter((m) => m.role !== 'system' && (m.content ?? '').trim() !== '');
+  let last = spoken.length - 1;
+  while (last >= 0 && spoken[last].role !== 'assistant') last--;
+  if (last < 0) return { question: null, reply: null };
+  let start = last;
+  while (start > 0 && spoken[start - 1].role === 'user') start--;
+  const question = spoken
+    .slice(start, last)
+    .map((m) => m.content)
+    .join(' ')
+    .trim();
+  return { question: question || null, reply: spoken[last].content ?? null };
 }
 
 /** A phrase of the persona's table not said yet in this call; `fallback` (or the usual pick) when all were. */

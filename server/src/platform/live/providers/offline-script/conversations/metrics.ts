@@ -17,7 +17,7 @@ const GOODBYE = 'Great, that is everything I needed. Thanks for your time, bye!'
 export const CHARACTER_BREAK =
   /\b(?:script engine|rule-based|simulat\w*|language model|artificial intelligence|chat ?bot|an ai|a bot|role-?play|persona|scenario)\b/i;
 const DEFLECTION =
-  /check with my team|can't speak|cannot speak|won't speculate|don't have (?:reliable|a good|a solid|a great) (?:information|answer)|not able to answer|leave it aside|focus on you|not something i can answer|rather not guess|not answering that|can't answer/i;
+  /check with my team|couldn't tell you|not sure about that|don't know that|be guessing|don't have an answer|can't speak|cannot speak|won't speculate|don't have (?:reliable|a good|a solid|a great) (?:information|answer)|not able to answer|leave it aside|focus on you|not something i can answer|rather not guess|not answering that|can't answer/i;
 
 export interface ConversationFigures {
   name: string;

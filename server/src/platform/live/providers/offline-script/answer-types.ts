@@ -1,0 +1,54 @@
+// What kind of answer a question asks for, and what kinds a fact can give. "When does the contract
+// come up?" wants a date, "Where are your sites?" a place, "Who signs?" a person, "How long…" a
+// duration, "How much…" an amount: a fact holding one answers it even when no word is shared. The
+// question's kind is read from its question words; the fact's kinds from compromise's tagger
+// (dates, durations, money, places, people, organisations, numbers).
+import nlp from 'compromise';
+
+export type AnswerType = 'date' | 'duration' | 'money' | 'quantity' | 'person' | 'place' | 'reason';
+
+/** Question forms → the kinds of answer they ask for. Order does not matter: a question may ask several. */
+const ASKS: [RegExp, AnswerType[]][] = [
+  [/\bhow old\b|\bsince when\b/i, ['date', 'duration']],
+  [/\bhow long\b|\bhow many (?:years|months|weeks|days|hours|minutes)\b|\bsince when\b/i, ['duration']],
+  [
+    /\bwhen\b|\bwhat (?:date|day|time|month|year)\b|\bby when\b|\bhow soon\b|\bdeadline\b|\bwhich (?:quarter|month|day|year)\b/i,
+    ['date'],
+  ],
+  [
+    /\bhow much\b|\b(?:cost|costs|price|prices|pay|paying|paid|spend|spending|charge|charged|charging|budget|quote|quoted|rent|salary|fee|fees|afford|worth|money)\b/i,
+    ['money'],
+  ],
+  [
+    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b/i,
+    ['quantity'],
+  ],
+  [/\bwho(?:m|se)?\b/i, ['person']],
+  [/\bwhere\b|\bwhich (?:city|town|country|site|sites|location|office|branch|region)\b/i, ['place']],
+  [/\bwhy\b|\bhow come\b|\bwhat for\b|\bwhat (?:caused|made)\b|\breason\b/i, ['reason']],
+];
+
+export function askedTypes(question: string): Set<AnswerType> {
+  const types = new Set<AnswerType>();
+  for (const [pattern, kinds] of ASKS) if (pattern.test(question)) for (const k of kinds) types.add(k);
+  // "How much time…" asks for a duration, not an amount of money.
+  if (/\bhow much time\b/i.test(question)) return new Set<AnswerType>(['duration']);
+  return types;
+}
+
+const REASON = /\b(?:because|since|so that|due to|as a result|which is why|that's why|after)\b/i;
+
+export function factTypes(text: string): Set<AnswerType> {
+  const doc = nlp(text);
+  const types = new Set<AnswerType>();
+  const has = (match: string) => doc.has(match);
+  if (has('#Money') || /[$£€¥]\s?\d|\d\s?(?:k|m|euros?|dollars?|pounds?)\b/i.test(text)) types.add('money');
+  if (has('#Value #Duration') || /\b(?:a|an|one|few|several) (?:year|month|week|day|hour)s?\b/i.test(text))
+    types.add('duration');
+  if (has('(#Month|#WeekDay|#Date)') || /\b(?:19|20)\d\d\b/.test(text)) types.add('date');
+  if (has('#Value') || /\d/.test(text)) types.add('quantity');
+  if (has('#Person') || has('#FirstName') || has('#Organization')) types.add('person');
+  if (has('(#Place|#City|#Country|#Address)')) types.add('place');
+  if (REASON.test(text)) types.add('reason');
+  return types;
+}
