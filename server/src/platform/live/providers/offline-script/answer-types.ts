@@ -23,8 +23,14 @@ const ASKS: [RegExp, AnswerType[]][] = [
     /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b/i,
     ['quantity'],
   ],
-  [/\bwho(?:m|se)?\b/i, ['person']],
-  [/\bwhere\b|\bwhich (?:city|town|country|site|sites|location|office|branch|region)\b/i, ['place']],
+  [
+    /\bwho(?:m|se)?\b|\b(?:which|what) (?:company|firm|vendor|supplier|provider|insurer|person|name)\b/i,
+    ['person'],
+  ],
+  [
+    /\bwhere\b|\b(?:which|what) (?:city|town|country|site|sites|location|office|branch|region|area|part)\b/i,
+    ['place'],
+  ],
   [/\bwhy\b|\bhow come\b|\bwhat for\b|\bwhat (?:caused|made)\b|\breason\b/i, ['reason']],
 ];
 

@@ -9,13 +9,15 @@ import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
 import { type RankedFact, rankFacts, type Topic } from './retrieval.ts';
 
-/** Facts scoring at least this share of the best one are as good an answer: the one not said yet wins. */
-const NEAR_TIE = 0.85;
+/** A fact said already scores this share when the question does not ask for it again… */
+const SAID_DISCOUNT = 0.85;
+/** …and this much more when it does ("what was the figure again?"). */
+const REASKED_BOOST = 1.2;
 /** A second fact joins the answer when it scores at least this share of the first. */
 const SECOND_SHARE = 0.75;
 /** A first fact shorter than this (words) is followed by the next fact of its bullet. */
 const SHORT_FACT_WORDS = 12;
-/** Below this score, with no word of the question matched, a fact does not answer the question. */
+/** Below this score, with no word or concept of the question matched, a fact does not answer the question. */
 const WEAK = 1.5;
 
 /** When the persona knows nothing that answers: in character, no invented facts, no team to ask. */
@@ -28,19 +30,31 @@ const DONT_KNOW = [
   "Good question, but I don't have an answer for you.",
 ];
 /** Ways to say a fact again, so a re-asked fact is never the same sentence twice. */
-const AGAIN = ['As I said, {fact}', 'Like I mentioned, {fact}', 'Again, {fact}', 'Just to repeat, {fact}'];
+const AGAIN = [
+  'As I said, {fact}',
+  'Like I mentioned, {fact}',
+  'Again, {fact}',
+  'Just to repeat, {fact}',
+  'I mentioned it earlier: {fact}',
+  'Same as before: {fact}',
+  'To come back to that, {fact}',
+  'As I told you, {fact}',
+];
 
 /** Ways to give the part of a fact asked about again. */
 const CLAUSE_AGAIN = [
   '{clause}, as I said.',
   'Like I said, {clause}.',
-  'That was {clause}.',
+  'As I mentioned: {clause}.',
   'Right: {clause}.',
 ];
 
 /** The question asks for something said before ("again", "did you say", "remind me"). */
 const REASK =
   /\bagain\b|\bremind me\b|\bdid you say\b|\byou (?:said|mentioned|told me)\b|\bone more time\b|\brepeat\b|\bwhat was (?:that|the)\b|\bsorry,? (?:what|who|how|when|where|which)\b/i;
+/** A clause that asks: opens with a question word or an inverted auxiliary. */
+const ASKING =
+  /^(?:what|how|why|who|whom|whose|when|where|which|is|are|was|were|do|does|did|can|could|would|will|have|has|had)\b/i;
 /** Words that point back at what was just said. */
 const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else)\b/i;
 
@@ -75,9 +89,9 @@ function topicOf(facts: readonly Fact[], recent: Recent | undefined): Topic | nu
   return { question: recent.question, facts: given };
 }
 
-function sayAgain(fact: Fact, said: Said, seed: number): string {
+function sayAgain(fact: Fact, said: Said, seed: number): string | null {
   const options = AGAIN.map((a) => a.replace('{fact}', lowerFirst(fact.text)));
-  return said.fresh(options, seed, `again:${fact.id}`) ?? options[0];
+  return said.fresh(options, seed, `again:${fact.id}`);
 }
 
 function dontKnow(said: Said, seed: number): FactAnswer {
@@ -112,40 +126,61 @@ function focusedClause(fact: Fact, question: string): string | null {
   return best.clause;
 }
 
-function sayClause(clause: string, said: Said, seed: number): string {
+function sayClause(clause: string, said: Said, seed: number): string | null {
   const options = CLAUSE_AGAIN.map((a) => a.replace('{clause}', lowerFirst(clause)));
-  return said.fresh(options, seed, `clause:${clause}`) ?? options[0];
+  return said.fresh(options, seed, `clause:${clause}`);
+}
+
+/** "Sorry, before I answer: what is your background?": the question is what is asked, not the preamble. */
+function askedPart(utterance: string): string {
+  const clauses = utterance.split(/(?<=[.;:!?—])\s+/);
+  const asked = clauses.filter((c) => /\?\s*$/.test(c) || ASKING.test(c.trim()));
+  return asked.length > 0 && asked.length < clauses.length ? asked.join(' ') : utterance;
 }
 
 export function answerFromFacts(
   facts: readonly Fact[],
-  question: string,
+  utterance: string,
   said: Said,
   seed: number,
   recent?: Recent,
 ): FactAnswer {
+  const question = askedPart(utterance);
   const followUp = isFollowUp(question);
   const topic = followUp ? topicOf(facts, recent) : null;
   const ranked = rankFacts(facts, question, topic);
   const best = ranked[0];
-  if (!best || (!best.wordMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
+  // Nothing of the question matched (only the kind of answer, as any number matches "how many"): no answer.
+  if (!best || (!best.lexicalMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
 
   const reask = REASK.test(question);
   // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.
   for (const given of topic?.facts ?? []) {
     const clause = focusedClause(given, question);
-    if (clause) return { text: sayClause(clause, said, seed), covered: true };
+    const text = clause ? sayClause(clause, said, seed) : null;
+    if (text) return { text, covered: true };
   }
-  const ties = ranked.filter((r) => r.score >= best.score * NEAR_TIE);
-  // A follow-up wants what comes next, not the fact it follows up on.
+  // Novelty weighs in, relevance decides: a fact said already counts less unless the question asks
+  // for it again, and the fact a follow-up leans on is not its answer.
   const given = new Set(topic?.facts.map((f) => f.id) ?? []);
-  const fresh = ties.find((r) => !said.has(r.fact.text) && !given.has(r.fact.id));
-  const first: RankedFact | undefined =
-    fresh ?? (topic && !reask ? ranked.find((r) => !said.has(r.fact.text) && r.score >= WEAK) : undefined);
-  if (!first) {
-    const clause = reask ? focusedClause(best.fact, question) : null;
-    const text = clause ? sayClause(clause, said, seed) : sayAgain(best.fact, said, seed);
-    return { text, covered: true };
+  const weight = (r: RankedFact) =>
+    given.has(r.fact.id) ? 0 : said.has(r.fact.text) ? (reask ? REASKED_BOOST : SAID_DISCOUNT) : 1;
+  const reranked = ranked
+    .map((r) => ({ ...r, score: r.score * weight(r) }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const first = reranked[0];
+  if (!first || said.has(first.fact.text)) {
+    // Said again, in words not used yet; a fact already said again in every way is not the answer.
+    for (const again of first ? reranked.filter((r) => said.has(r.fact.text)) : [best]) {
+      const clause = focusedClause(again.fact, question);
+      const text =
+        (reask && clause ? sayClause(clause, said, seed) : null) ??
+        sayAgain(again.fact, said, seed) ??
+        (clause ? sayClause(clause, said, seed) : null);
+      if (text) return { text, covered: true };
+    }
+    return dontKnow(said, seed);
   }
 
   const parts = [first.fact.text];
@@ -153,7 +188,7 @@ export function answerFromFacts(
   const neighbour = (id: number) =>
     facts.find((f) => f.id === id && f.group === first.fact.group && !said.has(f.text));
   const sameBullet = neighbour(first.fact.id + 1) ?? neighbour(first.fact.id - 1);
-  const closeSecond = ranked.find(
+  const closeSecond = reranked.find(
     (r) => r !== first && !said.has(r.fact.text) && r.score >= first.score * SECOND_SHARE,
   );
   const second = wordCount(first.fact.text) < SHORT_FACT_WORDS && sameBullet ? sameBullet : closeSecond?.fact;

@@ -1,6 +1,7 @@
 // The embedded reply provider: a deterministic, rule-based script runner (not a language model).
 import type { ReplyEvent, ReplyProvider, ReplyRequest } from '../types.ts';
 import { composeReply, type OfflineScriptContext } from './composer.ts';
+import { loadEmbeddings } from './embeddings.ts';
 import { parseScript } from './script.ts';
 import { hashString } from './text.ts';
 
@@ -18,10 +19,14 @@ export function chunkText(text: string, wordsPerChunk = WORDS_PER_DELTA): string
 
 export function createOfflineScriptEngine(context: OfflineScriptContext): ReplyProvider {
   const steps = parseScript(context.prompt, context.scenarioType);
+  // Word meaning is read in the background while the welcome is spoken; a reply waits for it once.
+  void loadEmbeddings();
   return {
     kind: 'offline',
     async *reply(request: ReplyRequest): AsyncGenerator<ReplyEvent> {
       const { signal } = request;
+      if (signal.aborted) return;
+      await loadEmbeddings();
       if (signal.aborted) return;
       const { text, endReason } = composeReply(context, steps, request.messages);
       for (const chunk of chunkText(text)) {

@@ -17,12 +17,16 @@ const SHARED = new Set([
 const SUBJECT_AFTER =
   /^(?:|what|how|why|who|whether|than|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
 
+/** "…one line you will not cross": before a modal or an auxiliary, "you" is the subject. */
+const SUBJECT_BEFORE =
+  /^(?:will|would|can|could|should|must|might|may|shall|do|did|don't|didn't|won't|can't|have|had|are|were|need|want|know|think|always|never|also|still|really|just)$/i;
+
 function swapWord(word: string, previous: string, next: string): string {
   const lower = word.toLowerCase();
   const cap = (s: string) => (word[0] === word[0].toUpperCase() ? s[0].toUpperCase() + s.slice(1) : s);
   switch (lower) {
     case 'you':
-      return SUBJECT_AFTER.test(previous) ? cap('I') : 'me';
+      return SUBJECT_AFTER.test(previous) || SUBJECT_BEFORE.test(next) ? cap('I') : 'me';
     case 'your':
       return cap(SHARED.has(next.toLowerCase()) ? 'our' : 'my');
     case 'yours':
@@ -52,7 +56,9 @@ export function secondToFirstPerson(text: string): string {
     const match = /^([^\p{L}]*)([\p{L}']+)(.*)$/u.exec(token);
     if (!match) return token;
     const [, lead, word, rest] = match;
-    return lead + swapWord(word, wordAt(i - 2), wordAt(i + 2)) + rest;
+    // "(you pay…": an opening bracket or quote starts a clause too.
+    const previous = /[("“]/.test(lead) ? '' : wordAt(i - 2);
+    return lead + swapWord(word, previous, wordAt(i + 2)) + rest;
   });
   return out
     .join('')

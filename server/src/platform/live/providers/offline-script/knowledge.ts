@@ -19,6 +19,11 @@ export interface Fact {
   text: string;
   /** Facts of one bullet or paragraph share a group: a second fact of the same group may follow. */
   group: number;
+  /**
+   * The text matched against questions: without the persona's own name, which a question only uses
+   * to address the persona ("what is your background, Maya?").
+   */
+  matchText?: string;
 }
 
 export interface KnowledgeSources {
@@ -34,7 +39,7 @@ const NOT_FACTS =
   /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?)\b/i;
 /** A sentence that instructs the persona rather than stating a fact. */
 const INSTRUCTION =
-  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|build|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|start|open|end|greet|introduce|push|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they\b/i;
+  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|build|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|start|open|end|greet|introduce|push|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they(?:'ll| will| should| may| might| must| can| need| are going to)\b/i;
 /** "She calms down if the participant takes ownership": how to react to the participant is an instruction. */
 const REACTS_TO_PARTICIPANT =
   /\b(?:participant|candidate|learner)\b.*\b(?:if|when|unless|once|until|whether)\b|\b(?:if|when|unless|once|until|whether)\b.*\b(?:participant|candidate|learner)\b|\b(?:participant|candidate|learner) (?:should|must|will|needs to|has to|is (?:practi[sc]ing|learning|training|being))\b/i;
@@ -170,13 +175,46 @@ function factParagraphs(prompt: string): string[] {
   return out;
 }
 
-export function collectFacts(sources: KnowledgeSources): Fact[] {
+/** Facts read per scenario text: every turn of every meeting of a scenario reads the same text. */
+const readFacts = new Map<string, readonly Fact[]>();
+const READ_FACTS_KEPT = 500;
+
+/** The persona's facts (read once per distinct text, then served from memory; callers must not mutate them). */
+export function collectFacts(sources: KnowledgeSources): readonly Fact[] {
+  const key = JSON.stringify([
+    sources.personaName,
+    sources.prompt,
+    sources.background,
+    sources.noteContext,
+    sources.memories,
+  ]);
+  const known = readFacts.get(key);
+  if (known) {
+    // Most recently used last: the oldest text is dropped first.
+    readFacts.delete(key);
+    readFacts.set(key, known);
+    return known;
+  }
+  const facts = readScenario(sources);
+  if (readFacts.size >= READ_FACTS_KEPT) readFacts.delete(readFacts.keys().next().value as string);
+  readFacts.set(key, facts);
+  return facts;
+}
+
+function readScenario(sources: KnowledgeSources): Fact[] {
   const facts: Fact[] = [];
   const voice = voiceOf(sources);
   let group = 0;
+  const names = sources.personaName.split(/\s+/).filter((n) => n.length > 1);
+  const ownName = names.length > 0 ? new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'g') : null;
   const add = (units: string[]) => {
     group++;
-    for (const text of units) facts.push({ id: facts.length, text, group });
+    for (const text of units) {
+      const named = ownName ? text.replace(ownName, ' ') : text;
+      // A self-description answers "what is your background?", "tell me about yourself".
+      const matchText = SELF_DESCRIPTION.test(text) ? `${named} (background)` : named;
+      facts.push({ id: facts.length, text, group, ...(matchText !== text ? { matchText } : {}) });
+    }
   };
   for (const paragraph of factParagraphs(sources.prompt ?? ''))
     add(unitsOf(paragraph).map((u) => spoken(u, voice)));
@@ -191,6 +229,14 @@ export function collectFacts(sources: KnowledgeSources): Fact[] {
   for (const memory of sources.memories)
     add([`You told me last time: ${memory.trim().replace(/\.?$/, '.')}`]);
   return facts;
+}
+
+/** "I'm a former trainer…", "I spent twelve years as…", "I used to be…": the persona describing itself. */
+const SELF_DESCRIPTION =
+  /^I(?:'m| am) (?:a|an|the)\b|^I(?: spent| used to| have been|'ve been| worked| was)\b/;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The session note and the memories, as the live runtime puts them into the system prompt. */

@@ -33,7 +33,8 @@ function respondToStatement(turn: Turn, statement: string): string {
     parts.push(`Worth knowing: ${related.fact.text[0].toLowerCase()}${related.fact.text.slice(1)}`);
     turn.said.add(parts[parts.length - 1]);
   }
-  const next = turn.steps[turn.state.cursor + 1];
+  // The participant leads, so the script's cursor does not move: its next question is one not asked yet.
+  const next = turn.steps.find((step) => !turn.said.has(step.question));
   parts.push(next ? next.question : say(turn, INVITE, 'invite', ''));
   return parts.filter((p) => p.length > 0).join(' ');
 }

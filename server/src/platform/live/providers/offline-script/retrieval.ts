@@ -1,11 +1,13 @@
 // Picks the facts that answer a question. Three signals, added: BM25 (MiniSearch) on Porter stems
-// and concept tags (concepts.ts); the kind of answer the question asks for (a date, a place, a
-// person, an amount…) held by the fact (answer-types.ts); and, for a follow-up that leans on what
-// was just said ("and how old is it?"), the previous question's words and the facts next to the one
-// just given.
+// and concept tags (concepts.ts); closeness in meaning of the question's other words to the fact's
+// words (word embeddings, embeddings.ts); and the kind of answer the question asks for (a date, a
+// place, a person, an amount…) held by the fact (answer-types.ts). A follow-up that leans on what
+// was just said ("and how old is it?") also weighs the previous question's words and the facts next
+// to the one just given.
 import MiniSearch from 'minisearch';
 import { type AnswerType, askedTypes, factTypes } from './answer-types.ts';
 import { indexTerms } from './concepts.ts';
+import { rankOf, similarity } from './embeddings.ts';
 import type { Fact } from './knowledge.ts';
 
 /** Facts are one sentence each: length matters less than in documents (b below the usual 0.75). */
@@ -14,6 +16,14 @@ const CONCEPT_WEIGHT = 0.5;
 /** A fact holding the kind of answer asked for gains this share of the best word score (at least TYPE_FLOOR). */
 const TYPE_SHARE = 0.6;
 const TYPE_FLOOR = 1.5;
+/** Verbs too general to relate anything by meaning. */
+const TOO_GENERAL = new Set(
+  'be have get make do go take come say know want need use like give put see think look'.split(' '),
+);
+/** A question word counts as meant by a fact word from this cosine similarity up. */
+const SIMILAR_FROM = 0.45;
+/** Weight of the meaning match (embeddings) next to BM25. */
+const SIMILARITY_WEIGHT = 1;
 /** In a follow-up, the previous question's words count this much. */
 const TOPIC_WEIGHT = 0.5;
 /** In a follow-up, a fact next to the one just said (same bullet, or the next sentence) gains this. */
@@ -24,6 +34,8 @@ export interface RankedFact {
   score: number;
   /** Whether a word of the question itself matched, not only a concept tag. */
   wordMatch: boolean;
+  /** Whether a word or a concept of the question matched. */
+  lexicalMatch: boolean;
   /** Whether the fact holds the kind of answer the question asks for. */
   typeMatch: boolean;
 }
@@ -47,7 +59,13 @@ function typesOf(fact: Fact): Set<AnswerType> {
   return types;
 }
 
-function lexical(index: MiniSearch<Fact>, query: string): Map<number, { score: number; word: boolean }> {
+/** What the index holds of a fact. */
+interface Indexed {
+  id: number;
+  text: string;
+}
+
+function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score: number; word: boolean }> {
   const out = new Map<number, { score: number; word: boolean }>();
   if (query.trim() === '') return out;
   const results = index.search(query, {
@@ -61,20 +79,58 @@ function lexical(index: MiniSearch<Fact>, query: string): Map<number, { score: n
   return out;
 }
 
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}'-]+/u)
+    .filter((w) => w.length > 1 && indexTerms(w) !== null);
+
+/** Rare words say more: weight from the word's frequency rank in the embeddings' corpus. */
+const informativeness = (word: string) => Math.log(1 + (rankOf(word) ?? 20_000) / 200) + 1;
+
+/**
+ * How much of the question the fact means without saying it: each question word the fact does not
+ * contain is matched to the fact word nearest in meaning, counted from SIMILAR_FROM up and weighted by
+ * how informative the question word is.
+ */
+function meaningMatch(questionWords: readonly string[], factWords: readonly string[]): number {
+  const factStems = new Set(factWords.map((w) => indexTerms(w)?.[0]));
+  let total = 0;
+  for (const q of questionWords) {
+    if (factStems.has(indexTerms(q)?.[0])) continue;
+    let best = 0;
+    for (const f of factWords) best = Math.max(best, similarity(q, f) ?? 0);
+    if (best >= SIMILAR_FROM) total += ((best - SIMILAR_FROM) / (1 - SIMILAR_FROM)) * informativeness(q);
+  }
+  return total;
+}
+
+/** One index per list of facts (collectFacts hands the same list to every turn of a scenario). */
+const indexes = new WeakMap<readonly Fact[], MiniSearch<Indexed>>();
+function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
+  let index = indexes.get(facts);
+  if (!index) {
+    index = new MiniSearch<Indexed>({
+      fields: ['text'],
+      storeFields: [],
+      // "front-desk" and "front desk" are the same words.
+      tokenize: (text) => text.split(/[\s,;:()"“”]+|(?<=\p{L})-(?=\p{L})/u),
+      processTerm: (term) => indexTerms(term) ?? null,
+    });
+    index.addAll(facts.map((f) => ({ id: f.id, text: f.matchText ?? f.text })));
+    indexes.set(facts, index);
+  }
+  return index;
+}
+
 export function rankFacts(facts: readonly Fact[], question: string, topic?: Topic | null): RankedFact[] {
   if (facts.length === 0) return [];
-  const index = new MiniSearch<Fact>({
-    fields: ['text'],
-    storeFields: [],
-    // "front-desk" and "front desk" are the same words.
-    tokenize: (text) => text.split(/[\s,;:()"“”]+|(?<=\p{L})-(?=\p{L})/u),
-    processTerm: (term) => indexTerms(term) ?? null,
-  });
-  index.addAll(facts as Fact[]);
+  const index = indexOf(facts);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const words = lexical(index, question);
   const previous = topic ? lexical(index, topic.question ?? '') : new Map();
   const asked = askedTypes(question);
+  const questionWords = wordsOf(question).filter((w) => !TOO_GENERAL.has(w));
   const bestWord = Math.max(0, ...[...words.values()].map((w) => w.score));
   const typeBonus = Math.max(TYPE_FLOOR, bestWord * TYPE_SHARE);
   const neighbours = new Set<number>();
@@ -89,12 +145,14 @@ export function rankFacts(facts: readonly Fact[], question: string, topic?: Topi
     const typeMatch = matched.length > 0;
     // Any number is a quantity: that kind says less than a date, a place or a name.
     const typeWeight = matched.some((t) => t !== 'quantity') ? 1 : 0.5;
-    let score = (w?.score ?? 0) + (typeMatch ? typeBonus * typeWeight : 0);
+    const near = meaningMatch(questionWords, wordsOf(fact.matchText ?? fact.text));
+    let score = (w?.score ?? 0) + near * SIMILARITY_WEIGHT + (typeMatch ? typeBonus * typeWeight : 0);
     if (topic) {
       score += (previous.get(fact.id)?.score ?? 0) * TOPIC_WEIGHT;
       if (neighbours.has(fact.id)) score += NEIGHBOUR_BONUS;
     }
-    if (score > 0) ranked.push({ fact, score, wordMatch: w?.word ?? false, typeMatch });
+    if (score > 0)
+      ranked.push({ fact, score, wordMatch: w?.word ?? false, lexicalMatch: Boolean(w), typeMatch });
   }
   return ranked.sort((a, b) => b.score - a.score || a.fact.id - b.fact.id);
 }

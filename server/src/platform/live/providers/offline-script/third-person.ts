@@ -135,7 +135,7 @@ function convert(sentence: string, who: ThirdPerson): string {
       }
     } else if (p && word === POSSESSIVE[p] && word === OBJECT[p]) {
       // "her" is possessive before what it owns ("her insurance"), an object otherwise ("has her upset").
-      text = ownsNext(nextWord) ? 'my' : 'me';
+      text = ownsNext(nextWord, terms[i + 2]) ? 'my' : 'me';
     } else if ((p && word === POSSESSIVE[p]) || (isName && word.endsWith("'s"))) {
       text = 'my';
     } else if (p && word === OBJECT[p]) {
@@ -171,11 +171,13 @@ function isActionVerb(t: Term | undefined): boolean {
   return is(t, 'Verb') && !is(t, 'Copula') && !is(t, 'Auxiliary');
 }
 
-function ownsNext(next: Term | undefined): boolean {
+/** "her insurance", "her new car": what follows is owned; "has her upset": it describes her. */
+function ownsNext(next: Term | undefined, after: Term | undefined): boolean {
   if (!next) return false;
   if (is(next, 'Pronoun') || is(next, 'Determiner') || is(next, 'Preposition') || is(next, 'Adverb'))
     return false;
-  return is(next, 'Noun') || is(next, 'Adjective') || is(next, 'Value');
+  if (is(next, 'Adjective') && !is(next, 'Noun')) return is(after, 'Noun') && !is(after, 'Pronoun');
+  return is(next, 'Noun') || is(next, 'Value');
 }
 
 function firstPersonVerb(t: Term): string {

@@ -1,0 +1,112 @@
+// How the engine reads a scenario and a question (issue 27): third-person prompts said in the first
+// person, the kind of answer a question asks for, meaning without shared words, follow-ups.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { askedTypes, factTypes } from './answer-types.ts';
+import { answerFromFacts } from './answering.ts';
+import { loadEmbeddings, similarity } from './embeddings.ts';
+import { Said } from './fresh.ts';
+import { collectFacts } from './knowledge.ts';
+import { rankFacts } from './retrieval.ts';
+import { personaPronoun, thirdToFirstPerson } from './third-person.ts';
+
+const facts = (prompt: string, personaName = 'Margaret Doyle') =>
+  collectFacts({ personaName, prompt, background: null, noteContext: null, memories: [] }).map((f) => f.text);
+
+describe('a scenario written about the persona', () => {
+  const who = { names: ['Margaret Doyle'], pronoun: 'she' as const };
+
+  it('is said in the first person with agreeing verbs and pronouns', () => {
+    assert.equal(
+      thirdToFirstPerson("She's called twice and it has her upset.", who),
+      "I've called twice and it has me upset.",
+    );
+    assert.equal(
+      thirdToFirstPerson('Her insurer, BlueHarbor, should have paid.', who),
+      'My insurer, BlueHarbor, should have paid.',
+    );
+    assert.equal(
+      thirdToFirstPerson('Margaret Doyle is a 67-year-old patient.', who),
+      "I'm a 67-year-old patient.",
+    );
+    assert.equal(
+      thirdToFirstPerson("She'll only pay monthly and wants a trial.", who),
+      "I'll only pay monthly and want a trial.",
+    );
+    assert.equal(thirdToFirstPerson('She actually needs a tenant.', who), 'I actually need a tenant.');
+  });
+
+  it('finds the pronoun the scenario uses for the persona', () => {
+    assert.equal(personaPronoun('Raj is a union rep. He wants 4%. His members voted.'), 'he');
+    assert.equal(personaPronoun('No pronouns here.'), null);
+  });
+
+  it('keeps setup and held-back facts out of what the persona knows', () => {
+    const known = facts(
+      "Margaret Doyle is a patient at Riverside. She's calling the billing office (the participant works there) about a $480 bill. The participant is a billing clerk. Two letters went unanswered — she won't say this unless asked. She calms down if the participant gives a clear date.",
+    );
+    assert.deepEqual(known, [
+      "I'm a patient at Riverside.",
+      "I'm calling the billing office about a $480 bill.",
+    ]);
+  });
+});
+
+describe('a question', () => {
+  it('asks for a kind of answer, and facts hold kinds', () => {
+    assert.deepEqual([...askedTypes('When does the contract come up?')], ['date']);
+    assert.ok(askedTypes('What city are you based in?').has('place'));
+    assert.deepEqual([...askedTypes('How much time does it take?')], ['duration']);
+    assert.ok(factTypes('Renewal is due on 30 June.').has('date'));
+    assert.ok(factTypes('We pay £42,000 a year.').has('money'));
+    assert.ok(factTypes('I run four studios in Bristol.').has('place'));
+  });
+
+  it('is matched by meaning when it shares no word with the fact', async () => {
+    await loadEmbeddings();
+    assert.ok((similarity('devices', 'phones') ?? 0) > 0.6);
+    assert.equal(similarity('devices', 'zzqxv'), null);
+    const known = collectFacts({
+      personaName: 'Abby',
+      prompt:
+        'Families mostly use cheap phones. Trips need permission slips. Our text service costs £900 a year.',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    assert.match(rankFacts(known, 'What devices do parents have?')[0].fact.text, /cheap phones/);
+  });
+
+  it('that leans on the last answer gets the part of it asked about', () => {
+    const known = collectFacts({
+      personaName: 'Marcus',
+      prompt:
+        '- Current tool: an on-prem ServiceDesk install from 2011, 9 staff use it\n- Decision by end of Q3',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const said = new Said([]);
+    const first = answerFromFacts(known, 'What do you use for the helpdesk today?', said, 1);
+    assert.match(first.text, /ServiceDesk/);
+    const next = answerFromFacts(known, 'And how old is it?', said, 1, {
+      question: 'What do you use for the helpdesk today?',
+      reply: first.text,
+    });
+    assert.match(next.text, /2011/);
+    assert.doesNotMatch(next.text, /Q3/);
+  });
+
+  it('that nothing answers gets an honest line, never an unrelated fact or an invented team', () => {
+    const known = collectFacts({
+      personaName: 'Margaret',
+      prompt: 'My account number is RM-20417.',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const reply = answerFromFacts(known, 'What do you think of the weather lately?', new Said([]), 3);
+    assert.equal(reply.covered, false);
+    assert.doesNotMatch(reply.text, /RM-20417|team/);
+  });
+});
