@@ -39,18 +39,27 @@ const OPEN_START = new RegExp(
 const CLOSED_START = new RegExp(
   `${LEAD_IN}(do|does|did|can|could|would|will|is|are|was|were|have|has|anything|any)\\s+(you|we|they|he|she|it|i|that|this|there|the|your|else|anything|one)\\b|${LEAD_IN}anything\\b`,
 );
+/**
+ * An indirect question asks whatever its punctuation: a wish to know followed by what is asked
+ * ("I'm curious what keeps you up at night.", "I'd love to hear how you'll judge it.").
+ */
+const INDIRECT_QUESTION = new RegExp(
+  `${LEAD_IN}(i'?m (really |so )?curious|i'?d (love|like) to (hear|know|understand|learn)|i wonder|i want to (know|understand))\\b.*\\b(what|how|why|who|whether|if|where|when|which)\\b`,
+);
 const PROPOSAL =
   /\b(what if|how about|we could|they could|could also|let's (try|do|make|run)|maybe (we|a|an)|one more:|^(one|two|three|four|five|six):)/;
 const TIME =
-  /\b(today|tonight|tomorrow|this (morning|afternoon|evening|week|sprint|month)|next (week|month|sprint)|within|by (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d|the end|end of|tomorrow|tonight)|at \d|\d\s?(am|pm)|around (one|two|three|four|five|six|seven|eight|nine|ten|eleven|noon|\d)|in (about )?(a|an|one|two|three|\d+) (minutes?|hours?|days?|weeks?)|before you|on the \d+|straight after|right now|the monday after)\b/;
+  /\b(today|tonight|tomorrow|this (morning|afternoon|evening|week|sprint|month)|next (week|month|sprint)|within|by (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d|the end|end of|tomorrow|tonight)|at \d|\d\s?(am|pm)|around (one|two|three|four|five|six|seven|eight|nine|ten|eleven|noon|\d)|in (about )?(a|an|one|two|three|\d+) (minutes?|hours?|days?|weeks?)|before you|on the \d+(st|nd|rd|th)?|on (monday|tuesday|wednesday|thursday|friday)|straight after|right now|the monday after)\b/;
 const VAGUE_TIME = /\b(at some point|as soon as possible|soon|in touch|sometime|one day|eventually|later)\b/;
 const NOT_AN_ACTION =
-  /\b(will|'ll|going to|shall)\s+(just\s+|probably\s+|definitely\s+)?(think|see|hope|try|need|want|guess|wonder|have to|be in touch|keep|stay)\b/;
+  /\b(will|'ll|going to|shall)\s+(just\s+|probably\s+|definitely\s+)?(think|see|hope|try|need|want|guess|wonder|know|have to|be in touch|keep|stay)\b/;
 const FUTURE_ACTION =
   /\b(i|we|you|he|she|they|it|[a-z]+)\s*('ll|will|am going to|'m going to|are going to|is going to)\s+(also\s+|then\s+|personally\s+)?[a-z]+/;
 const FUTURE_ACTIONS = new RegExp(FUTURE_ACTION.source, 'g');
+// The present progressive and the present tense also announce plans ("I'm writing it up this
+// afternoon", "the 30th goes in the calendar", "the offer lands in my inbox by Wednesday").
 const OTHER_COMMITMENT =
-  /(^|[,;:]\s*|\band\s+)(expect (her|his|their|my|a|an|the)|let's (meet|book|schedule|pick|go|sit|look|agree|talk)|can we (book|schedule|meet|set)|could you (reach out|send|talk|call)|you talk to|we (sit down|look at|meet)|i'?m (writing|sending|calling|booking|putting)|[a-z]+ (goes|go|lands|land) in (the|my|your) (calendar|diary|inbox))\b/;
+  /(^|[,;:]\s*|\band\s+)(expect (her|his|their|my|a|an|the)|let's (meet|book|schedule|pick|go|sit|look|agree|talk)|can we (book|schedule|meet|set)|could you (reach out|send|talk|call)|you talk to|we (sit down|look at|meet))\b|\bi'?m (writing|sending|calling|booking|putting|setting up|scheduling)\b|\b(goes|go|lands|land) in(to)? (the|my|your|our|both our) (calendars?|diary|inbox)\b/;
 const FEELING =
   /\b(frustrat\w*|stress\w*|upset\w*|furious|shock\w*|nervous|worr\w*|annoy\w*|angry|disappoint\w*|hard on you|a lot of manual work|serious|no reason to trust|not okay|awful|exhaust\w*|overwhelm\w*|painful)\b/;
 const EMPATHY_FRAME =
@@ -69,7 +78,7 @@ const REJECT = /\b(nah|never work|boring|hate (it|them)|won't work|not (the poin
 const DECISION =
   /\b(let's (pick|go with|start with|try|choose)|[a-z ]+ it is\b|we'?ll (go with|start with|pick)|here'?s what would work|the plan is|first experiment is|success is|aiming for|we count|we (measure|track))\b/;
 const REASON =
-  /\b(because|so (that|we|you|they|it)|which (means|meant)|would have (meant|taken|cost|required)|so (nobody|no one)|that'?s (why|about where)|given (that|the)|based on|due to|since (then|we|you)|so i said|what you get|where the (extra )?money goes|used to (be|sell|cost)|down from|instead of|in exchange for|is what the market|the market (data|pays|has))\b/;
+  /\b(because|so (that|we|you|they|it)|which (means|meant)|would have (meant|taken|cost|required)|so (nobody|no one)|that'?s (why|about where)|given (that|the)|based on|due to|since (then|we|you)|so i said|, so\b|what you get|where the (extra )?money goes|used to (be|sell|cost)|down from|instead of|in exchange for|is what the market|the market (data|pays|has))\b/;
 const QUOTED = /"[^"]{3,}"/;
 
 /** Reads the acts of one participant sentence. `prompt` is the persona's turn just before it. */
@@ -93,13 +102,9 @@ export function readActs(sentence: ParticipantSentence, prompt: string): Sentenc
   );
   if ((future || OTHER_COMMITMENT.test(lower)) && !vague)
     acts.set('nextStep', (hasTime ? 1 : 0.4) * Math.max(1, clauses));
-  // A plan in the present tense: "On the 30th we sit down", "you get reviews back the same day".
-  if (
-    !acts.has('nextStep') &&
-    TIME.test(lower) &&
-    /\b(we|you|i) (sit|meet|get|look|talk|count|review|send|call)\b/.test(lower) &&
-    !question
-  ) {
+  // A plan in the present tense: "On the 30th we sit down", "you get reviews back the same day":
+  // a forward time and an action verb (compromise: present tense, not a copula), nothing past.
+  if (!acts.has('nextStep') && TIME.test(lower) && !question && presentAction(doc)) {
     acts.set('nextStep', 0.7);
   }
 
@@ -124,8 +129,21 @@ export function readActs(sentence: ParticipantSentence, prompt: string): Sentenc
   return { sentence, acts };
 }
 
+/** An action in the present tense with nothing in the past ("we sit down", not "he wrote"). */
+function presentAction(doc: ReturnType<typeof nlp>): boolean {
+  if (doc.has('#PastTense')) return false;
+  return doc
+    .verbs()
+    .json()
+    .some((v: { verb?: { grammar?: { tense?: string; copula?: boolean } } }) => {
+      const grammar = v.verb?.grammar;
+      return grammar?.tense === 'PresentTense' && grammar.copula === false;
+    });
+}
+
 /** A question whatever its punctuation: "?", a question opening, or compromise's reading. */
 function isAsking(lower: string, doc: ReturnType<typeof nlp>): boolean {
+  if (INDIRECT_QUESTION.test(lower)) return true;
   if (/^(how about|what if)\b/.test(lower)) return lower.endsWith('?') && !PROPOSAL.test(lower);
   if (lower.endsWith('?')) return !/,\s*(right|yeah|ok|okay|huh)\?$/.test(lower);
   if (/[.!]$/.test(lower) && !/^(tell me|walk me through|say more|help me)/.test(lower)) return false;
@@ -178,7 +196,10 @@ export function readConversationActs(turns: TranscriptTurn[]): SentenceActs[] {
       const reply = nlp(replies[sentence.turn] ?? '')
         .sentences()
         .first();
-      if (reply.match('(#Date|#Value|#Person|#Place|#Organization)').found) read.acts.set('question', 1);
+      const answered =
+        reply.match('(#Date|#Value|#Person|#Place|#Organization|#ProperNoun|#Acronym)').found ||
+        /\d/.test(reply.text());
+      if (answered) read.acts.set('question', 1);
     }
     return read;
   });
