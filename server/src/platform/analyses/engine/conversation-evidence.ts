@@ -100,7 +100,15 @@ export function naturalness(sentence: ParticipantSentence): number {
   return Math.min(1, Math.max(0, (share - 0.1) / 0.15));
 }
 
-export function gatherConversation(turns: TranscriptTurn[]): ConversationEvidence {
+/**
+ * `asking`: indices of the participant sentences that ask (the act reader's questions, which
+ * include unpunctuated and indirect ones); facts elicited are read from the persona's answers to
+ * them. Without it, `isQuestion` decides.
+ */
+export function gatherConversation(
+  turns: TranscriptTurn[],
+  asking?: ReadonlySet<number>,
+): ConversationEvidence {
   const sorted = sortTurns(turns).filter((t) => t.message.trim().length > 0);
   const userSentences = speakerSentences(sorted, 'user');
   const agentSentences = speakerSentences(sorted, 'agent');
@@ -153,9 +161,10 @@ export function gatherConversation(turns: TranscriptTurn[]): ConversationEvidenc
       };
     }
     // Facts: what the persona's next turn revealed in answer to these questions.
+    const asks = asking ? entry.sentences.filter((s) => asking.has(s.index)) : own;
     const reply = sequence[position + 1];
-    if (own.length > 0 && reply?.speaker === 'agent') {
-      const questionStems = new Set(own.flatMap((s) => [...contentStems(s.text)]));
+    if (asks.length > 0 && reply?.speaker === 'agent') {
+      const questionStems = new Set(asks.flatMap((s) => [...contentStems(s.text)]));
       let taken = 0;
       for (const sentence of reply.sentences) {
         if (taken === 3) break;
@@ -165,7 +174,7 @@ export function gatherConversation(turns: TranscriptTurn[]): ConversationEvidenc
         const hasNumber = detailKinds(sentence).includes('number');
         if ((fresh.length < 3 && !hasNumber) || novel.length < 2) continue;
         for (const s of fresh) revealed.add(s);
-        facts.push({ sentence, askedBy: own });
+        facts.push({ sentence, askedBy: asks });
         taken++;
       }
     }

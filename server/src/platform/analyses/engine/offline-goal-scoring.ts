@@ -85,7 +85,11 @@ export function evaluateGoalsOffline(
 ): GoalEvaluation[] {
   const active = goals.filter((g) => g.active);
   if (active.length === 0) return [];
-  const conversation = gatherConversation(turns);
+  const acts = readConversationActs(turns);
+  const asking = new Set(
+    acts.filter((a) => a.acts.has('question') || a.acts.has('openQuestion')).map((a) => a.sentence.index),
+  );
+  const conversation = gatherConversation(turns, asking);
   const lead =
     options.lead ??
     (conversation.personaQuestions > conversation.questions.length ? 'persona' : 'participant');
@@ -93,7 +97,6 @@ export function evaluateGoalsOffline(
     turns,
     turns.reduce((max, t) => Math.max(max, t.startSeconds), 0),
   );
-  const acts = readConversationActs(turns);
   return active.map((goal) => evaluateGoal(goal, lead, conversation, acts, analytics));
 }
 
