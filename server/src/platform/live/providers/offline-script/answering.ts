@@ -35,8 +35,8 @@ const AGAIN = [
   'Like I mentioned, {fact}',
   'Again, {fact}',
   'Just to repeat, {fact}',
-  'I mentioned it earlier: {fact}',
-  'Same as before: {fact}',
+  'As I mentioned earlier, {fact}',
+  'As before, {fact}',
   'To come back to that, {fact}',
   'As I told you, {fact}',
 ];
@@ -45,7 +45,7 @@ const AGAIN = [
 const CLAUSE_AGAIN = [
   '{clause}, as I said.',
   'Like I said, {clause}.',
-  'As I mentioned: {clause}.',
+  'As I mentioned, {clause}.',
   'Right: {clause}.',
 ];
 
@@ -138,6 +138,10 @@ function askedPart(utterance: string): string {
   return asked.length > 0 && asked.length < clauses.length ? asked.join(' ') : utterance;
 }
 
+/** "When did you buy it and what did you pay?": two questions, each answered. */
+const SECOND_QUESTION =
+  /\s*(?:,|;)?\s+(?:and|also|plus)\s+(?=(?:what|how|who|whom|when|where|which|why|is|are|do|does|did|can|could|would|will|have|has)\b)|(?<=\?)\s+/i;
+
 export function answerFromFacts(
   facts: readonly Fact[],
   utterance: string,
@@ -145,7 +149,23 @@ export function answerFromFacts(
   seed: number,
   recent?: Recent,
 ): FactAnswer {
-  const question = askedPart(utterance);
+  const parts = askedPart(utterance)
+    .split(SECOND_QUESTION)
+    .map((p) => p.trim())
+    .filter((p) => p.split(/\s+/).length >= 2);
+  if (parts.length <= 1) return answerOne(facts, askedPart(utterance), said, seed, recent, true);
+  const answers = parts.slice(0, 3).map((part) => answerOne(facts, part, said, seed, recent, false));
+  return { text: answers.map((a) => a.text).join(' '), covered: answers.some((a) => a.covered) };
+}
+
+function answerOne(
+  facts: readonly Fact[],
+  question: string,
+  said: Said,
+  seed: number,
+  recent: Recent | undefined,
+  mayAddSecond: boolean,
+): FactAnswer {
   const followUp = isFollowUp(question);
   const topic = followUp ? topicOf(facts, recent) : null;
   const ranked = rankFacts(facts, question, topic);
@@ -191,7 +211,11 @@ export function answerFromFacts(
   const closeSecond = reranked.find(
     (r) => r !== first && !said.has(r.fact.text) && r.score >= first.score * SECOND_SHARE,
   );
-  const second = wordCount(first.fact.text) < SHORT_FACT_WORDS && sameBullet ? sameBullet : closeSecond?.fact;
+  const second = !mayAddSecond
+    ? undefined
+    : wordCount(first.fact.text) < SHORT_FACT_WORDS && sameBullet
+      ? sameBullet
+      : closeSecond?.fact;
   if (second) {
     parts.push(second.text);
     said.add(second.text);

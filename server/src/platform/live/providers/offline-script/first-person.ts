@@ -15,7 +15,7 @@ const SHARED = new Set([
 ]);
 /** "you" is the subject ("I") at the start of a clause; anywhere else it is the object ("me"). */
 const SUBJECT_AFTER =
-  /^(?:|what|how|why|who|whether|than|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
+  /^(?:|do|does|did|would|could|can|will|should|shall|are|were|have|has|had|what|how|why|who|whether|than|and|but|so|or|that|because|when|if|where|while|which|who|since|until|unless|before|after|once|now|today|then|also|still)$/i;
 
 /** "…one line you will not cross": before a modal or an auxiliary, "you" is the subject. */
 const SUBJECT_BEFORE =
@@ -62,6 +62,8 @@ export function secondToFirstPerson(text: string): string {
   });
   return out
     .join('')
+    .replace(/\b([Aa])re I\b/g, (_, a: string) => `${a === 'A' ? 'Am' : 'am'} I`)
+    .replace(/\b([Ww])ere I\b/g, (_, w: string) => `${w === 'W' ? 'Was' : 'was'} I`)
     .replace(/\bI are\b/g, 'I am')
     .replace(/\bI am\b/g, "I'm")
     .replace(/\bI were\b/g, 'I was')

@@ -134,10 +134,28 @@ function withoutInstructingAsides(sentence: string): string {
   return parts.filter((part, i) => i === 0 || !instructs(part)).join(' — ');
 }
 
+/** A sentence's ";"-clauses, leaving a parenthesis whole ("(40 calls a day; target is 60)"). */
+function clausesOf(sentence: string): string[] {
+  const clauses: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < sentence.length; i++) {
+    const c = sentence[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0 && /\s/.test(sentence[i + 1] ?? '')) {
+      clauses.push(sentence.slice(start, i));
+      start = i + 1;
+    }
+  }
+  clauses.push(sentence.slice(start));
+  return clauses.map((c) => c.trim()).filter((c) => c.length > 0);
+}
+
 function unitsOf(paragraph: string): string[] {
   return splitSentences(stripInlineMarkdown(paragraph).replace(ABOUT_PARTICIPANT, ''))
     .flatMap((s) => s.split(LOWERCASE_SENTENCE))
-    .flatMap((s) => s.split(/;\s+/))
+    .flatMap(clausesOf)
     .map((s) => withoutInstructingAsides(s.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '')))
     .filter((s) => s.split(/\s+/).length >= 3 && !instructs(s));
 }
@@ -219,9 +237,9 @@ function readScenario(sources: KnowledgeSources): Fact[] {
   for (const paragraph of factParagraphs(sources.prompt ?? ''))
     add(unitsOf(paragraph).map((u) => spoken(u, voice)));
   for (const sentence of splitSentences(sources.background ?? '')) {
-    const clauses = sentence
-      .split(/;\s+/)
-      .map((c) => spoken(backgroundToFirstPerson(c, sources.personaName), voice));
+    const clauses = clausesOf(sentence).map((c) =>
+      spoken(backgroundToFirstPerson(c, sources.personaName), voice),
+    );
     add(clauses.filter((c) => c.split(/\s+/).length >= 3));
   }
   for (const paragraph of (sources.noteContext ?? '').split(/\n+/))

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { askedTypes, factTypes } from './answer-types.ts';
 import { answerFromFacts } from './answering.ts';
 import { loadEmbeddings, similarity } from './embeddings.ts';
+import { secondToFirstPerson } from './first-person.ts';
 import { Said } from './fresh.ts';
 import { collectFacts } from './knowledge.ts';
 import { rankFacts } from './retrieval.ts';
@@ -34,6 +35,17 @@ describe('a scenario written about the persona', () => {
       "I'll only pay monthly and want a trial.",
     );
     assert.equal(thirdToFirstPerson('She actually needs a tenant.', who), 'I actually need a tenant.');
+  });
+
+  it('written to the persona is said with "I" as subject wherever English puts it', () => {
+    assert.equal(secondToFirstPerson('How would you measure success?'), 'How would I measure success?');
+    assert.equal(secondToFirstPerson('Are you ready to sign?'), 'Am I ready to sign?');
+    assert.equal(
+      secondToFirstPerson('Seats are unused (you pay for 220).'),
+      'Seats are unused (I pay for 220).',
+    );
+    assert.equal(secondToFirstPerson('One line you will not cross.'), 'One line I will not cross.');
+    assert.equal(secondToFirstPerson('They quoted you £38,000.'), 'They quoted me £38,000.');
   });
 
   it('finds the pronoun the scenario uses for the persona', () => {
@@ -95,6 +107,25 @@ describe('a question', () => {
     });
     assert.match(next.text, /2011/);
     assert.doesNotMatch(next.text, /Q3/);
+  });
+
+  it('in two parts gets both answered', () => {
+    const known = collectFacts({
+      personaName: 'Kenji',
+      prompt:
+        '- You bought the machine for £3,400 eight weeks ago\n- The steam wand broke on day 19\n- You want a replacement',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const reply = answerFromFacts(
+      known,
+      'When did it break, and what do you want us to do?',
+      new Said([]),
+      2,
+    );
+    assert.match(reply.text, /day 19/);
+    assert.match(reply.text, /replacement/);
   });
 
   it('that nothing answers gets an honest line, never an unrelated fact or an invented team', () => {
