@@ -2273,7 +2273,7 @@ class PlatformWorkspace(_Namespace):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> types.Workspace:
-        """GET /v1/workspace: The workspace the credential belongs to: its name and its meeting retention."""
+        """GET /v1/workspace: The workspace the credential belongs to: its name, its meeting retention, and which engine plays its personas."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['getWorkspace'],
             (),

@@ -1588,6 +1588,8 @@ class Workspace(TypedDict):
     id: str
     name: str
     meeting_retention_days: Optional[int]
+    persona_engine: Literal['llm', 'offline']
+    persona_model: Optional[str]
     created_at: str
 
 

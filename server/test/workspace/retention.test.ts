@@ -6,7 +6,7 @@ import { createPlatformJobRunner } from '../../src/app/jobs.ts';
 import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { RETENTION_SWEEP_INTERVAL_MS } from '../../src/platform/meetings/retention.ts';
 import { createScenario, insertEndedMeeting, startAnalysisPlatform } from '../analyses/helpers.ts';
-import { type ApiClient, expectError, ok, type TestPlatform } from '../harness.ts';
+import { type ApiClient, expectError, ok, startPlatform, type TestPlatform } from '../harness.ts';
 
 const DAY = 86_400_000;
 
@@ -20,12 +20,28 @@ before(async () => {
 after(() => t.close());
 
 describe('/workspace', () => {
+  test('names the configured model as the persona engine when LLM_BASE_URL is set', async () => {
+    const withModel = await startPlatform({
+      env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_MODEL: 'qwen2.5:7b-instruct' },
+    });
+    try {
+      const read = ok(await (await withModel.workspace()).call('GET', '/workspace'), 200);
+      assert.equal(read.persona_engine, 'llm');
+      assert.equal(read.persona_model, 'qwen2.5:7b-instruct');
+    } finally {
+      await withModel.close();
+    }
+  });
+
   test('reads and updates the name and the retention', async () => {
     const initial = ok(await ws.call('GET', '/workspace'), 200);
     assert.equal(initial.id, ws.accountId);
     assert.equal(initial.meeting_retention_days, null);
     assert.equal(typeof initial.name, 'string');
     assert.ok(initial.created_at);
+    // No LLM_BASE_URL here: the embedded script engine plays the personas.
+    assert.equal(initial.persona_engine, 'offline');
+    assert.equal(initial.persona_model, null);
 
     const updated = ok(await ws.call('PATCH', '/workspace', { meeting_retention_days: 30 }), 200);
     assert.deepEqual(updated, { ...initial, meeting_retention_days: 30 });

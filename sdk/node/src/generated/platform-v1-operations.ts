@@ -401,7 +401,7 @@ export interface UnderstudyApi {
     get(params?: Params<operations['getUsage']>, options?: RequestOptions): Promise<Result<operations['getUsage']>>;
   };
   workspace: {
-    /** The workspace the credential belongs to: its name and its meeting retention. (`getWorkspace`: GET /v1/workspace) */
+    /** The workspace the credential belongs to: its name, its meeting retention, and which engine plays its personas. (`getWorkspace`: GET /v1/workspace) */
     get(params?: Params<operations['getWorkspace']>, options?: RequestOptions): Promise<Result<operations['getWorkspace']>>;
     /** Rename the workspace or set `meeting_retention_days` (1 to 3650, null keeps meetings forever): only the fields sent change. (`updateWorkspace`: PATCH /v1/workspace) */
     update(params?: Params<operations['updateWorkspace']>, options?: RequestOptions): Promise<Result<operations['updateWorkspace']>>;

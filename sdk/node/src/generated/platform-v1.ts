@@ -1378,7 +1378,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspace the credential belongs to: its name and its meeting retention. */
+        /** The workspace the credential belongs to: its name, its meeting retention, and which engine plays its personas. */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -4745,6 +4745,12 @@ export interface components {
             id: string;
             name: string;
             meeting_retention_days: number | null;
+            /**
+             * @description Who plays the persona in meetings of scenarios without their own custom agent (`custom_agent_enabled`): `llm`, the language model the server is configured with (`LLM_BASE_URL`), or `offline`, the embedded script engine (deterministic, answers from the scenario’s text; no free conversation). A server setting, the same for every workspace on it (docs/connect-a-model.md).
+             * @enum {unknown}
+             */
+            persona_engine: "llm" | "offline";
+            persona_model: string | null;
             /**
              * Format: date-time
              * @example 2026-11-01T12:00:00.000Z

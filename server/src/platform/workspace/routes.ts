@@ -12,7 +12,8 @@ export const workspaceRoutes: RouteModule<{ workspace: WorkspaceService }> = (ap
       schema: {
         tags,
         operationId: 'getWorkspace',
-        summary: 'The workspace the credential belongs to: its name and its meeting retention.',
+        summary:
+          'The workspace the credential belongs to: its name, its meeting retention, and which engine plays its personas.',
         response: withErrors({ 200: Workspace }),
       },
     },

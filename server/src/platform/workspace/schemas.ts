@@ -18,6 +18,16 @@ export const Workspace = Type.Object(
     id: Type.String(),
     name: Type.String(),
     meeting_retention_days: RetentionDays,
+    persona_engine: Type.Enum(['llm', 'offline'], {
+      description:
+        'Who plays the persona in meetings of scenarios without their own custom agent (`custom_agent_enabled`): ' +
+        '`llm`, the language model the server is configured with (`LLM_BASE_URL`), or `offline`, the embedded ' +
+        'script engine (deterministic, answers from the scenario’s text; no free conversation). A server setting, ' +
+        'the same for every workspace on it (docs/connect-a-model.md).',
+    }),
+    persona_model: Nullable(
+      Type.String({ description: 'The model named in requests to `LLM_BASE_URL` (`LLM_MODEL`); null with `offline`.' }),
+    ),
     created_at: Timestamp,
   },
   { $id: 'Workspace', title: 'Workspace' },
