@@ -26,7 +26,9 @@ export const Workspace = Type.Object(
         'the same for every workspace on it (docs/connect-a-model.md).',
     }),
     persona_model: Nullable(
-      Type.String({ description: 'The model named in requests to `LLM_BASE_URL` (`LLM_MODEL`); null with `offline`.' }),
+      Type.String({
+        description: 'The model named in requests to `LLM_BASE_URL` (`LLM_MODEL`); null with `offline`.',
+      }),
     ),
     created_at: Timestamp,
   },
