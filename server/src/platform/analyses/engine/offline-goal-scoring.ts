@@ -15,6 +15,7 @@ import { FAMILY_LABELS, FAMILY_TIPS, scoreFamily } from './family-scores.ts';
 import { formatOffset } from './format-offset.ts';
 import { goalFamilies } from './goal-acts.ts';
 import { facetOfStem } from './goal-facets.ts';
+import { coverage, factsToCollect } from './goal-topics.ts';
 import { parseScoreRange } from './score-range.ts';
 import { computeSpeechAnalytics } from './speech-analytics.ts';
 import { clamp01, isStopWord, snippet, stem, tokenize } from './text.ts';
@@ -97,7 +98,7 @@ export function evaluateGoalsOffline(
     turns,
     turns.reduce((max, t) => Math.max(max, t.startSeconds), 0),
   );
-  return active.map((goal) => evaluateGoal(goal, lead, conversation, acts, analytics));
+  return active.map((goal) => evaluateGoal(goal, lead, conversation, acts, analytics, turns));
 }
 
 function evaluateGoal(
@@ -106,6 +107,7 @@ function evaluateGoal(
   conversation: ConversationEvidence,
   allActs: SentenceActs[],
   analytics: SpeechAnalytics,
+  turns: TranscriptTurn[],
 ): GoalEvaluation {
   const range = parseScoreRange(goal.instructions);
   const families = goalFamilies(goal, lead);
@@ -117,6 +119,16 @@ function evaluateGoal(
     weight,
     ...scoreFamily(family, acts, conversation, lead),
   }));
+  // A goal listing facts to collect: asking and drawing out are worth the share of them covered.
+  const items = factsToCollect(goal);
+  if (items.length > 0) {
+    const found = coverage(items, acts, turns);
+    for (const r of results.filter((r) => r.family === 'questions' || r.family === 'facts')) {
+      r.value = found.covered.length / items.length;
+      r.evidence = found.sentences;
+      r.counted = `${found.covered.length} of the ${items.length} facts the goal lists asked for or drawn out${found.covered.length > 0 ? ` (${found.covered.map((i) => i.text).join(', ')})` : ''}`;
+    }
+  }
   const words = analytics.participant_word_count;
   const fillerRate = words > 0 ? (analytics.filler_words.total + analytics.weak_words.total) / words : 0;
   const fillerPenalty = MAX_FILLER_PENALTY * clamp01((fillerRate - 0.03) / 0.12);
