@@ -1,5 +1,7 @@
 // Plays each scenario of the evaluation set against the engine, in one call, like
 // conversations/metrics.ts (messages, `end_call` tool), and measures what customers notice.
+import { spawn } from 'node:child_process';
+import { repoPath } from '../../../../../core/paths.ts';
 import type { ChatMessage, ReplyEvent, ToolSpec } from '../../types.ts';
 import { bare, CHARACTER_BREAK, normalize, sentencesOf } from '../conversations/metrics.ts';
 import { createOfflineScriptEngine } from '../engine.ts';
@@ -32,6 +34,9 @@ export interface Figures {
   scriptFollowed: number;
   acknowledgeable: number;
   acknowledged: number;
+  /** Distinct sentences the persona said, and those link-grammar finds an agreement error in (scripts/grammar-check.py). */
+  sentences: number;
+  grammarErrors: number;
   mechanicsTurns: Record<MechanicsKind, number>;
   answerLabels: Record<'good' | 'vague' | 'off_script', number>;
 }
@@ -41,6 +46,8 @@ export interface ScenarioResult {
   kind: ScenarioKind;
   figures: Figures;
   misses: string[];
+  /** Every distinct sentence the persona said, for the grammar check. */
+  spoken: string[];
 }
 
 export const emptyFigures = (): Figures => ({
@@ -63,6 +70,8 @@ export const emptyFigures = (): Figures => ({
   scriptFollowed: 0,
   acknowledgeable: 0,
   acknowledged: 0,
+  sentences: 0,
+  grammarErrors: 0,
   mechanicsTurns: { small_talk: 0, off_topic: 0, rude: 0, ai_probe: 0, closing: 0 },
   answerLabels: { good: 0, vague: 0, off_script: 0 },
 });
@@ -234,13 +243,21 @@ export async function runScenario(s: EvaluationScenario): Promise<ScenarioResult
       seen.add(key);
     }
   }
-  return { name: s.name, kind: s.kind, figures: f, misses };
+  const spoken = [
+    ...new Set(
+      messages.flatMap((message) =>
+        message.role === 'assistant' ? sentencesOf(message.content ?? '').map((x) => x.trim()) : [],
+      ),
+    ),
+  ].filter((x) => x.length > 0);
+  f.sentences = spoken.length;
+  return { name: s.name, kind: s.kind, figures: f, misses, spoken };
 }
 
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)} %`);
 
 /** One row of the figures table. */
-export function row(label: string, f: Figures): string {
+export function row(label: string, f: Figures, grammarChecked = true): string {
   return [
     label.padEnd(14),
     `recall ${f.recalled}/${f.facts} (${pct(f.recalled, f.facts)})`,
@@ -253,6 +270,7 @@ export function row(label: string, f: Figures): string {
     `re-asks ${f.reasksAnswered}/${f.reasks} (${pct(f.reasksAnswered, f.reasks)})`,
     `script ${f.scriptFollowed}/${f.scriptTurns} (${pct(f.scriptFollowed, f.scriptTurns)})`,
     `ack ${f.acknowledged}/${f.acknowledgeable} (${pct(f.acknowledged, f.acknowledgeable)})`,
+    grammarChecked ? `grammar ${f.grammarErrors}/${f.sentences}` : 'grammar –',
   ].join('  ');
 }
 
@@ -260,16 +278,94 @@ export interface Evaluation {
   results: ScenarioResult[];
   byKind: Map<ScenarioKind, Figures>;
   total: Figures;
+  grammar: GrammarCheck;
+}
+
+export const GRAMMAR_PYTHON = '/usr/bin/python3';
+export const GRAMMAR_SCRIPT = repoPath('scripts', 'grammar-check.py');
+export const GRAMMAR_INSTALL_HINT =
+  'bash scripts/ensure-grammar.sh (apt-get install python3-link-grammar link-grammar-dictionaries-en)';
+
+/** One agreement error: the sentence, its clause, and the one-word change that lets link-grammar link it. */
+export interface GrammarError {
+  sentence: string;
+  clause: string;
+  fix: string;
+  nulls: number;
+  nullsFixed: number;
+}
+
+export type GrammarCheck =
+  | {
+      checked: true;
+      errors: GrammarError[];
+      /** Sentences link-grammar does not link completely but no agreement fix helps: not errors. */
+      unparsed: string[];
+    }
+  | { checked: false; reason: string };
+
+/**
+ * Checks sentences with link-grammar in one Python process (scripts/grammar-check.py). Resolves
+ * `{ checked: false }` with the reason when /usr/bin/python3 or its link-grammar binding is missing.
+ */
+export function checkGrammar(sentences: readonly string[]): Promise<GrammarCheck> {
+  return new Promise((resolve) => {
+    const child = spawn(GRAMMAR_PYTHON, [GRAMMAR_SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', (error) => resolve({ checked: false, reason: `${GRAMMAR_PYTHON}: ${error.message}` }));
+    child.on('close', (code) => {
+      if (code !== 0) {
+        const missing = /No module named '?linkgrammar|LG_DictionaryError/.test(stderr);
+        const last = stderr.trim().split('\n').at(-1) ?? '';
+        resolve({
+          checked: false,
+          reason: missing
+            ? `link-grammar is not installed (${GRAMMAR_INSTALL_HINT})`
+            : `grammar check failed: ${last}`,
+        });
+        return;
+      }
+      try {
+        const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+          errors: GrammarError[];
+          unparsed: { sentence: string }[];
+        };
+        resolve({ checked: true, errors: report.errors, unparsed: report.unparsed.map((u) => u.sentence) });
+      } catch (error) {
+        resolve({ checked: false, reason: `grammar check answered no JSON: ${(error as Error).message}` });
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(sentences.map((sentence) => JSON.stringify(sentence)).join('\n'));
+  });
 }
 
 export async function evaluate(scenarios: readonly EvaluationScenario[]): Promise<Evaluation> {
   const results: ScenarioResult[] = [];
   for (const s of scenarios) results.push(await runScenario(s));
+  const grammar = await checkGrammar([...new Set(results.flatMap((r) => r.spoken))]);
+  if (grammar.checked) {
+    const bySentence = new Map(grammar.errors.map((e) => [e.sentence, e]));
+    for (const r of results)
+      for (const sentence of r.spoken) {
+        const error = bySentence.get(sentence);
+        if (!error) continue;
+        r.figures.grammarErrors++;
+        r.misses.push(`grammar: "${sentence}" (link-grammar links the clause as "${error.fix}")`);
+      }
+  }
   const byKind = new Map<ScenarioKind, Figures>();
   const total = emptyFigures();
   for (const r of results) {
     addFigures(byKind.get(r.kind) ?? byKind.set(r.kind, emptyFigures()).get(r.kind)!, r.figures);
     addFigures(total, r.figures);
   }
-  return { results, byKind, total };
+  return { results, byKind, total, grammar };
 }
