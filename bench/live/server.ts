@@ -6,8 +6,12 @@
 import { createCoreDeps, disposeAll } from '../../server/src/app/core-deps.ts';
 import { buildPlatformApp } from '../../server/src/app/platform-app.ts';
 import { createPlatformDeps } from '../../server/src/app/platform-deps.ts';
+import { loadEmbeddings } from '../../server/src/platform/live/providers/offline-script/embeddings.ts';
 import { benchConfig, benchWorkspace, listenOnLoopback } from '../lib/platform-server.ts';
 
+// The offline engine's word vectors are a fixed cost of the process (about 29 MB, read once), not of
+// a session: read them before the first memory reading so the per-session figure stays per session.
+await loadEmbeddings();
 const config = benchConfig('live', { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' });
 const deps = await createPlatformDeps(await createCoreDeps(config));
 const app = await buildPlatformApp(deps);

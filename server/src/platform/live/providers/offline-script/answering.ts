@@ -85,7 +85,12 @@ export function isFollowUp(question: string): boolean {
 function topicOf(facts: readonly Fact[], recent: Recent | undefined): Topic | null {
   if (!recent?.reply) return null;
   const reply = recent.reply.toLowerCase();
-  const given = facts.filter((f) => reply.includes(f.text.slice(1, -1).toLowerCase()));
+  // A fact given whole, or a part of it given again ("Right: 9 support staff use it.").
+  const given = facts.filter(
+    (f) =>
+      reply.includes(f.text.slice(1, -1).toLowerCase()) ||
+      clausesOf(f.text).some((c) => c.split(/\s+/).length >= 3 && reply.includes(c.toLowerCase())),
+  );
   return { question: recent.question, facts: given };
 }
 

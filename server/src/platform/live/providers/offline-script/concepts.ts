@@ -1,6 +1,7 @@
 // Words that ask about the same thing. A question rarely uses the fact's own words ("What is your
 // timeline?" → "live before peak season in four months"), so both are tagged with the concepts
 // their words belong to, and the ranking matches on the tags as well as on the words.
+import nlp from 'compromise';
 import { stemmer } from 'stemmer';
 
 const CONCEPTS: Record<string, string> = {
@@ -56,12 +57,29 @@ const STOPWORDS = new Set(
 export function indexTerms(term: string): string[] | null {
   const word = term.toLowerCase().replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
   if (word.length === 0 || STOPWORDS.has(word)) return null;
-  const stem = stemmer(word);
-  const tags = TAGS.get(stem) ?? TAGS.get(word) ?? [];
+  const stem = stemmer(baseOfIrregular(word));
+  const tags = [...(TAGS.get(stem) ?? TAGS.get(word) ?? [])];
   // "How many…?" and "How much…?" are answered by the facts that hold a number.
   if (
     /\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|dozen|hundred|thousand|half)$/.test(word)
   )
     tags.push('~size');
   return [stem, ...tags];
+}
+
+const irregular = new Map<string, string>();
+
+/** "bought" → "buy", "paid" → "pay", "spoke" → "speak": past forms a stemmer cannot undo (compromise's lexicon). */
+function baseOfIrregular(word: string): string {
+  if (!/^\p{L}{3,}$/u.test(word) || /ed$/.test(word)) return word;
+  let base = irregular.get(word);
+  if (base === undefined) {
+    const doc = nlp(word);
+    doc.compute('root');
+    const t = doc.terms().json()[0]?.terms?.[0] as { tags: string[]; root?: string } | undefined;
+    base = t?.root && (t.tags.includes('PastTense') || t.tags.includes('Participle')) ? t.root : word;
+    if (irregular.size > 50_000) irregular.clear();
+    irregular.set(word, base);
+  }
+  return base;
 }
