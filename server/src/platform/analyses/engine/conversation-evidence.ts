@@ -4,6 +4,7 @@
 // alone earn nothing here: a keyword list is neither a question nor an answer. Rules documented in
 // docs/analysis.md ("Offline evaluator"); keep the two in step.
 
+import nlp from 'compromise';
 import { detailKinds, isQuestion } from './evidence.ts';
 import { isStopWord, type ParticipantSentence, sortTurns, speakerSentences, stem, tokenize } from './text.ts';
 import type { TranscriptTurn } from './types.ts';
@@ -24,6 +25,16 @@ const PLAYBACK_MARKER =
   /\b(play(ing)? (it |that |this )?back|what i('ve| have)? heard|to (sum up|summari[sz]e|recap)|in summary|let me (check|confirm|make sure|recap|summari[sz]e)|if i understand|so you('re| are) saying|what i'm hearing|did i get (that|this|it|everything) right|have i got (that|this|it) right|correct me if|in my own words|read (that|it) back|let me check i've got|anything i've missed|did i miss)\b/;
 const COMMITMENT =
   /\b((i|we)('ll| will| can| could| would like to|'d like to| am going to|'m going to| are going to)( also)? (send|share|set up|book|schedule|draft|write|follow|get back|come back|prepare|circulate|organi[sz]e|arrange|put together|check|confirm|talk|meet|review|call|email)|let's (schedule|book|set up|meet|agree|plan|follow)|(the )?next steps? (is|are|would be|will be)|as (a )?next steps?|by (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|the end of))\b/g;
+/**
+ * Pushback a persona voices: a refusal or negation (compromise's #Negative: not, n't, never, no),
+ * a contrast ("…, but"), or a challenge ("why should I", "feels like you're squeezing us").
+ */
+const CONCERN =
+  /\b(but|why|still|too (much|high|expensive)|competitor|cheaper|feels like|worried|concerned|doubt)\b/;
+function voicesConcern(text: string): boolean {
+  return nlp(text).has('#Negative') || CONCERN.test(text.toLowerCase());
+}
+
 const OPEN_WORDS = new Set([
   'what',
   'how',
@@ -75,6 +86,8 @@ export interface ConversationEvidence {
   /** Commitments made in `nextSteps` (a sentence may hold several). */
   commitments: number;
   answers: AnswerEvidence[];
+  /** Participant turns (by index) that reply to a persona turn voicing a concern or pushing back. */
+  concernReplies: Set<number>;
   /** Participant sentences written as language (not keyword lists). */
   naturalSentences: ParticipantSentence[];
   personaQuestions: number;
@@ -132,7 +145,12 @@ export function gatherConversation(
   const answers: AnswerEvidence[] = [];
   let personaQuestions = 0;
   let playback: ConversationEvidence['playback'] = { score: 0, restated: 0, sentences: [] };
+  const concernReplies = new Set<number>();
   sequence.forEach((entry, position) => {
+    const before = sequence[position - 1];
+    if (entry.speaker === 'user' && before?.speaker === 'agent' && entry.sentences.length > 0) {
+      if (before.sentences.some((s) => voicesConcern(s.text))) concernReplies.add(entry.sentences[0].turn);
+    }
     if (entry.speaker === 'agent') {
       personaQuestions += entry.sentences.filter(isQuestion).length;
       return;
@@ -198,6 +216,7 @@ export function gatherConversation(
     nextSteps,
     commitments,
     answers,
+    concernReplies,
     naturalSentences: natural,
     personaQuestions,
   };

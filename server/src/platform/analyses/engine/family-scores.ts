@@ -109,14 +109,25 @@ export function scoreFamily(
       };
     }
     case 'objection': {
-      const acknowledged = count('acknowledge') + count('empathy') > 0 ? 0.4 : 0;
-      const probed = count('openQuestion') + count('question') > 0 ? 0.3 : 0;
-      const answered = count('reason') + count('idea') > 0 ? 0.3 : 0;
+      // Read in the replies to the persona's pushback (all turns when it voiced none): the concern
+      // acknowledged, probed, and answered; an answer resting on a number or terms is a full
+      // answer, a bare reason half of one.
+      const replies =
+        c.concernReplies.size > 0 ? acts.filter((a) => c.concernReplies.has(a.sentence.turn)) : acts;
+      const has = (...wanted: Act[]) => replies.some((a) => wanted.some((act) => a.acts.has(act)));
+      const acknowledged = has('acknowledge', 'empathy') ? 0.4 : 0;
+      const probed = has('openQuestion', 'question') ? 0.3 : 0;
+      const grounded = replies.some(
+        (a) => (a.acts.has('reason') || a.acts.has('idea')) && a.acts.has('specific'),
+      );
+      const answered = grounded ? 0.3 : has('reason', 'idea') ? 0.15 : 0;
+      // Defensiveness anywhere in the call undoes the handling, not only right after the pushback.
+      const defensive = blame + count('reject');
       return {
         family,
-        value: clamp01(acknowledged + probed + answered - 0.3 * (blame + count('reject'))),
-        evidence: withAct(acts, 'acknowledge', 'empathy', 'reason', 'openQuestion'),
-        counted: `concern ${acknowledged ? '' : 'not '}acknowledged, ${probed ? '' : 'not '}probed, ${answered ? '' : 'not '}answered with a reason or option`,
+        value: clamp01(acknowledged + probed + answered - 0.3 * defensive),
+        evidence: withAct(replies, 'acknowledge', 'empathy', 'reason', 'openQuestion'),
+        counted: `concern ${acknowledged ? '' : 'not '}acknowledged, ${probed ? '' : 'not '}probed, ${grounded ? 'answered with a number or terms' : answered ? 'answered with a bare reason' : 'not answered with a reason or option'}${defensive > 0 ? `, ${defensive} defensive lines` : ''}`,
       };
     }
     case 'resolution': {

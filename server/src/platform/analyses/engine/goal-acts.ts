@@ -114,6 +114,8 @@ export const FAMILY_PHRASES: Readonly<Record<Family, readonly string[]>> = {
   answers: ['answer', 'structur', 'organised', 'organized', 'articulate', 'concise'],
 };
 
+const OBJECTION_PARTS: readonly Family[] = ['questions', 'facts', 'empathy'];
+
 /** Families that stand in for a goal naming none, by who leads. */
 const FALLBACK: Readonly<Record<Lead, Family[]>> = {
   participant: ['questions', 'facts', 'nextSteps'],
@@ -133,16 +135,27 @@ export function goalFamilies(goal: GoalDefinition, lead: Lead): Map<Family, numb
   );
   const weights = new Map<Family, number>();
   for (const family of Object.keys(FAMILY_PHRASES) as Family[]) {
-    const pattern = new RegExp(`[^a-z](${FAMILY_PHRASES[family].map(escapeRegExp).join('|')})`);
-    const weight = parts.reduce((sum, part, i) => sum + (pattern.test(part) ? PART_WEIGHTS[i] : 0), 0);
+    const weight = parts.reduce((sum, part, i) => sum + (namedIn(family, part) ? PART_WEIGHTS[i] : 0), 0);
     if (weight > 0) weights.set(family, weight);
   }
   // Answer quality is what a participant does when the persona leads; when the participant leads,
   // "answers it" (an objection) is about reasons, already a family of its own.
   if (lead === 'participant') weights.delete('answers');
+  // Handling an objection is acknowledging it, finding out what is behind it and answering it: the
+  // objection family reads those acts in the replies to the pushback, so a description spelling
+  // them out ("acknowledges the concern, finds out…") does not weigh them again on their own,
+  // unless the goal's name asks for them.
+  if (weights.has('objection')) {
+    for (const part of OBJECTION_PARTS) if (!namedIn(part, parts[0])) weights.delete(part);
+  }
   if (weights.size === 0) for (const family of FALLBACK[lead]) weights.set(family, 1);
   const total = [...weights.values()].reduce((sum, w) => sum + w, 0);
   return new Map([...weights].map(([family, w]) => [family, w / total]));
+}
+
+/** The text (lower case, with a leading space) names the family. */
+function namedIn(family: Family, text: string): boolean {
+  return new RegExp(`[^a-z](${FAMILY_PHRASES[family].map(escapeRegExp).join('|')})`).test(text);
 }
 
 function escapeRegExp(phrase: string): string {
