@@ -1,6 +1,8 @@
 // The overview: where a team lead lands after signing in — start practising in one click, the
-// latest meetings with their scores, and the scenarios to practise.
+// latest meetings with their scores, and the scenarios to practise; a notice while the scripted
+// engine plays the personas.
 import { fetchPage } from '../api.js';
+import { WorkspaceEngineNotice } from '../components/persona-engine.js';
 import { Async, Card, LinkButton, PageHeader, StatusBadge } from '../components/ui.js';
 import { formatDateTime, formatScore } from '../format.js';
 import { useApi } from '../hooks.js';
@@ -37,6 +39,7 @@ export default function Home() {
     <${PageHeader} title=${`Welcome, ${session?.user?.name || session?.user?.email || ''}`}
       description="Author scenarios, run practice meetings with an AI persona, and read how participants did."
       actions=${html`<${StartMeetingButton} onStarted=${meetings.reload} />`} />
+    <${WorkspaceEngineNotice} />
     <div class="grid grid--2">
       <${Card} title="Recent meetings" actions=${html`<a href=${href('/meetings')}>All meetings</a>`}>
         <${RecentMeetings} state=${meetings} />

@@ -1,6 +1,7 @@
 // One scenario: its fields in tabs (details and script, goals, guardrails, functions, custom
 // agent, session options, the assembled system prompt) and the header's actions.
 import { api } from '../../api.js';
+import { ScenarioEngineNotice } from '../../components/persona-engine.js';
 import { Async, Badge, ErrorNotice, PageHeader, Tabs } from '../../components/ui.js';
 import { useApi } from '../../hooks.js';
 import { html } from '../../lib.js';
@@ -54,6 +55,7 @@ function Loaded({ scenario, onChanged, tab }) {
         ${scenario.default_kind && html` <${Badge} tone="info">Example<//>`}`}
       actions=${actions.buttons} />
     <${ErrorNotice} error=${actions.error} />
+    <${ScenarioEngineNotice} scenario=${scenario} />
     <${Tabs} label="Scenario sections" tabs=${TABS} current=${current}
       onSelect=${(id) => navigate(`/scenarios/${scenario.id}?tab=${id}`, { replace: true })} />
     <div role="tabpanel" aria-label=${label} class="tab-panel" key=${`${scenario.id}-${current}`}>
