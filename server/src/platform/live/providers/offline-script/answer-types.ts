@@ -44,11 +44,20 @@ export function askedTypes(question: string): Set<AnswerType> {
 
 const REASON = /\b(?:because|since|so that|due to|as a result|which is why|that's why|after)\b/i;
 
+/** "Current rent is 2,100 a month": a number said of a price, a rent or a salary is money without a currency. */
+const PRICED =
+  /\b(?:rent|price|prices|cost|costs|pay|pays|paid|salary|fee|fees|budget|quote|quoted|charge|charged|spend|wage|rate|rates)\b[^.]{0,30}\d|\d[^.]{0,12}\b(?:a|per) (?:month|year|week|hour|head|seat|user)\b/i;
+
 export function factTypes(text: string): Set<AnswerType> {
   const doc = nlp(text);
   const types = new Set<AnswerType>();
   const has = (match: string) => doc.has(match);
-  if (has('#Money') || /[$£€¥]\s?\d|\d\s?(?:k|m|euros?|dollars?|pounds?)\b/i.test(text)) types.add('money');
+  if (
+    has('#Money') ||
+    /[$£€¥]\s?\d|\d\s?(?:k|m|euros?|dollars?|pounds?|cents?|p)\b/i.test(text) ||
+    PRICED.test(text)
+  )
+    types.add('money');
   if (has('#Value #Duration') || /\b(?:a|an|one|few|several) (?:year|month|week|day|hour)s?\b/i.test(text))
     types.add('duration');
   if (has('(#Month|#WeekDay|#Date)') || /\b(?:19|20)\d\d\b/.test(text)) types.add('date');

@@ -159,7 +159,9 @@ export function answerFromFacts(
     .map((p) => p.trim())
     .filter((p) => p.split(/\s+/).length >= 2);
   if (parts.length <= 1) return answerOne(facts, askedPart(utterance), said, seed, recent, true);
-  const answers = parts.slice(0, 3).map((part) => answerOne(facts, part, said, seed, recent, false));
+  // Each part gets its own fact: what one part was told is not the next part's answer.
+  const told = new Set<number>();
+  const answers = parts.slice(0, 3).map((part) => answerOne(facts, part, said, seed, recent, false, told));
   return { text: answers.map((a) => a.text).join(' '), covered: answers.some((a) => a.covered) };
 }
 
@@ -170,6 +172,7 @@ function answerOne(
   seed: number,
   recent: Recent | undefined,
   mayAddSecond: boolean,
+  told: Set<number> = new Set(),
 ): FactAnswer {
   const followUp = isFollowUp(question);
   const topic = followUp ? topicOf(facts, recent) : null;
@@ -189,7 +192,13 @@ function answerOne(
   // for it again, and the fact a follow-up leans on is not its answer.
   const given = new Set(topic?.facts.map((f) => f.id) ?? []);
   const weight = (r: RankedFact) =>
-    given.has(r.fact.id) ? 0 : said.has(r.fact.text) ? (reask ? REASKED_BOOST : SAID_DISCOUNT) : 1;
+    given.has(r.fact.id) || told.has(r.fact.id)
+      ? 0
+      : said.has(r.fact.text)
+        ? reask
+          ? REASKED_BOOST
+          : SAID_DISCOUNT
+        : 1;
   const reranked = ranked
     .map((r) => ({ ...r, score: r.score * weight(r) }))
     .filter((r) => r.score > 0)
@@ -197,19 +206,23 @@ function answerOne(
   const first = reranked[0];
   if (!first || said.has(first.fact.text)) {
     // Said again, in words not used yet; a fact already said again in every way is not the answer.
-    for (const again of first ? reranked.filter((r) => said.has(r.fact.text)) : [best]) {
+    for (const again of reranked.filter((r) => said.has(r.fact.text))) {
       const clause = focusedClause(again.fact, question);
       const text =
         (reask && clause ? sayClause(clause, said, seed) : null) ??
         sayAgain(again.fact, said, seed) ??
         (clause ? sayClause(clause, said, seed) : null);
-      if (text) return { text, covered: true };
+      if (text) {
+        told.add(again.fact.id);
+        return { text, covered: true };
+      }
     }
     return dontKnow(said, seed);
   }
 
   const parts = [first.fact.text];
   said.add(first.fact.text);
+  told.add(first.fact.id);
   const neighbour = (id: number) =>
     facts.find((f) => f.id === id && f.group === first.fact.group && !said.has(f.text));
   const sameBullet = neighbour(first.fact.id + 1) ?? neighbour(first.fact.id - 1);
@@ -224,6 +237,7 @@ function answerOne(
   if (second) {
     parts.push(second.text);
     said.add(second.text);
+    told.add(second.id);
   }
   return { text: parts.join(' '), covered: true };
 }

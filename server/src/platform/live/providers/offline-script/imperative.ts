@@ -10,8 +10,14 @@ const LEADING_PHRASES =
   /^(?:(?:(?:at|in|by|for|during|before|after|towards?|throughout|on|from) [^,]{1,40},\s*)|(?:(?:if|when|once|whenever|unless|until|as soon as|if and when) [^,]{1,80},\s*)|(?:(?:only|always|never|just|please|then|also|first|finally|gently|politely|right now|today|currently|for now|at the moment),?\s+))+/i;
 
 export function isImperative(sentence: string): boolean {
-  const first = nlp(sentence.replace(LEADING_PHRASES, '')).terms().json()[0]?.terms?.[0] as
-    | { tags: string[] }
-    | undefined;
-  return Boolean(first?.tags.includes('Verb') && first.tags.includes('Infinitive'));
+  const [first, second] = nlp(sentence.replace(LEADING_PHRASES, ''))
+    .terms()
+    .json()
+    .slice(0, 2)
+    .map((t: { terms: { tags: string[] }[] }) => t.terms[0]) as ({ tags: string[] } | undefined)[];
+  if (!first?.tags.includes('Verb') || !first.tags.includes('Infinitive')) return false;
+  // "Lease ends in August": a finite verb right after it makes the first word the subject.
+  const finite =
+    second?.tags.includes('Verb') && !second.tags.includes('Infinitive') && !second.tags.includes('Particle');
+  return !finite;
 }
