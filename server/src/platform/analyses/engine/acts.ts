@@ -120,7 +120,10 @@ export function readActs(sentence: ParticipantSentence, prompt: string): Sentenc
   if (ACKNOWLEDGE.test(lower)) acts.set('acknowledge', 1);
   if (OWNERSHIP.test(lower)) acts.set('ownership', 1);
   if (BLAME.test(lower)) acts.set('blame', 1);
-  if (FIX_VERBS.test(lower)) acts.set('fix', 1);
+  // A fix done or promised ("I've removed", "let me take it off") is a fix; "I can reopen it" only
+  // offers one.
+  const fix = FIX_VERBS.exec(lower);
+  if (fix) acts.set('fix', /^(i|we) can\b/.test(fix[0]) ? 0.5 : 1);
 
   if (PROPOSAL.test(lower) || isIdeaFragment(lower, doc)) acts.set('idea', 1);
   if (BUILD_OPENING.test(lower) && words >= 8 && sharesWords(text, prompt)) acts.set('build', 1);

@@ -92,18 +92,23 @@ export function scoreFamily(
       const gestures = acts.some((a) => a.acts.has('acknowledge') || a.acts.get('empathy') === 0.25)
         ? 0.25
         : 0;
+      // Blame and brushing off take back what empathy earned, but not the gestures themselves.
+      const offset = 0.3 * (blame + count('reject'));
       return {
         family,
-        value: clamp01(strong / 1.5 + gestures - 0.3 * (blame + count('reject'))),
+        value: Math.max(gestures / 2, clamp01(strong / 1.5 + gestures - offset)),
         evidence: withAct(acts, 'empathy', 'acknowledge'),
         counted: `${count('empathy')} empathetic lines, ${count('acknowledge')} acknowledgements`,
       };
     }
     case 'ownership': {
-      const owned = count('ownership') + 0.5 * count('fix');
+      // Saying "that's on us" and acting on it ("I've assigned an engineer") both own the problem;
+      // blaming others takes back the words, not the action.
+      const said = clamp01(count('ownership') / 2 - 0.2 * blame);
+      const acted = Math.min(0.5, 0.25 * strength(acts, 'fix'));
       return {
         family,
-        value: clamp01(owned / 2 - 0.2 * blame),
+        value: clamp01(said + acted),
         evidence: withAct(acts, 'ownership', 'fix'),
         counted: `${count('ownership')} lines taking responsibility, ${blame} blaming others`,
       };
@@ -134,7 +139,7 @@ export function scoreFamily(
       const steps = clamp01(strength(acts, 'nextStep') / 2);
       return {
         family,
-        value: clamp01((count('fix') > 0 ? 0.6 : 0) + 0.4 * steps),
+        value: clamp01(0.6 * Math.max(0, ...acts.map((a) => a.acts.get('fix') ?? 0)) + 0.4 * steps),
         evidence: withAct(acts, 'fix', 'nextStep'),
         counted: `${count('fix')} fixing actions, ${count('nextStep')} next steps`,
       };

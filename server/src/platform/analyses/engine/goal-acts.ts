@@ -105,9 +105,11 @@ export const FAMILY_PHRASES: Readonly<Record<Family, readonly string[]>> = {
     'temperature',
     'how the feedback may land',
   ],
-  ownership: ['owns', 'ownership', 'responsib', 'blam', 'apolog', 'accountab'],
+  // De-escalating is more than naming a feeling: taking responsibility and acting on the problem
+  // bring the temperature down too, so the word reads empathy, ownership and resolution.
+  ownership: ['owns', 'ownership', 'responsib', 'blam', 'apolog', 'accountab', 'de-escalat'],
   objection: ['objection', 'push back', 'pushes back', 'concern', 'defensive', 'caving'],
-  resolution: ['resol', 'fix', 'solve', 'sort out'],
+  resolution: ['resol', 'fix', 'solve', 'sort out', 'de-escalat'],
   ideas: ['generate', 'ideas on the table', 'several', 'brainstorm', 'range of', 'options', 'distinct'],
   building: ['build on', 'builds on', 'extend', 'picks up', 'yes and', "partner's idea"],
   decision: ['converge', 'narrow', 'choose', 'prioriti', 'first experiment', 'pick one'],
