@@ -192,6 +192,10 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
       await page.getByText('I had some issues').waitFor();
       await page.getByText('It was slow to reply').waitFor();
       await page.getByText('The persona took a while to answer.').waitFor();
+      // No model on this server: the page says the scripted engine played the persona.
+      await page
+        .locator('[data-engine-notice="meeting"]', { hasText: 'The scripted engine played the persona' })
+        .waitFor();
     });
   });
 
@@ -257,6 +261,8 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
   it('shows the meeting on the overview', async () => {
     await view('/#/', async (page) => {
       await page.locator('.recent__item', { hasText: credentials.name }).waitFor();
+      const notice = page.locator('[data-engine-notice="overview"]');
+      await notice.getByRole('link', { name: /How to connect a model/ }).waitFor();
       await dashboardShot(page, 'overview');
     });
   });

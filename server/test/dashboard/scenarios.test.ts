@@ -229,6 +229,8 @@ describe('dashboard: scenarios', { skip: chromiumMissing }, () => {
     await page.locator('table.table tbody a').first().click();
     await settled(page);
     await page.getByLabel('Script (Markdown)').waitFor();
+    // No model on this server: the scenario's page says the scripted engine plays it.
+    await page.locator('[data-engine-notice="scenario"]').waitFor();
     assert.ok((await overflow()) <= 0, 'the scenario is wider than the screen');
     assert.deepEqual(problems, []);
     await close();
