@@ -1,6 +1,6 @@
 // Derives where the conversation stands from the messages alone, so the engine keeps no state.
 import type { ChatMessage } from '../types.ts';
-import { CLOSING_MARKERS, FOLLOW_UP_MARKERS } from './phrasing.ts';
+import { CLOSING_MARKERS, FOLLOW_UP_MARKERS, WRAP_UP_MARKERS } from './phrasing.ts';
 import type { ScriptStep } from './script.ts';
 import { countWords, hashString, normalize, sentences } from './text.ts';
 
@@ -9,6 +9,8 @@ export interface ConversationState {
   cursor: number;
   /** Whether the persona already followed up on the step at `cursor`. */
   followUpAsked: boolean;
+  /** The persona asked its last step and then invited the participant's questions: the script is done. */
+  wrappedUp: boolean;
   /** The persona closed the session (closing line or an end_call tool call). */
   closed: boolean;
   /** The persona has spoken at least once (the welcome message counts). */
@@ -23,6 +25,11 @@ function contains(text: string, phrase: string): boolean {
   return phrase.length > 0 && ` ${text} `.includes(` ${phrase} `);
 }
 
+/** The reply ends with the question (the welcome may ask the first step and then add nothing). */
+function asks(text: string, question: string): boolean {
+  return question.length > 0 && (text === question || text.endsWith(` ${question}`));
+}
+
 export function deriveState(
   messages: readonly ChatMessage[],
   steps: readonly ScriptStep[],
@@ -31,6 +38,7 @@ export function deriveState(
   let cursor = -1;
   let followUpAsked = false;
   let closed = false;
+  let wrappedUp = false;
   let lastAssistant = -1;
   messages.forEach((message, index) => {
     if (message.role !== 'assistant') return;
@@ -39,9 +47,11 @@ export function deriveState(
     const text = normalize(message.content ?? '');
     if (text.length === 0) return;
     // The earliest not-yet-asked step wins, so a script that repeats itself still advances in order.
+    // A step is asked where a reply ends with it: a fact that happens to quote a script question
+    // mid-reply ("How do I decide what not to build?") does not move the script on.
     let asked = -1;
     for (let j = cursor + 1; j < keys.length; j++) {
-      if (contains(text, keys[j])) {
+      if (asks(text, keys[j])) {
         asked = j;
         break;
       }
@@ -52,6 +62,7 @@ export function deriveState(
     } else if (cursor >= 0 && FOLLOW_UP_MARKERS.some((m) => contains(text, m))) {
       followUpAsked = true;
     }
+    if (cursor === keys.length - 1 && WRAP_UP_MARKERS.some((m) => contains(text, m))) wrappedUp = true;
     if (CLOSING_MARKERS.some((m) => contains(text, m))) closed = true;
   });
   const spoken = messages.slice(lastAssistant + 1).filter((m) => m.role === 'user');
@@ -63,7 +74,7 @@ export function deriveState(
           .trim()
       : null;
   const seed = hashString(messages.map((m) => `${m.role}\u0000${m.content ?? ''}`).join('\u0001'));
-  return { cursor, followUpAsked, closed, spoke: lastAssistant >= 0, utterance, seed };
+  return { cursor, followUpAsked, wrappedUp, closed, spoke: lastAssistant >= 0, utterance, seed };
 }
 
 export type Utterance =
@@ -80,7 +91,10 @@ const FILLER_ONLY = /^(?:(?:um+|uh+|erm+|er|hmm+|mm+|ah+|eh)[\s.,!?…]*)+$/i;
 const GOODBYE = [
   /^(?:(?:ok(?:ay)?|well|alright|right|thanks|thank you|great|sorry),? )*(?:good ?bye|bye(?:[- ]bye)?|farewell|see you(?: later)?|see ya)\b/i,
   // Leave-taking formulas that close a sentence: "take care, bye now", "talk soon", "have a good one".
-  /\b(?:good ?bye|bye(?:[- ]bye)?(?: now| for now)?|farewell|cheerio|see (?:you|ya)(?: (?:later|soon|around|then|next time|tomorrow|next week))?|take care|(?:talk|speak) (?:soon|later|to you (?:soon|later|then|next week))|catch you (?:later|soon|next time)|until next time|have a (?:good|great|nice|lovely) (?:day|one|evening|weekend|afternoon|night|rest of your day))(?:,? \w+)?[.!]*$/i,
+  // "Good to see you again" greets: a "see you" after "to" is not a leave-taking.
+  /\b(?:good ?bye|bye(?:[- ]bye)?(?: now| for now)?|farewell|cheerio|ciao|ta-?ra|all the best|good ?night|(?<!\bto )see (?:you|ya)(?: (?:later|soon|around|then|next time|tomorrow|next \w+|on \w+day))?|take care(?: of yourself)?|(?:talk|speak|chat)(?: to you)? (?:soon|later|then|tomorrow|next (?:week|time|month)|on \w+day)|catch you (?:later|soon|next time|then)|until next time|till next time|have a (?:good|great|nice|lovely) (?:day|one|evening|weekend|afternoon|night|rest of your day|rest of the day|week))(?:,? \w+)?[.!]*$/i,
+  // Leave-taking in so many words: "I'll let you go", "I'd better get going", "that's me done".
+  /^(?:(?:ok(?:ay)?|right|alright|well|anyway|so|great|cool),? )*(?:i'?ll let you go|i(?:'d| had) better (?:go|get going|head off|be off|run|let you go)|i(?:'m| am) (?:off|heading off|signing off)|(?:gotta|got to|have to|need to) (?:run|go|dash|head off)|that'?s me done|that'?s it from me|nothing (?:else|more) from me|let'?s leave it (?:there|here))\b[^?]*$/i,
   // Thanks that close the conversation rather than answer something.
   /^(?:ok(?:ay)?,? |great,? |perfect,? |alright,? )?(?:thanks|thank you)(?: (?:so|very) much)?,? (?:\w+,? )?(?:for (?:your|the) (?:time|help|call|chat|patience)|for talking (?:to|with) me)(?: today)?[.!]*$/i,
   /^(?:(?:ok(?:ay)?|right|alright|well|so|great),? )*(?:i think )?(?:(?:that'?s|that is) (?:all|everything|it)(?: (?:from me|i needed|for (?:today|now)|on my side))?|we'?re (?:done|finished|all done)(?: here| for today)?|i'?ve got (?:what|everything|all) i need(?:ed)?)[.!]*$/i,

@@ -1,5 +1,6 @@
 // Picks a short phrase from the participant's answer for the persona to echo back.
-import { countWords, firstToSecondPerson, STOPWORDS } from './text.ts';
+import nlp from 'compromise';
+import { capitalize, countWords, firstToSecondPerson, STOPWORDS } from './text.ts';
 
 const MAX_ECHO_WORDS = 12;
 const MAX_RUN_WORDS = 6;
@@ -39,7 +40,22 @@ function longestContentRun(tokens: string[]): string[] {
   return best.slice(0, MAX_RUN_WORDS);
 }
 
-function candidate(clause: string): { phrase: string; score: number } | null {
+interface Candidate {
+  phrase: string;
+  score: number;
+  /** Says "you/your": quoted as said rather than turned to the second person. */
+  quoted: boolean;
+}
+
+/** A clause that starts with its verb ("check them against the goal") borrows the answer's subject. */
+function startsWithVerb(phrase: string): boolean {
+  const first = nlp(phrase).terms().json()[0]?.terms?.[0] as { tags: string[] } | undefined;
+  return Boolean(
+    first?.tags.includes('Verb') && !first.tags.includes('Gerund') && !first.tags.includes('Participle'),
+  );
+}
+
+function candidate(clause: string): Candidate | null {
   let text = clause.trim();
   for (let changed = true; changed; ) {
     changed = false;
@@ -59,8 +75,10 @@ function candidate(clause: string): { phrase: string; score: number } | null {
   while (tokens.length > 0 && !isContent(tokens[tokens.length - 1])) tokens.pop();
   const phrase = tokens.join(' ');
   const score = tokens.filter(isContent).length;
-  if (score < 2 || ADDRESSES_PERSONA.test(phrase)) return null;
-  return { phrase, score };
+  if (score < 2) return null;
+  const quoted = ADDRESSES_PERSONA.test(phrase);
+  // A quoted phrase ("clean your hands…") is kept only when nothing else is worth echoing.
+  return { phrase, score: quoted ? score / 4 : score, quoted };
 }
 
 /**
@@ -69,8 +87,13 @@ function candidate(clause: string): { phrase: string; score: number } | null {
  * answer holds nothing worth echoing.
  */
 export function keyPhrase(answer: string): string | null {
-  const cleaned = answer.replace(FILLERS, ' ').replace(/\s+/g, ' ').trim();
-  let best: { phrase: string; score: number } | null = null;
+  const cleaned = answer
+    .replace(/[’‘]/g, "'")
+    .replace(FILLERS, ' ')
+    .replace(/(\d)\s+%/g, '$1%')
+    .replace(/\s+/g, ' ')
+    .trim();
+  let best: Candidate | null = null;
   const clauses = cleaned
     .split(CLAUSE_BREAK)
     .flatMap((clause) =>
@@ -81,11 +104,46 @@ export function keyPhrase(answer: string): string | null {
     if (found && (best === null || found.score > best.score)) best = found;
   }
   if (!best) return null;
-  let phrase = firstToSecondPerson(best.phrase);
+  if (best.quoted) return `"${best.phrase.replace(/^["“]|["”]$/g, '')}"`;
+  const subject = /\b(i'm|i've|i'd|i'll|we're|we've|we'd|we'll|i|we)\b/i.exec(cleaned)?.[1];
+  const own = subject && !SUBJECT.test(best.phrase.split(' ', 1)[0]) && startsWithVerb(best.phrase);
+  let phrase = firstToSecondPerson(own ? `${subject} ${lowerVerb(best.phrase)}` : best.phrase);
   const first = phrase.split(' ', 1)[0];
   // Sentence-initial capitals are dropped; acronyms and the like (AWS, iOS) are kept.
   if (/^[A-Z][a-z'’]*$/.test(first) && (STOPWORDS.has(first.toLowerCase()) || cleaned.startsWith(first))) {
     phrase = phrase[0].toLowerCase() + phrase.slice(1);
   }
   return phrase.replace(/[,\s]+$/, '');
+}
+
+function lowerVerb(phrase: string): string {
+  return /^[A-Z][a-z'-]*\b/.test(phrase) ? phrase[0].toLowerCase() + phrase.slice(1) : phrase;
+}
+
+const INTERJECTION =
+  /^(?:meh|hmm+|um+|uh+|erm+|er|ah+|oh|well|yeah|yep|so|honestly|like|i mean|ok(?:ay)?)\b[\s,.!—–-]*/i;
+const HEDGE =
+  /,?\s*\b(?:i (?:guess|suppose|think|reckon)|you know|kind of|sort of|really|to be honest)\b[,]?/gi;
+/** Fewer words than this is reflected back whole. */
+const REFLECT_WORDS = 10;
+
+/**
+ * A short (often vague) answer said back as a question, in the second person:
+ * "Meh, just stuff." → "Just stuff?", "I'd talk to them I suppose." → "You'd talk to them?".
+ * Null when the answer is long, empty once hedges are dropped, or speaks to the persona ("you").
+ */
+export function reflect(answer: string): string | null {
+  let text = answer.replace(/[’‘]/g, "'").trim();
+  for (let before = ''; before !== text; ) {
+    before = text;
+    text = text.replace(INTERJECTION, '');
+  }
+  text = text
+    .replace(HEDGE, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s,.;:!?…]+$/, '')
+    .trim();
+  if (text.length === 0 || countWords(text) > REFLECT_WORDS || ADDRESSES_PERSONA.test(text)) return null;
+  if (!text.split(/\s+/).some(isContent) && countWords(text) < 2) return null;
+  return `${capitalize(firstToSecondPerson(text))}?`;
 }

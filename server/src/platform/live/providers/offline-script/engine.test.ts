@@ -4,7 +4,7 @@ import { DEMEANORS } from '../../../personas/schemas.ts';
 import type { ChatMessage, ReplyEvent, ReplyProvider, ToolSpec } from '../types.ts';
 import type { OfflineScriptContext } from './composer.ts';
 import { chunkText, createOfflineScriptEngine } from './engine.ts';
-import { CLOSING_MARKERS, FOLLOW_UP_MARKERS, PHRASING, templateMarker } from './phrasing.ts';
+import { CLOSING_MARKERS, FOLLOW_UP_MARKERS, PHRASING, templateMarker, WRAP_UP_MARKERS } from './phrasing.ts';
 import { normalize } from './text.ts';
 
 const END_CALL: ToolSpec = {
@@ -73,19 +73,24 @@ const LONG = [
 ];
 
 describe('offline script engine', () => {
-  it('walks every step in order and ends with an end_call tool call', async () => {
+  it('walks every step in order, wraps up, takes questions and then ends with an end_call tool call', async () => {
     const engine = createOfflineScriptEngine(context());
     assert.equal(engine.kind, 'offline');
-    const { replies } = await converse(engine, LONG);
+    const { replies } = await converse(engine, [...LONG, 'No, that is all from me.']);
     const texts = replies.map(textOf);
     STEPS.forEach((question, i) => {
       assert.ok(asks(texts[i], question), `turn ${i} should ask "${question}": ${texts[i]}`);
     });
     assert.match(texts[1], /billing system/, 'the acknowledgement echoes the answer');
-    assert.ok(!STEPS.some((q) => texts[3].includes(q)), 'the closing asks nothing');
-    assert.ok(CLOSING_MARKERS.some((m) => normalize(texts[3]).includes(m)));
+    assert.ok(!STEPS.some((q) => texts[3].includes(q)), 'the wrap-up asks no script question');
+    assert.ok(
+      WRAP_UP_MARKERS.some((m) => normalize(texts[3]).includes(m)),
+      'it invites questions',
+    );
+    assert.deepEqual(toolCalls(replies[3]), [], 'the call goes on after the wrap-up');
+    assert.ok(CLOSING_MARKERS.some((m) => normalize(texts[4]).includes(m)));
     assert.deepEqual(
-      toolCalls(replies[3]).map((c) => [c.function.name, JSON.parse(c.function.arguments)]),
+      toolCalls(replies[4]).map((c) => [c.function.name, JSON.parse(c.function.arguments)]),
       [['end_call', { reason: 'script_complete' }]],
     );
     for (const events of replies) {
@@ -96,9 +101,9 @@ describe('offline script engine', () => {
   });
 
   it('does not call end_call when the tool is not offered', async () => {
-    const { replies } = await converse(createOfflineScriptEngine(context()), LONG, []);
-    assert.deepEqual(toolCalls(replies[3]), []);
-    assert.ok(CLOSING_MARKERS.some((m) => normalize(textOf(replies[3])).includes(m)));
+    const { replies } = await converse(createOfflineScriptEngine(context()), [...LONG, 'No.'], []);
+    assert.deepEqual(toolCalls(replies[4]), []);
+    assert.ok(CLOSING_MARKERS.some((m) => normalize(textOf(replies[4])).includes(m)));
   });
 
   it('follows up on a short answer only once per step', async () => {

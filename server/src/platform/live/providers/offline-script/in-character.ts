@@ -7,8 +7,30 @@ export interface Identity {
   prompt: string | null;
 }
 
-const ASKS_IF_REAL =
-  /\b(?:are|r) (?:you|u) (?:an? |even |actually |really )?(?:ai|a\.i\.|bot|robot|real|human|person|machine|computer|program|llm|chatbot|chat ?gpt|language model|actual person|recording|script|simulat\w*)\b|\bam i (?:talking|speaking) (?:to|with) (?:an? )?(?:ai|bot|robot|human|real person|person|machine|computer|script)\b|\bsimulat\w*\b|\breal conversation\b|\brole-?play\b|\bis this (?:real|fake|a test)\b/i;
+/** What a participant may suspect the persona of being. */
+const MACHINE = String.raw`(?:ai|a\.i\.|artificial intelligence|(?:chat ?)?bot|robot(?:ic)?|chat ?gpt|gpt(?:-?\d)?|llm|language model|machine(?! learning)|computer(?: program)?|algorithm|automated|virtual (?:assistant|agent|coach|interviewer|person)|simulat\w*|pre-?recorded|recording)`;
+/** "a real person", "human", "an actual coach" right after "are you" or "talking to". */
+const PERSON = `(?:an? )?(?:(?:real|actual|live) (?:person|human|people|coach|interviewer|manager|one)|human(?: being)?|real|person)`;
+const CALL = `(?:call|chat|conversation|interview|session|meeting|practice|exercise|thing|1:1|one-on-one|check-in|coaching)`;
+/** Who or what is meant: the persona ("are you…", "you sound like…") or the call itself ("is this…"). */
+const ASKS_IF_REAL = new RegExp(
+  [
+    // "are you an AI?", "are you an actual coach or an AI?", "r u a bot", "are you even human?"
+    String.raw`\b(?:are|r) (?:you|u) (?:(?:an?|the|actual|real|live|human|person|coach|interviewer|manager|trainer|mentor|someone|or|just|even|really|actually|some|kind|sort|of|like|maybe|perhaps|by|any) ){0,6}?${MACHINE}\b`,
+    String.raw`\b(?:are|r) (?:you|u) (?:even |actually |really |just )?${PERSON}\b`,
+    // "is this interview run by an AI?", "is this a real call or an AI thing?" (the call, not a product)
+    String.raw`\bis this (?:(?:an? |the )?(?:real |actual |live )?${CALL}\b[^.?!]{0,40}?|an? )${MACHINE}\b`,
+    String.raw`\bis this (?:even )?(?:real|fake|a test)\b`,
+    // "am I talking to a bot?", "am I practising with a real person here?"
+    String.raw`\b(?:am i|are we) (?:actually |really )?\w+ing (?:to|with) (?:an? )?(?:${MACHINE}|${PERSON})\b`,
+    // "you sound like ChatGPT", "you sound a bit robotic"
+    String.raw`\byou (?:sound|seem|talk|type|write|come across)\b[^.?!]{0,25}\b${MACHINE}\b`,
+    String.raw`\b(?:a human|a person|someone|anyone) (?:on the other end|behind this)\b`,
+    String.raw`\bsimulat\w*\b|\brole-?play\b|\breal conversation\b`,
+  ].join('|'),
+  'i',
+);
+
 const ASKS_IDENTITY =
   /\b(?:who are you|what(?:'s| is) your (?:name|role|job|position|title)|what do you do|introduce yourself)\b/i;
 /** The scenario lets the persona say what it is. */
@@ -20,9 +42,14 @@ function introduction(who: Identity): string {
   return title ? `I'm ${who.personaName}, ${title}.` : `I'm ${who.personaName}.`;
 }
 
+/** Whether the words ask if the persona is an AI, a bot or a real person (anywhere in a longer turn). */
+export function asksIfReal(text: string): boolean {
+  return ASKS_IF_REAL.test(text.replace(/[’‘]/g, "'"));
+}
+
 /** The persona's answer to a question about who or what it is; null for any other question. */
 export function answerAboutItself(who: Identity, question: string): string[] | null {
-  if (ASKS_IF_REAL.test(question)) {
+  if (asksIfReal(question)) {
     if (MAY_DISCLOSE.test(who.prompt ?? '')) {
       return ["I'm an AI practice partner, so treat this as a rehearsal for the real thing."];
     }

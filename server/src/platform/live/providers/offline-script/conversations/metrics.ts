@@ -101,17 +101,15 @@ export async function runConversation(c: ConversationCase): Promise<Conversation
   }
   const steps = parseScript(c.context.prompt, c.context.scenarioType).map((s) => bare(s.question));
   let closedByScript = false;
-  for (const [index, turn] of (c.script ?? []).entries()) {
+  for (const turn of c.script ?? []) {
     await probe();
     if (turn.ask) await askFact(turn.ask);
     const { text, ends } = await say(turn.say);
     f.scriptTurns++;
     const asked = steps.filter((step) => bare(text).includes(step));
-    const last = index === (c.script ?? []).length - 1;
+    // The last answer asks nothing more; the persona wraps up and the call ends with the goodbye below.
     const ok =
-      turn.next === null
-        ? asked.length === 0 && (!last || ends)
-        : bare(text).includes(bare(turn.next)) && asked.length === 1;
+      turn.next === null ? asked.length === 0 : bare(text).includes(bare(turn.next)) && asked.length === 1;
     if (ok) f.scriptFollowed++;
     else f.misses.push(`script: "${turn.say}" → "${text}" (expected ${turn.next ?? 'no question'})`);
     closedByScript = ends;
