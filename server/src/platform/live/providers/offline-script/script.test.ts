@@ -129,4 +129,28 @@ describe('instructionToQuestion', () => {
     assert.equal(instructionToQuestion('Keep the tone warm'), null);
     assert.equal(instructionToQuestion('Greet the candidate'), null);
   });
+
+  it('reads the steps a prose script lists, and asks "Tell me about…" as written', () => {
+    const steps = (prompt: string) => parseScript(prompt, 'interview').map((s) => s.question);
+    assert.deepEqual(
+      steps(
+        "Sam is a coach. Walk them through: what a typical morning looks like, where the time goes, and one thing they'll try tomorrow. Keep it light.",
+      ),
+      [
+        'Can you tell me what a typical morning looks like?',
+        'Can you tell me where the time goes?',
+        "Can you tell me about one thing you'll try tomorrow?",
+      ],
+    );
+    assert.deepEqual(
+      steps('Pat wants to know why data science, and how they would explain a model to a manager.'),
+      ['Why data science?', 'Can you tell me how you would explain a model to a manager?'],
+    );
+    assert.deepEqual(
+      steps(
+        'About the job, if they ask: 3 engineers, 2 designers and a PM.\n1. Tell me about a launch you led.\n2. Probe once if an answer is vague.',
+      ),
+      ['Tell me about a launch you led.'],
+    );
+  });
 });

@@ -1,4 +1,5 @@
 // Reads a scenario's Markdown script and extracts the ordered steps the persona will ask.
+import nlp from 'compromise';
 import { DEFAULT_QUESTIONS, scenarioKind } from './defaults.ts';
 import { countWords, normalize, sentences, stripInlineMarkdown, thirdToSecondPerson } from './text.ts';
 
@@ -187,13 +188,84 @@ export function instructionToQuestion(sentence: string): string | null {
   m = /^(?:request|solicit|obtain) (.+)$/i.exec(text);
   if (m) return finishQuestion(`Could you share ${m[1]}`);
   m = INQUIRY.exec(text);
-  if (m) return tellMeAbout(m[1]);
+  // "Probe once if an answer is vague", "Check in gently": how to ask, not what to ask about.
+  if (m && !HOW_NOT_WHAT.test(m[1]) && (WH.test(m[1]) || !startsWithAdverb(m[1]))) return tellMeAbout(m[1]);
   return null;
+}
+
+const HOW_NOT_WHAT =
+  /^(?:once|twice|further|deeper|more|again|if|when|whenever|unless|until|as needed|gently|politely|briefly|in|on (?:vague|weak|short|any))\b/i;
+
+function startsWithAdverb(text: string): boolean {
+  const first = nlp(text).terms().json()[0]?.terms?.[0] as { tags: string[] } | undefined;
+  return Boolean(first?.tags.includes('Adverb') || first?.tags.includes('Conjunction'));
+}
+
+/** "Tell me about a time you…", "Walk me through…": already said to the participant, asked as written. */
+const ASKS_AS_WRITTEN =
+  /^(?:tell me|walk me through|talk me through|take me through|give me an? |show me|describe|share an? )\b/i;
+
+/** The verb of a prose sentence that lists what to ask: "She'll ask: a, b, and c", "Rosa wants to know a, b and c". */
+const ASKS_A_LIST =
+  /\b(?:ask(?:s)?(?: (?:them|him|her|the (?:participant|candidate|learner|employee|agent)))?(?: about)?|walks? (?:them|him|her|the (?:participant|candidate)) through|go(?:es)? through|covers?|wants? to (?:know|hear|understand|find out)|would like to (?:know|hear)|explores?|finds? out|discuss(?:es)?)\s*:?\s+([^.;]+)$/i;
+
+/**
+ * The participant's pronouns in a listed item turned to "you" ("a project they're proud of" → "a
+ * project you're proud of"); other people stay as they are ("explain it to a manager").
+ */
+function pronounsToSecondPerson(text: string): string {
+  return text
+    .replace(/\bthe (?:participant|candidate|learner|employee|trainee|interviewee)'s\b/gi, 'your')
+    .replace(/\bthe (?:participant|candidate|learner|employee|trainee|interviewee)\b/gi, 'they')
+    .replace(/\bthemselves\b/gi, 'yourself')
+    .replace(/\btheir\b/gi, 'your')
+    .replace(/\btheirs\b/gi, 'yours')
+    .replace(/\bthey(?=(?:'re|'ve|'d|'ll)\b)/gi, 'you')
+    .replace(/\b(?:they|them)\b/gi, 'you')
+    .replace(
+      /\byou (is|was|has|does)\b/gi,
+      (_, verb: string) => `you ${{ is: 'are', was: 'were', has: 'have', does: 'do' }[verb.toLowerCase()]}`,
+    );
+}
+
+/** "why data engineering, a project they're proud of, and how they'd explain X" → one step each. */
+function listToQuestions(sentence: string): string[] {
+  const m = ASKS_A_LIST.exec(sentence.replace(/[.!;]+$/, ''));
+  if (!m) return [];
+  // "About the role, if they ask: …" is what the participant may ask, not the persona's list.
+  const before = sentence.slice(0, m.index);
+  if (/\b(?:if|when|whenever|once|until|unless|should)\b/i.test(before)) return [];
+  if (
+    /\b(?:they|the (?:participant|candidate|rep|caller|customer|user|learner|employee))\b[^,]*$/i.test(before)
+  )
+    return [];
+  const items = m[1]
+    .split(
+      /,\s*(?:and |or )?|\s+and\s+(?=(?:whether|if|what|how|why|when|where|which|who|a|an|the|one|their|his|her)\b)/i,
+    )
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  if (items.length < 2) return [];
+  return items.map((raw) => {
+    const item = pronounsToSecondPerson(lowerFirst(raw));
+    if (!WH.test(item)) return tellMeAbout(item);
+    // "why data engineering" has no verb: asked as it stands.
+    return nlp(item).verbs().length > 0 ? finishQuestion(`Can you tell me ${item}`) : finishQuestion(item);
+  });
 }
 
 function fromSentence(sentence: string, topicAllowed: boolean, hasChildren: boolean): Candidate | null {
   const text = sentence.replace(LABEL, '').trim();
   if (countWords(text) === 0) return null;
+  if (ASKS_AS_WRITTEN.test(text)) {
+    const asked = `${text[0].toUpperCase()}${text.slice(1).replace(/[\s.;:!]+$/, '')}`;
+    return {
+      question: /\?$/.test(asked) ? asked : `${asked}.`,
+      source: sentence,
+      origin: 'question',
+      section: null,
+    };
+  }
   const instruction = instructionToQuestion(text);
   if (instruction) return { question: instruction, source: sentence, origin: 'instruction', section: null };
   if (text.endsWith('?'))
@@ -219,6 +291,12 @@ function fromLine(line: Line, next: Line | undefined, topicAllowed: boolean): Ca
   const single = line.kind === 'item' && parts.length === 1;
   const found: Candidate[] = [];
   for (const part of parts) {
+    const listed = instructionToQuestion(part.replace(LABEL, '')) ? [] : listToQuestions(part);
+    if (listed.length > 0) {
+      for (const question of listed)
+        found.push({ question, source: part, origin: 'instruction', section: null });
+      continue;
+    }
     // Only a one-sentence list item may be a bare topic ("- Salary expectations").
     const candidate = fromSentence(part, topicAllowed && single, hasChildren);
     if (candidate) found.push(candidate);
