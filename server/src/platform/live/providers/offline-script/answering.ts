@@ -5,6 +5,7 @@
 // the persona knows answers, it says so in its own voice, and never offers an unrelated fact.
 import { askedTypes, factTypes } from './answer-types.ts';
 import { indexTerms } from './concepts.ts';
+import { rankOf } from './embeddings.ts';
 import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
 import { type RankedFact, rankFacts, type Topic } from './retrieval.ts';
@@ -56,12 +57,20 @@ const REASK =
 const ASKING =
   /^(?:what|how|why|who|whom|whose|when|where|which|is|are|was|were|do|does|did|can|could|would|will|have|has|had)\b/i;
 /** Words that point back at what was just said. */
-const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else)\b/i;
+const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else|things)\b/i;
 
 const lowerFirst = (text: string) => (/^I\b|^I'/.test(text) ? text : text[0].toLowerCase() + text.slice(1));
 const wordCount = (text: string) => text.split(/\s+/).length;
 const contentWords = (text: string) =>
   text.split(/\s+/).filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~'))).length;
+/** Words that name something: content words outside the most common of the language ("things", "long", "go"). */
+const informativeWords = (text: string) =>
+  text
+    .split(/\s+/)
+    .filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~')))
+    .filter((w) => (rankOf(w.replace(/[^\p{L}'-]/gu, '')) ?? COMMON_WORDS) >= COMMON_WORDS).length;
+/** The most frequent words of the embeddings' corpus say little on their own. */
+const COMMON_WORDS = 1000;
 
 export interface FactAnswer {
   text: string;
@@ -77,9 +86,11 @@ export interface Recent {
 
 /** A question that leans on the last answer: it starts with "and/so" or points back, and says little else. */
 export function isFollowUp(question: string): boolean {
-  const words = contentWords(question);
   const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
-  return (leans && words <= 2) || words <= 1;
+  return (
+    (leans && (contentWords(question) <= 2 || informativeWords(question) === 0)) ||
+    contentWords(question) <= 1
+  );
 }
 
 function topicOf(facts: readonly Fact[], recent: Recent | undefined): Topic | null {
@@ -154,10 +165,14 @@ export function answerFromFacts(
   seed: number,
   recent?: Recent,
 ): FactAnswer {
-  const parts = askedPart(utterance)
-    .split(SECOND_QUESTION)
-    .map((p) => p.trim())
-    .filter((p) => p.split(/\s+/).length >= 2);
+  const parts: string[] = [];
+  for (const part of askedPart(utterance).split(SECOND_QUESTION)) {
+    const text = part.trim();
+    if (text.split(/\s+/).length < 2) continue;
+    // "Have you changed systems before? How did it go?": the second leans on the first, one question.
+    if (parts.length > 0 && isFollowUp(text)) parts[parts.length - 1] += ` ${text}`;
+    else parts.push(text);
+  }
   if (parts.length <= 1) return answerOne(facts, askedPart(utterance), said, seed, recent, true);
   // Each part gets its own fact: what one part was told is not the next part's answer.
   const told = new Set<number>();

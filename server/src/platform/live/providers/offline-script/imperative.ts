@@ -14,8 +14,13 @@ export function isImperative(sentence: string): boolean {
     .terms()
     .json()
     .slice(0, 2)
-    .map((t: { terms: { tags: string[] }[] }) => t.terms[0]) as ({ tags: string[] } | undefined)[];
+    .map((t: { terms: { tags: string[]; post: string }[] }) => t.terms[0]) as (
+    | { tags: string[]; post: string }
+    | undefined
+  )[];
   if (!first?.tags.includes('Verb') || !first.tags.includes('Infinitive')) return false;
+  // "Budget: under 25k" is a label, not an order.
+  if (first.post.includes(':')) return false;
   // "Lease ends in August": a finite verb right after it makes the first word the subject.
   const finite =
     second?.tags.includes('Verb') && !second.tags.includes('Infinitive') && !second.tags.includes('Particle');
