@@ -60,6 +60,8 @@ const FUTURE_ACTIONS = new RegExp(FUTURE_ACTION.source, 'g');
 // afternoon", "the 30th goes in the calendar", "the offer lands in my inbox by Wednesday").
 const OTHER_COMMITMENT =
   /(^|[,;:]\s*|\band\s+)(expect (her|his|their|my|a|an|the)|let's (meet|book|schedule|pick|go|sit|look|agree|talk)|can we (book|schedule|meet|set)|could you (reach out|send|talk|call)|you talk to|we (sit down|look at|meet))\b|\bi'?m (writing|sending|calling|booking|putting|setting up|scheduling)\b|\b(goes|go|lands|land) in(to)? (the|my|your|our|both our) (calendars?|diary|inbox)\b/;
+/** An exchange of commitments: the condition asks the other side to act ("If you can send the letter by Wednesday, I'll sign it by Friday"). */
+const EXCHANGE = /\bif (you|they) (can |could )?[a-z]+\b[^,]*,\s*(i|we)('ll| will)\b/;
 const FEELING =
   /\b(frustrat\w*|stress\w*|upset\w*|furious|shock\w*|nervous|worr\w*|annoy\w*|angry|disappoint\w*|hard on you|a lot of manual work|serious|no reason to trust|not okay|awful|exhaust\w*|overwhelm\w*|painful)\b/;
 const EMPATHY_FRAME =
@@ -98,7 +100,9 @@ export function readActs(sentence: ParticipantSentence, prompt: string): Sentenc
   // Each commitment clause counts ("She'll call at 2pm, and I'll email you by 5pm" is two), at most two.
   const clauses = Math.min(
     2,
-    [...lower.matchAll(FUTURE_ACTIONS)].length + (OTHER_COMMITMENT.test(lower) ? 1 : 0),
+    [...lower.matchAll(FUTURE_ACTIONS)].length +
+      (OTHER_COMMITMENT.test(lower) ? 1 : 0) +
+      (EXCHANGE.test(lower) ? 1 : 0),
   );
   if ((future || OTHER_COMMITMENT.test(lower)) && !vague)
     acts.set('nextStep', (hasTime ? 1 : 0.4) * Math.max(1, clauses));

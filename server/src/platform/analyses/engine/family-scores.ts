@@ -4,6 +4,7 @@
 // Documented in docs/analysis.md ("Offline evaluator").
 
 import type { Act, SentenceActs } from './acts.ts';
+import type { AgreementEvidence } from './agreement.ts';
 import type { ConversationEvidence, Lead } from './conversation-evidence.ts';
 import type { Family } from './goal-acts.ts';
 import { clamp01, type ParticipantSentence } from './text.ts';
@@ -30,6 +31,7 @@ export function scoreFamily(
   acts: SentenceActs[],
   c: ConversationEvidence,
   lead: Lead,
+  agreement?: AgreementEvidence,
 ): FamilyScore {
   const count = (act: Act) => acts.filter((a) => a.acts.has(act)).length;
   const statements = acts.filter((a) => !a.acts.has('question') && !a.acts.has('openQuestion'));
@@ -169,6 +171,27 @@ export function scoreFamily(
         counted: `${count('decision')} decisions, ${count('nextStep')} next steps`,
       };
     }
+    case 'agreement': {
+      // Terms the participant stated and the persona confirmed are an agreement; stated terms
+      // left unconfirmed half of one; merely accepting the persona's terms a little.
+      const { confirmed = [], stated = [], accepted = [] } = agreement ?? {};
+      const grounded = confirmed.some((s) => acts.some((a) => a.sentence === s && a.acts.has('specific')));
+      return {
+        family,
+        value:
+          confirmed.length > 0
+            ? grounded
+              ? 1
+              : 0.7
+            : stated.length > 0
+              ? 0.5
+              : accepted.length > 0
+                ? 0.2
+                : 0,
+        evidence: [...confirmed, ...stated, ...accepted],
+        counted: `${confirmed.length} terms stated and confirmed, ${stated.length} unconfirmed, ${accepted.length} of the other side's accepted`,
+      };
+    }
     case 'answers': {
       const quality =
         c.answers.length > 0 ? c.answers.reduce((s, a) => s + a.quality, 0) / c.answers.length : 0;
@@ -200,6 +223,8 @@ export const FAMILY_TIPS: Readonly<Record<Family, string>> = {
   ideas: 'Put several distinct ideas on the table before judging any of them.',
   building: 'Pick up your partner\'s idea and extend it ("yes, and…") instead of dismissing it.',
   decision: 'Narrow down to one option to try first, with how you will measure it and who runs it.',
+  agreement:
+    'Close by stating the terms in full (what, who, by when) and ask the other side to confirm them.',
   answers: 'Answer each question with the point, a specific example with a number, and the result.',
 };
 
@@ -218,5 +243,6 @@ export const FAMILY_LABELS: Readonly<Record<Family, string>> = {
   ideas: 'ideas generated',
   building: 'building on ideas',
   decision: 'decision',
+  agreement: 'agreement',
   answers: 'answer quality',
 };

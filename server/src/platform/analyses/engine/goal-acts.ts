@@ -20,6 +20,7 @@ export type Family =
   | 'ideas'
   | 'building'
   | 'decision'
+  | 'agreement'
   | 'answers';
 
 /** Phrases naming each family in a goal's text (matched at word starts, case-insensitive). */
@@ -113,6 +114,7 @@ export const FAMILY_PHRASES: Readonly<Record<Family, readonly string[]>> = {
   ideas: ['generate', 'ideas on the table', 'several', 'brainstorm', 'range of', 'options', 'distinct'],
   building: ['build on', 'builds on', 'extend', 'picks up', 'yes and', "partner's idea"],
   decision: ['converge', 'narrow', 'choose', 'prioriti', 'first experiment', 'pick one'],
+  agreement: ['agreement', 'agreed', 'confirmed by both', 'deal'],
   answers: ['answer', 'structur', 'organised', 'organized', 'articulate', 'concise'],
 };
 

@@ -5,6 +5,7 @@
 // Documented in docs/analysis.md ("Offline evaluator"); keep the weights there in step.
 
 import { readConversationActs, type SentenceActs } from './acts.ts';
+import { readAgreement } from './agreement.ts';
 import {
   type ConversationEvidence,
   contentStems,
@@ -115,9 +116,10 @@ function evaluateGoal(
   // not evidence for this goal, whatever acts it seems to carry.
   const echoes = goalEchoes(goal, allActs);
   const acts = allActs.filter((a) => !echoes.has(a.sentence.index));
+  const agreement = families.has('agreement') ? readAgreement(acts, turns) : undefined;
   const results = [...families].map(([family, weight]) => ({
     weight,
-    ...scoreFamily(family, acts, conversation, lead),
+    ...scoreFamily(family, acts, conversation, lead, agreement),
   }));
   // A goal listing facts to collect: asking and drawing out are worth the share of them covered.
   const items = factsToCollect(goal);
