@@ -11,10 +11,7 @@ import { computeSpeechAnalytics } from '../speech-analytics.ts';
 import type { GoalEvaluation, TranscriptTurn } from '../types.ts';
 import { type Band, CONVERSATIONS, type Conversation, type Scale, type SetGoal } from './conversations.ts';
 
-/**
- * The quality goal: at least this share of goal results within the team lead's band. Not asserted
- * yet, because the offline evaluator does not meet it; evaluation.test.ts asserts it once it does.
- */
+/** The quality goal: at least this share of goal results within the team lead's band (asserted in evaluation.test.ts). */
 export const QUALITY_GOAL_WITHIN_BAND = 0.85;
 
 /** A highlight quoting fewer words than this is trivial. */
