@@ -234,6 +234,12 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
       return;
     }
     const { page, problems, close } = await open('/#/settings');
+    // No model on this server: the settings say the scripted engine plays, and link to the guide.
+    const engine = page.locator('[data-persona-engine="offline"]');
+    assert.equal(
+      await engine.getByRole('link', { name: /How to connect a model/ }).getAttribute('href'),
+      '/docs/guides/connect-a-model',
+    );
     await page.getByLabel('Keep ended meetings').selectOption('90');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();

@@ -219,6 +219,15 @@ describe('dashboard: which engine plays the persona', { skip: chromiumMissing },
       assert.equal(read.body.persona_model, 'qwen2.5:7b-instruct');
     });
 
+    it('the settings name the model that plays the personas', async () => {
+      await view(browser, w, '/#/settings', async (page) => {
+        const engine = page.locator('[data-persona-engine="llm"]');
+        await engine.waitFor();
+        assert.match((await engine.textContent()) ?? '', /qwen2\.5:7b-instruct/);
+        await dashboardShot(page, 'engine-settings-llm');
+      });
+    });
+
     it('no page says the scripted engine plays', async () => {
       for (const path of ['/#/', `/#/scenarios/${w.scenarios[0]}`, `/#/meetings/${meetingId}`]) {
         await view(browser, w, path, async (page) => {

@@ -1,5 +1,7 @@
-// Workspace settings (GET/PATCH /v1/workspace): its name and how long ended meetings are kept.
+// Workspace settings (GET/PATCH /v1/workspace): its name and how long ended meetings are kept, and
+// which engine plays the personas (a server setting, read-only here).
 import { api } from '../../api.js';
+import { CONNECT_A_MODEL_URL } from '../../components/persona-engine.js';
 import {
   Async,
   Button,
@@ -62,10 +64,29 @@ function SettingsForm({ workspace, onSaved }) {
   </form>`;
 }
 
+/** Who plays the persona in scenarios without their own custom agent: the server's model or the scripted engine. */
+function PersonaEngine({ workspace }) {
+  const link = html`<a href=${CONNECT_A_MODEL_URL} target="_blank" rel="noopener">How to connect a model ↗<span
+    class="visually-hidden"> (opens in a new tab)</span></a>`;
+  if (workspace.persona_engine === 'llm') {
+    return html`<div class="engine-summary" data-persona-engine="llm">
+      <p>The server's language model, <span class="mono">${workspace.persona_model}</span>, plays the persona in
+        every scenario without its own custom agent, and writes the analyses.</p>
+      <p class="muted small">Scenarios with a custom agent are played by that agent. ${link}</p>
+    </div>`;
+  }
+  return html`<div class="engine-summary" data-persona-engine="offline">
+    <p>The <strong>scripted engine</strong> plays the persona in every scenario without its own custom agent: no
+      language model is connected to this server. It answers from the scenario's text and follows scripts,
+      deterministic and offline, but holds no free conversation.</p>
+    <p>${link} (OpenAI, Ollama, a llama.cpp or vLLM server): an administrator sets it on the server.</p>
+  </div>`;
+}
+
 export default function Settings() {
   const workspace = useApi(() => api.get('workspace').then(workspaceOf));
   return html`<div class="page">
-    <${PageHeader} title="Workspace settings" description="Your workspace's name and how long it keeps practice meetings." />
+    <${PageHeader} title="Workspace settings" description="Your workspace's name, how long it keeps practice meetings, and who plays the personas." />
     <div class="grid grid--2">
       <${Card} title="Workspace">
         <${Async} state=${workspace} rows=${3}>
@@ -84,6 +105,9 @@ export default function Settings() {
           systems can forget the meeting too. Meetings that never ended, scenarios, personas, goals,
           memory facts and API keys are not touched. A shorter period applies at the next check; a
           longer one cannot bring back what was deleted. “Keep forever” deletes nothing.</p>
+      <//>
+      <${Card} title="Who plays the personas">
+        <${Async} state=${workspace} rows=${2}>${(data) => html`<${PersonaEngine} workspace=${data} />`}<//>
       <//>
     </div>
   </div>`;
