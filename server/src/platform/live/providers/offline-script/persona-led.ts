@@ -9,7 +9,7 @@ import { indexTerms } from './concepts.ts';
 import type { Utterance } from './conversation.ts';
 import { keyPhrase, reflect } from './echo.ts';
 import { answerAboutItself } from './in-character.ts';
-import { capitalize, countWords } from './text.ts';
+import { capitalize, countWords, STOPWORDS } from './text.ts';
 import { type ComposedReply, say, type Turn } from './turn.ts';
 import { readWrapUp } from './wrap-up.ts';
 
@@ -39,7 +39,7 @@ const RESUME = [
   'So, once more:',
 ];
 /** Ways to say a wrap-up line again when asked about the next steps. */
-const AGAIN = ['As I said, {line}', 'Like I mentioned, {line}', 'To repeat: {line}'];
+const AGAIN = ['As I said: {line}', 'Like I mentioned: {line}', 'To repeat: {line}'];
 const SUMMARY = ['To sum up, {echo}.', 'So the one thing to take away: {echo}.'];
 
 const lowerFirst = (text: string) => (/^I\b/.test(text) ? text : text[0].toLowerCase() + text.slice(1));
@@ -50,8 +50,24 @@ function nextSteps(turn: Turn): string | null {
   if (lines.length === 0) return null;
   const fresh = turn.said.fresh([lines.join(' ')], turn.state.seed, 'next-steps');
   if (fresh) return fresh;
-  const again = AGAIN.map((a) => a.replace('{line}', lowerFirst(lines.join(' '))));
+  const again = AGAIN.map((a) => a.replace('{line}', lines.join(' ')));
   return say(turn, again, 'next-steps-again', again[0]);
+}
+
+/** "Have you tried the ramen place?", "Where did you go to uni?": the persona's own life and tastes. */
+const ABOUT_YOU =
+  /\b(?:have you (?:ever )?(?:tried|been to|seen|watched|heard of|read)|did you (?:go|end up|see|watch|get to|enjoy|have a (?:good|nice|great))|do you (?:like|enjoy|love|have any (?:kids|pets|hobbies))|your favou?rite)\b/i;
+
+/** A question about the persona's own life that none of its facts touches: it is parked, not answered with a fact. */
+function asksAboutItsLife(turn: Turn, question: string): boolean {
+  if (!ABOUT_YOU.test(question)) return false;
+  const known = new Set(turn.facts.flatMap((f) => [...stems(f.text)].filter((t) => !t.startsWith('~'))));
+  const asked = question
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}'-]/gu, ''))
+    .filter((w) => w.length >= 4 && !STOPWORDS.has(w.toLowerCase()))
+    .flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~')));
+  return asked.length > 0 && !asked.some((t) => known.has(t));
 }
 
 /** The persona's answer to a question the participant asks it. */
@@ -69,6 +85,7 @@ function answerParticipant(turn: Turn, question: string): string {
     const next = nextSteps(turn);
     if (next) return next;
   }
+  if (asksAboutItsLife(turn, question)) return say(turn, turn.phrasing.park, 'park', '');
   const answer = answerFromFacts(turn.facts, question, turn.said, turn.state.seed, turn.recent);
   // Nothing it knows answers it (a personal or off-topic question): parked in its own manner.
   if (!answer.covered) return say(turn, turn.phrasing.park, 'park', answer.text);
