@@ -50,7 +50,9 @@ function isQuestion(sentence: string): boolean {
   if (TENTATIVE.test(sentence.replace(/^[\s"“]+/, ''))) return false;
   const asked = sentence.replace(LEAD_IN, '');
   if (TAG.test(asked) && !INTERROGATIVE.test(asked)) return false;
-  return INTERROGATIVE.test(asked) || countWords(asked) <= 4 || /\b(?:you|your)\b/i.test(asked);
+  // "The SLA is how many hours now?": a question word left where the answer would go.
+  const inSitu = /\b(?:how (?:many|much|long|often|old|far)|what|which|when|where|who|why)\b/i.test(asked);
+  return INTERROGATIVE.test(asked) || inSitu || countWords(asked) <= 4 || /\b(?:you|your)\b/i.test(asked);
 }
 
 export function readAsides(utterance: string): Reading {

@@ -7,14 +7,19 @@ export type Lead = 'persona' | 'participant';
 
 /** The script says outright that the participant asks the questions. */
 const PARTICIPANT_ASKS =
-  /\b(?:participant|candidate|rep|user)\b[^.]{0,80}\b(?:gathering|gathers|interviews you|asks? (?:you|the questions)|lead the conversation|leads the conversation|drives|discovery|trying to find out|facilitates)\b|\blet them ask\b|\banswer (?:their|the participant's) questions\b/i;
-/** The script says outright that the persona asks. */
-const PERSONA_ASKS = /\byou (?:lead|run|conduct) (?:the|this) (?:session|interview|conversation|call)\b/i;
+  /\b(?:participant|candidate|rep|user)\b[^.]{0,80}\b(?:gathering|gathers|interviews you|asks? (?:you|the questions)|lead the conversation|leads the conversation|drives|discovery|trying to find out|facilitates|negotiat\w*|selling|sells|pitch(?:es|ing)|handl(?:es|ing) (?:the|your|his|her|their) (?:call|complaint|case|request)|works? (?:there|in|at|for the (?:billing|support|service|help)))\b|\blet them ask\b|\banswer (?:their|the participant's) questions\b/i;
+/** The script says outright that the persona asks ("You lead the interview", "He runs this interview", "She leads."). */
+const PERSONA_ASKS =
+  /\b(?:you|he|she|(?!(?:participant|candidate|rep|user|learner|trainee|caller|customer|they|who|and)\b)[a-z]+) (?:lead|leads|run|runs|conduct|conducts|hold|holds) (?:the|this|a) (?:session|interview|conversation|call|1:1|one-on-one|meeting|check-in|coaching|practice)\b|\b(?:you|he|she) leads?\.|\byou lead\b/i;
+/** Scenario types where the participant does the business (sells, negotiates, handles a complaint) and the persona responds. */
+const PARTICIPANT_TYPES =
+  /negotiat|sales|sell|pitch|complain|support|customer|discovery|requirement|stakeholder|objection/i;
 
 export function whoLeads(scenarioType: string, prompt: string | null): Lead {
   const text = prompt ?? '';
   if (PERSONA_ASKS.test(text)) return 'persona';
   if (PARTICIPANT_ASKS.test(text)) return 'participant';
+  if (PARTICIPANT_TYPES.test(scenarioType)) return 'participant';
   const kind = scenarioKind(scenarioType);
   return kind === 'roleplay' || kind === 'brainstorm' ? 'participant' : 'persona';
 }
