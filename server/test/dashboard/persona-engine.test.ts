@@ -228,6 +228,51 @@ describe('dashboard: which engine plays the persona', { skip: chromiumMissing },
       });
     });
 
+    it("a meeting's page counts the replies the scripted engine answered when the model failed", async () => {
+      const created = await api(w, 'POST', '/meetings', { scenario_id: w.scenarios[0] });
+      const id = created.body.data?.id ?? created.body.id;
+      // As the live engine stores a conversation in which the model failed once (its retry too).
+      const { db } = w.t.deps;
+      const accountId = w.session.account.id;
+      const now = new Date();
+      const transcript = await db
+        .selectFrom('transcripts')
+        .select('id')
+        .where('meeting_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const lines: [string, string, string | null][] = [
+        ['agent', 'Hello, thanks for calling.', 'welcome'],
+        ['user', 'What does the rollout look like?', null],
+        ['agent', 'We plan three waves over the quarter.', 'llm'],
+        ['user', 'And the budget?', null],
+        ['agent', 'About forty thousand for the first wave.', 'offline'],
+      ];
+      await db
+        .insertInto('transcript_sentences')
+        .values(
+          lines.map(([speaker, message, provider], index) => ({
+            transcript_id: Number(transcript.id),
+            meeting_id: id,
+            account_id: accountId,
+            speaker: speaker as 'user' | 'agent',
+            message,
+            start_ms: index * 2000,
+            end_ms: null,
+            sequence_number: index + 1,
+            provider: provider as 'llm' | null,
+            created_at: now,
+          })),
+        )
+        .execute();
+      await view(browser, w, `/#/meetings/${id}`, async (page) => {
+        const notice = page.locator('[data-engine-notice="stand-in"]');
+        await notice.waitFor();
+        assert.match((await notice.textContent()) ?? '', /answered 1 of the persona’s 2 replies/);
+        assert.equal(await page.locator('[data-engine-notice="meeting"]').count(), 0);
+        await dashboardShot(page, 'engine-stand-in');
+      });
+    });
+
     it('no page says the scripted engine plays', async () => {
       for (const path of ['/#/', `/#/scenarios/${w.scenarios[0]}`, `/#/meetings/${meetingId}`]) {
         await view(browser, w, path, async (page) => {

@@ -48,10 +48,13 @@ function CanAndCannot() {
       its text does not answer gets a polite non-answer.</p>`;
 }
 
-function ConnectLink() {
+function ConnectLink({
+  anchor = '',
+  label = 'How to connect a model (OpenAI, Ollama, a llama.cpp or vLLM server)',
+}) {
   return html`<p class="engine-notice__link">
-    <a href=${CONNECT_A_MODEL_URL} target="_blank" rel="noopener">How to connect a model
-      (OpenAI, Ollama, a llama.cpp or vLLM server) ↗<span class="visually-hidden"> (opens in a new tab)</span></a>
+    <a href=${`${CONNECT_A_MODEL_URL}${anchor}`} target="_blank" rel="noopener">${label} ↗<span
+      class="visually-hidden"> (opens in a new tab)</span></a>
   </p>`;
 }
 
@@ -97,4 +100,24 @@ export function ScenarioEngineNotice({ scenario }) {
   return scenarioUsesScriptedEngine(scenario, engine)
     ? html`<${ScriptedEngineNotice} scope="scenario" />`
     : null;
+}
+
+/**
+ * A meeting played by a model or a custom agent in which the scripted engine answered some turns,
+ * standing in when the provider failed (docs/live-engine.md, "When a provider fails"). Null otherwise.
+ */
+export function StandInNotice({ meeting }) {
+  if (meeting.agent_provider === 'offline') return null;
+  const replies = (meeting.sentenced_transcripts ?? []).filter(
+    (sentence) => sentence.speaker === 'agent' && sentence.provider && sentence.provider !== 'welcome',
+  );
+  const stoodIn = replies.filter((sentence) => sentence.provider === 'offline').length;
+  if (stoodIn === 0) return null;
+  const who = meeting.agent_provider === 'custom_agent' ? 'the scenario’s custom agent' : 'the model';
+  return html`<section class="notice notice--info engine-notice" data-engine-notice="stand-in"
+    aria-label="Which engine plays the persona">
+    <p>The scripted engine answered <strong>${stoodIn} of the persona’s ${replies.length} replies</strong> in this
+      meeting, standing in when ${who} did not answer. Those replies come from the scenario’s text only.</p>
+    <${ConnectLink} anchor="#checking-that-it-took" label="Checking the model connection" />
+  </section>`;
 }

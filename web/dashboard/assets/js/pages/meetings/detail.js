@@ -2,7 +2,7 @@
 // analysis and speech analytics, the participant's feedback and the events it fired — with the
 // actions on it: end it (while it runs), re-run the analysis (once ended), delete it.
 import { api } from '../../api.js';
-import { ScriptedEngineNotice } from '../../components/persona-engine.js';
+import { ScriptedEngineNotice, StandInNotice } from '../../components/persona-engine.js';
 import {
   Async,
   Button,
@@ -91,6 +91,7 @@ function Header({ meeting, actions }) {
       ]} />
     <//>
     ${meeting.agent_provider === 'offline' && html`<${ScriptedEngineNotice} scope="meeting" running=${meeting.status !== 'ended'} />`}
+    <${StandInNotice} meeting=${meeting} />
   </div>`;
 }
 
