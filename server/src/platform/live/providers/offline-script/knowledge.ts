@@ -98,9 +98,9 @@ function spoken(sentence: string, voice: Voice): string {
 /** "(the participant works there)": who the participant is is setup, not something the persona says. */
 const ABOUT_PARTICIPANT = /\s*\([^()]*\b(?:participant|candidate|learner)\b[^()]*\)/gi;
 
-/** "The participant is the HR director…", "Brainstorming with the participant…": the setting, not a fact to tell. */
+/** "The participant is the HR director…", "Brainstorming with the participant…", "You're interviewing the participant…": the setting, not a fact to tell. */
 const SETUP =
-  /^(?:the (?:participant|candidate|learner)\b|\w+ing with the (?:participant|candidate|learner)\b)/i;
+  /^(?:the (?:participant|candidate|learner)\b|\w+ing with the (?:participant|candidate|learner)\b|(?:you(?:'re| are)|she(?:'s| is)|he(?:'s| is)) \w+ing the (?:participant|candidate|learner)\b)/i;
 /** Unless the setup line also tells a figure of the persona's own ("…the SaaS you've used for 4 years"). */
 const OWN_CLAUSE = /\b(?:you(?:'ve|'re|'d|'ll)?|your|she|her|he|his)\b/i;
 
