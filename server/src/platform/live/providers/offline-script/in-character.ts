@@ -19,7 +19,7 @@ const ASKS_IF_REAL = new RegExp(
     String.raw`\b(?:are|r) (?:you|u) (?:(?:an?|the|actual|real|live|human|person|coach|interviewer|manager|trainer|mentor|someone|or|just|even|really|actually|some|kind|sort|of|like|maybe|perhaps|by|any) ){0,6}?${MACHINE}\b`,
     String.raw`\b(?:are|r) (?:you|u) (?:even |actually |really |just )?${PERSON}\b`,
     // "is this interview run by an AI?", "is this a real call or an AI thing?" (the call, not a product)
-    String.raw`\bis this (?:(?:an? |the )?(?:real |actual |live )?${CALL}\b[^.?!]{0,40}?|an? )${MACHINE}\b`,
+    String.raw`\bis (?:this|it) (?:(?:an? |the )?(?:real |actual |live )?${CALL}\b[^.?!]{0,40}?|an? |(?:all |fully |just )?)${MACHINE}\b`,
     String.raw`\bis this (?:even )?(?:real|fake|a test)\b`,
     // "am I talking to a bot?", "am I practising with a real person here?"
     String.raw`\b(?:am i|are we) (?:actually |really )?\w+ing (?:to|with) (?:an? )?(?:${MACHINE}|${PERSON})\b`,

@@ -111,6 +111,7 @@ describe('reading a persona-led turn', () => {
       'Can I ask — are you an actual coach or an AI?',
       'Am I practising with a bot here?',
       'Is this an actual call or an AI thing HR set up?',
+      'Be honest, is this automated?',
     ])
       assert.ok(asksIfReal(probe), probe);
     for (const question of [
@@ -164,6 +165,10 @@ describe('reading a persona-led turn', () => {
       lines: [],
       summarise: false,
     });
+    assert.deepEqual(
+      readWrapUp("Wrap up by telling them she'll send a one-page checklist.", 'Priya Nair').lines,
+      ["I'll send a one-page checklist."],
+    );
   });
 
   it('knows who leads from what the script says, then from the type', () => {

@@ -6,7 +6,7 @@
 import { answerFromFacts } from './answering.ts';
 import { type Reading, readAsides } from './asides.ts';
 import { indexTerms } from './concepts.ts';
-import type { Utterance } from './conversation.ts';
+import { type Utterance, VAGUE_WORD_LIMIT } from './conversation.ts';
 import { keyPhrase, reflect } from './echo.ts';
 import { answerAboutItself } from './in-character.ts';
 import { capitalize, countWords, STOPWORDS } from './text.ts';
@@ -21,7 +21,9 @@ const ASKS_FEEDBACK =
   /\bhow (?:did|am) i (?:do|doing)\b|\bwas (?:that|my answer) (?:good|ok|okay|right|wrong)\b/i;
 /** "What are the next steps?", "When will I hear back?": what the script says happens after the call. */
 const ASKS_NEXT_STEPS =
-  /\bnext steps?\b|\bwhat happens (?:next|now|after(?:wards)?)\b|\bhear (?:back|from (?:you|them|someone|anyone))\b|\bwhen (?:will|would|do) i (?:know|hear)\b|\bfollow(?:s|ing)?[- ]?up\b|\bwho (?:will|would) (?:call|contact|email) me\b/i;
+  /\bnext steps?\b|\bwhat happens (?:next|now|after(?:wards)?)\b|\b(?:after this|afterwards|after the (?:call|session|interview|meeting))\b|\bhear (?:back|from (?:you|them|someone|anyone))\b|\bwhen (?:will|would|do) i (?:know|hear)\b|\bfollow(?:s|ing)?[- ]?up\b|\bwho (?:will|would) (?:call|contact|email) me\b/i;
+const HEDGED =
+  /\b(?:i don'?t know|dunno|not sure|no idea|it depends|maybe|i guess|hard to say|can'?t remember|don'?t remember|nothing really)\b/i;
 /** After the wrap-up: the participant has nothing more to ask. */
 const NOTHING_MORE =
   /^(?:(?:no|nope|nah|not really|none|nothing|all good|i'?m (?:good|fine|all set)|i think (?:that'?s|i'?m) (?:it|all|good|fine)|that'?s (?:all|it|everything)|no(?:,)? (?:more )?questions?|not (?:at the moment|right now|for now))\b[^?]*)$/i;
@@ -46,7 +48,7 @@ const lowerFirst = (text: string) => (/^I\b/.test(text) ? text : text[0].toLower
 
 /** What the script says happens next, said (again) in words not used yet; null when it says nothing. */
 function nextSteps(turn: Turn): string | null {
-  const { lines } = readWrapUp(turn.context.prompt);
+  const { lines } = readWrapUp(turn.context.prompt, turn.context.personaName);
   if (lines.length === 0) return null;
   const fresh = turn.said.fresh([lines.join(' ')], turn.state.seed, 'next-steps');
   if (fresh) return fresh;
@@ -131,7 +133,7 @@ const join = (...parts: string[]) =>
 
 /** The script is done: what it says to do at the end, then an invitation to ask; the call goes on. */
 function wrapUp(turn: Turn, ack: string, answered: string): ComposedReply {
-  const { lines, summarise } = readWrapUp(turn.context.prompt);
+  const { lines, summarise } = readWrapUp(turn.context.prompt, turn.context.personaName);
   const echo = summarise ? keyPhrase(answered) : null;
   const summary = echo
     ? say(
@@ -182,9 +184,10 @@ function acknowledge(turn: Turn, answer: string): string {
 }
 
 /** The pending question again, in words not used yet in this call (the lead-in and question are one sentence). */
-function pending(turn: Turn, salt: string, leads: readonly string[]): string {
+function pending(turn: Turn, salt: string, leads: readonly string[], greeted = false): string {
   const step = turn.steps[turn.state.cursor];
-  if (!step) return join(say(turn, turn.phrasing.first, 'first', ''), turn.steps[0].question);
+  // After a greeting of its own, the persona goes straight to its first question.
+  if (!step) return join(greeted ? '' : say(turn, turn.phrasing.first, 'first', ''), turn.steps[0].question);
   const variants = [...leads, ...RESUME].map((lead) => ask(lead, step.question));
   return say(turn, variants, salt, step.question);
 }
@@ -238,12 +241,21 @@ export function personaLedReply(turn: Turn, heard: Utterance): ComposedReply {
   // Only asides (small talk, a probe, a question): answered, then the pending question again.
   if (!started || reading.answer.length === 0)
     return {
-      text: join(...aside, pending(turn, started ? 'resume' : 'first', started ? phrasing.resume : [])),
+      text: join(
+        ...aside,
+        pending(turn, started ? 'resume' : 'first', started ? phrasing.resume : [], reading.social !== null),
+      ),
       endReason: null,
     };
   const answer = reading.answer;
-  const short = countWords(answer) < 8;
-  const vague = heard.kind === 'answer' ? heard.vague || short : short;
+  // Short, or hedged with nothing specific in it ("maybe 5% for three years" is specific).
+  const words = countWords(answer);
+  const content = answer
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}']/gu, '').toLowerCase())
+    .filter((w) => w.length >= 4 && !STOPWORDS.has(w));
+  const specific = /\d/.test(answer) || content.length >= 4;
+  const vague = words < VAGUE_WORD_LIMIT || (words < 15 && HEDGED.test(answer) && !specific);
   if (vague && !state.followUpAsked) {
     // A vague answer is said back as a question ("Just stuff?") before the probe.
     const echo = reflect(answer);

@@ -15,12 +15,23 @@ const AT_THE_END =
   /\b(?:at the end|in the end|to (?:close|finish|end|wrap up)|when (?:you(?:'re| are) )?(?:done|finished|wrapping up)|before (?:you )?(?:hang up|finish|end|close|say goodbye)|(?:close|end|finish|wrap up|sign off)(?: the (?:call|session|interview|meeting|conversation))? (?:by|with)|afterwards|wrap-?up|closing)\b/i;
 /** "tell them X", "say X", "let them know that X", "mention X": X is what is said. */
 const SAYS =
-  /\b(?:tell (?:them|him|her|the (?:participant|candidate|caller|learner))|say|mention|let (?:them|him|her|the (?:participant|candidate)) know|explain|confirm|remind (?:them|him|her))\b(?: that)?[:,]?\s+(.+)$/i;
+  /\b(?:tell(?:ing)? (?:them|him|her|the (?:participant|candidate|caller|learner))|say(?:ing)?|mention(?:ing)?|let(?:ting)? (?:them|him|her|the (?:participant|candidate)) know|explain(?:ing)?|confirm(?:ing)?|remind(?:ing)? (?:them|him|her))\b(?: that)?[:,]?\s+(.+)$/i;
 const SUMMARISE = /\bsumm(?:ari[sz]|ing up|ary)|\brecap\b|\bsum up\b/i;
 
 /** A line to say: the third person about the participant turned to "you", a full stop at the end. */
-function speakable(text: string): string | null {
-  const said = thirdToSecondPerson(text.replace(/^["“']|["”']$/g, '').trim())
+function speakable(text: string, persona: string | null): string | null {
+  const first = persona?.trim().split(/\s+/)[0];
+  // "she'll send a checklist", "Felix will send…": the persona speaks of itself as "I".
+  const self = new RegExp(
+    `^(?:she|he${first ? `|${first}` : ''})(?=(?:'ll|'d|\\s+will|\\s+would|\\s+can)\\b)`,
+    'i',
+  );
+  const said = thirdToSecondPerson(
+    text
+      .replace(/^["“']|["”']$/g, '')
+      .trim()
+      .replace(self, 'I'),
+  )
     .replace(/\s*\(.*?\)\s*/g, ' ')
     .replace(/[\s.;:,!]+$/, '')
     .trim();
@@ -32,7 +43,7 @@ function speakable(text: string): string | null {
   return bare.split(/\s+/).length >= 3 ? `${capitalize(bare)}.` : null;
 }
 
-export function readWrapUp(prompt: string | null): WrapUp {
+export function readWrapUp(prompt: string | null, persona: string | null = null): WrapUp {
   const lines: string[] = [];
   let summarise = false;
   for (const raw of (prompt ?? '').split(/\n+/)) {
@@ -41,7 +52,7 @@ export function readWrapUp(prompt: string | null): WrapUp {
       if (!AT_THE_END.test(sentence)) continue;
       if (SUMMARISE.test(sentence)) summarise = true;
       const said = SAYS.exec(sentence);
-      const text = said ? speakable(said[1]) : null;
+      const text = said ? speakable(said[1], persona) : null;
       if (text && !lines.includes(text)) lines.push(text);
     }
   }
