@@ -93,6 +93,11 @@ const GOODBYE = [
   // Leave-taking formulas that close a sentence: "take care, bye now", "talk soon", "have a good one".
   // "Good to see you again" greets: a "see you" after "to" is not a leave-taking.
   /\b(?:good ?bye|bye(?:[- ]bye)?(?: now| for now)?|farewell|cheerio|ciao|ta-?ra|all the best|good ?night|(?<!\bto )see (?:you|ya)(?: (?:later|soon|around|then|next time|tomorrow|next \w+|on \w+day))?|take care(?: of yourself)?|(?:talk|speak|chat)(?: to you)? (?:soon|later|then|tomorrow|next (?:week|time|month)|on \w+day)|catch you (?:later|soon|next time|then)|until next time|till next time|have a (?:good|great|nice|lovely) (?:day|one|evening|weekend|afternoon|night|rest of your day|rest of the day|week))(?:,? \w+)?[.!]*$/i,
+  // Pleasantries that close: "great chatting, take it easy", "nice talking to you", "lovely, cheers then".
+  /\b(?:take it easy|(?:great|nice|good|lovely) (?:chatting|talking (?:to|with) you|speaking (?:to|with) you)|cheers(?: then| mate| for now)?)(?:,? \w+)?[.!]*$/i,
+  // "I think we're good here, cheers", "that's all I had, thank you", "I need to jump on another call".
+  /^(?:(?:ok(?:ay)?|right|alright|well|so|great|perfect),? )*(?:i think )?(?:we(?:'re| are) (?:done|all done|finished)(?: here| for (?:today|now))?|we(?:'re| are) (?:good|all set) (?:here|for (?:today|now))|(?:that'?s|that is|that will be|that'?ll be) (?:all|everything|it)(?: (?:i had|from me|i needed|for (?:today|now)|on my side))?)(?:,? (?:thanks|thank you|cheers)(?: \w+)?)?[.!]*$/i,
+  /\b(?:need|have|got|gotta) to (?:jump|hop) (?:on|off|onto)\b|\b(?:jump|hop) (?:on|onto) (?:another|a|my next) (?:call|meeting)\b/i,
   // Leave-taking in so many words: "I'll let you go", "I'd better get going", "that's me done".
   /^(?:(?:ok(?:ay)?|right|alright|well|anyway|so|great|cool),? )*(?:i'?ll let you go|i(?:'d| had) better (?:go|get going|head off|be off|run|let you go)|i(?:'m| am) (?:off|heading off|signing off)|(?:gotta|got to|have to|need to) (?:run|go|dash|head off)|that'?s me done|that'?s it from me|nothing (?:else|more) from me|let'?s leave it (?:there|here))\b[^?]*$/i,
   // Thanks that close the conversation rather than answer something.

@@ -147,9 +147,18 @@ describe('reading a persona-led turn', () => {
       "Anyway, I'll let you go.",
       'Take care, bye now',
       'See ya!',
+      "Alright, I think we're good here, cheers.",
+      "OK that's all I had, thank you!",
+      'Great chatting, take it easy.',
+      'I need to jump on another call, sorry.',
     ])
       assert.equal(classifyUtterance(bye).kind, 'goodbye', bye);
-    assert.notEqual(classifyUtterance('Hi Rosa, it’s good to see you again.').kind, 'goodbye');
+    for (const not of [
+      'Hi Rosa, it’s good to see you again.',
+      "We're good, the team is busy.",
+      'Cheers for asking.',
+    ])
+      assert.notEqual(classifyUtterance(not).kind, 'goodbye', not);
   });
 
   it('reads what the script says to do at the end', () => {
