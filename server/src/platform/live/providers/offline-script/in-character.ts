@@ -19,7 +19,14 @@ const ASKS_IF_REAL = new RegExp(
     String.raw`\b(?:are|r) (?:you|u) (?:(?:an?|the|actual|real|live|human|person|coach|interviewer|manager|trainer|mentor|someone|or|just|even|really|actually|some|kind|sort|of|like|maybe|perhaps|by|any) ){0,6}?${MACHINE}\b`,
     String.raw`\b(?:are|r) (?:you|u) (?:even |actually |really |just )?${PERSON}\b`,
     // "is this interview run by an AI?", "is this a real call or an AI thing?" (the call, not a product)
-    String.raw`\bis (?:this|it) (?:(?:an? |the )?(?:real |actual |live )?${CALL}\b[^.?!]{0,40}?|an? |(?:all |fully |just )?)${MACHINE}\b`,
+    String.raw`\bis this (?:(?:(?:an?|the|whole|some|kind|sort|of|real|actual|live) ){0,4}${CALL}\b[^.?!]{0,40}?|(?:(?:an?|some|kind|sort|of|all|fully|just) ){0,4})${MACHINE}\b`,
+    // "Is it a robot I'm talking to?", "I'm talking to a bot, right?"
+    String.raw`\b(?:talking|speaking|chatting) (?:to|with) (?:an? )?${MACHINE}\b|\b${MACHINE} (?:i'?m|i am) (?:talking|speaking|chatting) (?:to|with)\b`,
+    // "You're a bot, aren't you?", "You're not a real person, are you?"
+    String.raw`\byou(?:'re| are) (?:not |just |only )?(?:an? |some )?(?:${MACHINE}|${PERSON})\b`,
+    // "Is someone actually there?", "Real person or AI?", "Human or bot?"
+    String.raw`\bis (?:someone|anyone|somebody|a (?:real )?(?:person|human)) (?:actually |really )?(?:there|real|listening|on the other end)\b`,
+    String.raw`\b(?:real |actual |live )?(?:person|human|people)\b[^.?!]{0,12}\bor\b[^.?!]{0,12}\b${MACHINE}\b|\b${MACHINE}\b[^.?!]{0,12}\bor\b[^.?!]{0,12}\b(?:real |actual |live )?(?:person|human)\b`,
     String.raw`\bis this (?:even )?(?:real|fake|a test)\b`,
     // "am I talking to a bot?", "am I practising with a real person here?"
     String.raw`\b(?:am i|are we) (?:actually |really )?\w+ing (?:to|with) (?:an? )?(?:${MACHINE}|${PERSON})\b`,
