@@ -68,22 +68,27 @@ export function readAsides(utterance: string): Reading {
       continue;
     }
     const words = countWords(sentence);
-    const social: Social | null = REASSURE.test(sentence)
-      ? 'reassure'
-      : HOW_ARE_YOU.test(sentence)
-        ? 'howAreYou'
-        : GREET.test(sentence) && words <= 14
-          ? 'greet'
-          : REMARK.test(sentence) && words <= 14
-            ? 'remark'
-            : null;
+    // A long sentence with specifics is an answer even when it says "I'm tired of…" or "boring".
+    const content = sentence.split(/\s+/).filter((w) => w.replace(/[^\p{L}]/gu, '').length >= 4).length;
+    const aside = words <= 10 || (!/\d/.test(sentence) && words <= 16 && content < 6);
+    const social: Social | null = !aside
+      ? null
+      : REASSURE.test(sentence)
+        ? 'reassure'
+        : HOW_ARE_YOU.test(sentence)
+          ? 'howAreYou'
+          : GREET.test(sentence)
+            ? 'greet'
+            : REMARK.test(sentence)
+              ? 'remark'
+              : null;
     if (social) {
       // "Hi Claire, thanks for this, I'm a bit nervous": the strongest social move answers it.
       if (reading.social === null || SOCIAL_RANK.indexOf(social) < SOCIAL_RANK.indexOf(reading.social))
         reading.social = social;
       continue;
     }
-    if (words <= 16 && DIG.test(sentence) && TARGET.test(sentence)) {
+    if (aside && DIG.test(sentence) && TARGET.test(sentence)) {
       reading.rude = true;
       continue;
     }
