@@ -47,15 +47,16 @@ const TAG = /,?\s*(?:you know|right|yeah|no|eh|innit|isn't it|don't you think|yo
 
 function isQuestion(sentence: string): boolean {
   if (!sentence.trim().endsWith('?')) return false;
-  if (TENTATIVE.test(sentence.replace(/^[\s"“]+/, ''))) return false;
   const asked = sentence.replace(LEAD_IN, '');
+  // "Be honest, is this automated?", "I mean, is the team remote?": a question after a preamble.
+  const clauses = asked.split(/\s*[,;:—–]\s*|\s+-\s+/).filter((c) => c.length > 0);
+  if (clauses.slice(1).some((c) => INTERROGATIVE.test(c.replace(LEAD_IN, '')) && !/^and\b/i.test(c)))
+    return true;
+  if (TENTATIVE.test(sentence.replace(/^[\s"“]+/, ''))) return false;
   if (TAG.test(asked) && !INTERROGATIVE.test(asked)) return false;
   // "The SLA is how many hours now?": a question word left where the answer would go.
   const inSitu = /\b(?:how (?:many|much|long|often|old|far)|what|which|when|where|who|why)\b/i.test(asked);
-  // "Be honest, is this automated?": the question may follow a preamble of its own.
-  const clauses = asked.split(/\s*[,;:—–]\s*|\s+-\s+/).filter((c) => c.length > 0);
-  const interrogative = clauses.some((c) => INTERROGATIVE.test(c.replace(LEAD_IN, '')));
-  return interrogative || inSitu || countWords(asked) <= 4 || /\b(?:you|your)\b/i.test(asked);
+  return INTERROGATIVE.test(asked) || inSitu || countWords(asked) <= 4 || /\b(?:you|your)\b/i.test(asked);
 }
 
 export function readAsides(utterance: string): Reading {

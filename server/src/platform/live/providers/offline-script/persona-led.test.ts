@@ -143,6 +143,7 @@ describe('reading a persona-led turn', () => {
     );
     assert.equal(readAsides('It kind of just goes, you know?').question, null);
     assert.ok(readAsides('Sorry, the SLA is how many hours now?').question);
+    assert.ok(readAsides('I mean, is the team remote?').question);
     const answer = "I'm tired of manual reports, so I automated them in Python and saved 5 hours a week.";
     assert.equal(readAsides(answer).answer, answer, 'a long answer with specifics is not small talk');
     const boring = 'This migration was boring but I led it with 4 engineers and we shipped in 6 months.';
