@@ -202,8 +202,11 @@ function afterScript(turn: Turn, heard: Utterance): ComposedReply {
   const utterance = turn.state.utterance ?? '';
   if (heard.kind === 'goodbye')
     return { text: say(turn, turn.phrasing.goodbye, 'goodbye'), endReason: 'participant_ended' };
-  if (heard.kind === 'silence' || NOTHING_MORE.test(utterance.replace(/[’‘]/g, "'").trim()))
-    return close(turn);
+  const nothingMore = NOTHING_MORE.test(utterance.replace(/[’‘]/g, "'").trim());
+  if (heard.kind === 'silence' || heard.kind === 'skip' || nothingMore) return close(turn);
+  // "Sorry, what was that?": the wrap-up again, and the invitation in other words.
+  if (heard.kind === 'repeat')
+    return { text: join(nextSteps(turn) ?? '', say(turn, turn.phrasing.more, 'more', '')), endReason: null };
   const reading = readAsides(utterance);
   const parts = asides(turn, reading);
   if (reading.answer) {
