@@ -1,6 +1,7 @@
 // Everything one reply is decided from, derived afresh from the context and the messages.
 import type { ChatMessage } from '../types.ts';
 import type { Recent } from './answering.ts';
+import { indexTerms } from './concepts.ts';
 import { type ConversationState, deriveState } from './conversation.ts';
 import { Said } from './fresh.ts';
 import { collectFacts, extrasFromSystemPrompt, type Fact } from './knowledge.ts';
@@ -49,22 +50,52 @@ export function readTurn(
 ): Turn {
   const system = messages.find((m) => m.role === 'system')?.content ?? null;
   const extras = extrasFromSystemPrompt(system);
+  const lead = whoLeads(context.scenarioType, context.prompt);
+  const facts = collectFacts({
+    personaName: context.personaName,
+    prompt: context.prompt,
+    background: context.background ?? null,
+    noteContext: extras.noteContext,
+    memories: extras.memories,
+  });
   return {
     context,
-    lead: whoLeads(context.scenarioType, context.prompt),
+    lead,
     steps,
     state: deriveState(messages, steps),
     phrasing: PHRASING[demeanorOf(context.demeanor)],
-    facts: collectFacts({
-      personaName: context.personaName,
-      prompt: context.prompt,
-      background: context.background ?? null,
-      noteContext: extras.noteContext,
-      memories: extras.memories,
-    }),
+    facts: lead === 'persona' ? withoutScript(facts, steps) : facts,
     said: new Said(messages),
     recent: recentExchange(messages),
   };
+}
+
+const scriptless = new WeakMap<readonly Fact[], WeakMap<readonly ScriptStep[], readonly Fact[]>>();
+
+/**
+ * When the persona leads, a sentence its script's steps were read from ("She'll ask: why data
+ * engineering, …", "Rosa wants to know how they're settling in") is what it asks, not what it knows.
+ */
+function withoutScript(facts: readonly Fact[], steps: readonly ScriptStep[]): readonly Fact[] {
+  let bySteps = scriptless.get(facts);
+  if (!bySteps) {
+    bySteps = new WeakMap();
+    scriptless.set(facts, bySteps);
+  }
+  let kept = bySteps.get(steps);
+  if (!kept) {
+    const sources = steps.map((step) => contentStems(step.source)).filter((stems) => stems.size >= 2);
+    kept = facts.filter((fact) => {
+      const said = contentStems(fact.text);
+      return !sources.some((source) => [...source].filter((s) => said.has(s)).length >= source.size * 0.8);
+    });
+    bySteps.set(steps, kept);
+  }
+  return kept;
+}
+
+function contentStems(text: string): Set<string> {
+  return new Set(text.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))));
 }
 
 /** The persona's last reply and the participant's words it answered. */
