@@ -76,9 +76,11 @@ const ADDRESSED = /\byou(?:'re| are)\b|(?:^|[.!?\n]\s*(?:[-*+•]|\d+[.)])?\s*)y
 function voiceOf(sources: KnowledgeSources): Voice {
   const text = `${sources.prompt ?? ''}\n${sources.background ?? ''}`;
   const name = sources.personaName.trim();
+  const addressed = ADDRESSED.test(sources.prompt ?? '');
+  // Spoken to ("You are Nkechi… a nurse who… her ward"), "she" is someone else; only the name is the persona.
   return {
-    addressed: ADDRESSED.test(sources.prompt ?? ''),
-    about: { names: name ? [name] : [], pronoun: personaPronoun(text) },
+    addressed,
+    about: { names: name ? [name] : [], pronoun: addressed ? null : personaPronoun(text) },
   };
 }
 
@@ -236,9 +238,14 @@ function readScenario(sources: KnowledgeSources): Fact[] {
   };
   for (const paragraph of factParagraphs(sources.prompt ?? ''))
     add(unitsOf(paragraph).map((u) => spoken(u, voice)));
+  // A persona's background is always about the persona: its "she" or "he" is the persona.
+  const backgroundVoice: Voice = {
+    ...voice,
+    about: { ...voice.about, pronoun: personaPronoun(sources.background ?? '') },
+  };
   for (const sentence of splitSentences(sources.background ?? '')) {
     const clauses = clausesOf(sentence).map((c) =>
-      spoken(backgroundToFirstPerson(c, sources.personaName), voice),
+      spoken(backgroundToFirstPerson(c, sources.personaName), backgroundVoice),
     );
     add(clauses.filter((c) => c.split(/\s+/).length >= 3));
   }

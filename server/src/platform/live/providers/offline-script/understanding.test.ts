@@ -53,6 +53,22 @@ describe('a scenario written about the persona', () => {
     assert.equal(personaPronoun('No pronouns here.'), null);
   });
 
+  it('spoken to, keeps "she" for someone else; a background about the persona is said as "I"', () => {
+    const known = collectFacts({
+      personaName: 'Linda Okafor',
+      prompt:
+        'You are Linda Okafor, CFO of Brightwell. Nina in procurement handles contracts; she signs anything over £10,000.',
+      background: 'She has run finance for 12 years and her team is small.',
+      noteContext: null,
+      memories: [],
+    }).map((f) => f.text);
+    assert.ok(known.includes('She signs anything over £10,000.'), known.join(' | '));
+    assert.ok(
+      known.some((f) => /^I have run finance for 12 years and my team is small\.$/.test(f)),
+      known.join(' | '),
+    );
+  });
+
   it('keeps setup and held-back facts out of what the persona knows', () => {
     const known = facts(
       "Margaret Doyle is a patient at Riverside. She's calling the billing office (the participant works there) about a $480 bill. The participant is a billing clerk. Two letters went unanswered — she won't say this unless asked. She calms down if the participant gives a clear date.",
