@@ -1,6 +1,6 @@
 // End to end with the embedded offline script engine (no LLM configured): a scripted participant
-// joins over the realtime protocol, answers the script's questions, and the persona ends the call
-// when the script is done. Also the duration limit (fake clock + sweeper), PUT /end reaching the
+// joins over the realtime protocol, answers the script's questions, and the persona wraps up and
+// ends the call when the participant has nothing more. Also the duration limit (fake clock + sweeper), PUT /end reaching the
 // socket through NOTIFY, resuming after a dropped connection, and the analysis running after.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -58,11 +58,11 @@ describe('offline engine over the realtime protocol', () => {
     const second = await p.say('I have worked on payments systems for eight years, mostly with PostgreSQL.');
     assert.match(second.text, /system/i);
     t.clock.advance(40_000);
-    p.send({
-      type: 'utterance',
-      text: 'I designed a ledger service that handles a million writes a day.',
-      final: true,
-    });
+    // The last step answered, the persona wraps up and asks whether there is anything else; the
+    // call ends when the participant has nothing more.
+    const wrapUp = await p.say('I designed a ledger service that handles a million writes a day.');
+    assert.match(wrapUp.text, /\?/);
+    p.send({ type: 'utterance', text: "No, that's all from me, thanks.", final: true });
     const ended = await p.next('ended');
     assert.equal(ended.reason, 'script_complete');
     assert.equal(ended.duration_seconds, 110);
@@ -90,10 +90,10 @@ describe('offline engine over the realtime protocol', () => {
     assert.equal(read.participants[0].name, 'Sam Lee');
     assert.ok(read.participants[0].joined_at && read.participants[0].left_at);
     const speakers = read.sentenced_transcripts.map((s: { speaker: string }) => s.speaker);
-    assert.deepEqual(speakers, ['agent', 'user', 'agent', 'user', 'agent', 'user', 'agent']);
+    assert.deepEqual(speakers, ['agent', 'user', 'agent', 'user', 'agent', 'user', 'agent', 'user', 'agent']);
     assert.deepEqual(
       read.sentenced_transcripts.map((s: { sequence_number: number }) => s.sequence_number),
-      [1, 2, 3, 4, 5, 6, 7],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
     );
     assert.equal(read.sentenced_transcripts[3].start_duration, '01:10');
     assert.equal(read.analysis_status, 'completed');
@@ -120,7 +120,7 @@ describe('offline engine over the realtime protocol', () => {
     const recordingReady = events.find((e) => e.event === 'recording.ready');
     assert.ok(recordingReady, 'recording.ready fired');
     const transcriptReady = events.find((e) => e.event === 'transcript.ready')!;
-    assert.equal(transcriptReady.data.sentence_count, 7);
+    assert.equal(transcriptReady.data.sentence_count, 9);
     assert.equal(transcriptReady.data.transcript_id, read.sentenced_transcripts[0].transcript_id);
     assert.equal(events.find((e) => e.event === 'meeting.ended')!.data.duration_seconds, 110);
     const joinedEvent = events.find((e) => e.event === 'participant.joined')!;
