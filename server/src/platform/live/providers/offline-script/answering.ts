@@ -3,9 +3,10 @@
 // rather than swapped for a weaker one not said yet; novelty only breaks near-ties. A follow-up that
 // leans on the last answer ("and how old is it?") is read with that answer's topic. When nothing
 // the persona knows answers, it says so in its own voice, and never offers an unrelated fact.
+import nlp from 'compromise';
 import { askedTypes, factTypes } from './answer-types.ts';
 import { indexTerms } from './concepts.ts';
-import { rankOf } from './embeddings.ts';
+import { hasEmbeddings, rankOf } from './embeddings.ts';
 import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
 import { type RankedFact, rankFacts, type Topic } from './retrieval.ts';
@@ -59,7 +60,17 @@ const ASKING =
 /** Words that point back at what was just said. */
 const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else|things)\b/i;
 
-const lowerFirst = (text: string) => (/^I\b|^I'/.test(text) ? text : text[0].toLowerCase() + text.slice(1));
+/** "As I said, my renewal…" but "As I said, PackRight's price…", "…, Nina will call": names keep their capital. */
+function lowerFirst(text: string): string {
+  const first = /^[\p{L}'’-]+/u.exec(text)?.[0] ?? '';
+  // "I", "PackRight", "SAP", and a word the language's vocabulary lacks ("Spendwise") are names.
+  if (/^I(?:'|’|$)/.test(first) || /^\p{Lu}.*\p{Lu}/u.test(first)) return text;
+  if (rankOf(first.replace(/['’]s$/, '')) === null && hasEmbeddings()) return text;
+  const tags = (nlp(text).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
+  if (tags.some((t) => t === 'ProperNoun' || t === 'Person' || t === 'Place' || t === 'Organization'))
+    return text;
+  return text[0].toLowerCase() + text.slice(1);
+}
 const wordCount = (text: string) => text.split(/\s+/).length;
 const contentWords = (text: string) =>
   text.split(/\s+/).filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~'))).length;

@@ -4,6 +4,7 @@
 // in the base form with no subject, after any leading time, place or condition phrase. A subjectless
 // third-person line of a background ("Manages 40 people.", "Lives in Leeds.") is a fact, not an order.
 import nlp from 'compromise';
+import { hasEmbeddings, rankOf } from './embeddings.ts';
 
 /** Phrases an instruction may open with before its verb: "At the end,", "If they push,", "Only". */
 const LEADING_PHRASES =
@@ -14,13 +15,15 @@ export function isImperative(sentence: string): boolean {
     .terms()
     .json()
     .slice(0, 2)
-    .map((t: { terms: { tags: string[]; post: string }[] }) => t.terms[0]) as (
-    | { tags: string[]; post: string }
+    .map((t: { terms: { tags: string[]; post: string; text: string }[] }) => t.terms[0]) as (
+    | { tags: string[]; post: string; text: string }
     | undefined
   )[];
   if (!first?.tags.includes('Verb') || !first.tags.includes('Infinitive')) return false;
   // "Budget: under 25k" is a label, not an order.
   if (first.post.includes(':')) return false;
+  // "Spendwise quoted £38,000": a word the language's vocabulary lacks is a name, not a verb.
+  if (hasEmbeddings() && rankOf(first.text.toLowerCase()) === null) return false;
   // "Lease ends in August": a finite verb right after it makes the first word the subject.
   const finite =
     second?.tags.includes('Verb') && !second.tags.includes('Infinitive') && !second.tags.includes('Particle');

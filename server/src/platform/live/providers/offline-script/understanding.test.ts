@@ -144,6 +144,25 @@ describe('a question', () => {
     assert.match(reply.text, /replacement/);
   });
 
+  it('said again keeps the capital of a name', () => {
+    const known = collectFacts({
+      personaName: 'Linda',
+      prompt: '- Spendwise quoted £38,000\n- Nina signs the contracts\n- My renewal is due on 30 June',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const said = new Said([]);
+    for (const q of ['How much was the quote from the other vendor?', 'Who signs?', 'When is the renewal due?'])
+      answerFromFacts(known, q, said, 4);
+    assert.match(answerFromFacts(known, 'Sorry, how much was the quote from that other vendor again?', said, 4).text, /Spendwise/);
+    assert.match(answerFromFacts(known, 'Who signs again?', said, 4).text, /Nina/);
+    assert.match(
+      answerFromFacts(known, 'When is the renewal due again?', said, 4).text,
+      /, my renewal|30 June/,
+    );
+  });
+
   it('that nothing answers gets an honest line, never an unrelated fact or an invented team', () => {
     const known = collectFacts({
       personaName: 'Margaret',
