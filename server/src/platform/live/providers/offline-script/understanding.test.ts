@@ -153,9 +153,16 @@ describe('a question', () => {
       memories: [],
     });
     const said = new Said([]);
-    for (const q of ['How much was the quote from the other vendor?', 'Who signs?', 'When is the renewal due?'])
+    for (const q of [
+      'How much was the quote from the other vendor?',
+      'Who signs?',
+      'When is the renewal due?',
+    ])
       answerFromFacts(known, q, said, 4);
-    assert.match(answerFromFacts(known, 'Sorry, how much was the quote from that other vendor again?', said, 4).text, /Spendwise/);
+    assert.match(
+      answerFromFacts(known, 'Sorry, how much was the quote from that other vendor again?', said, 4).text,
+      /Spendwise/,
+    );
     assert.match(answerFromFacts(known, 'Who signs again?', said, 4).text, /Nina/);
     assert.match(
       answerFromFacts(known, 'When is the renewal due again?', said, 4).text,
