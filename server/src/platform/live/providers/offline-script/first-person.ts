@@ -1,6 +1,7 @@
 // Scenario text speaks *to* the persona ("You run three depots"; "Runs operations for…"); the
 // persona speaks as itself ("I run three depots"; "our dispatchers"). These rewrites turn one into
 // the other for the facts the persona says aloud.
+import { escapeRegExp } from './text.ts';
 
 /** Nouns that name a group of the persona's organisation: "dispatchers" is said as "our dispatchers". */
 const GROUP_NOUNS =
@@ -128,8 +129,4 @@ export function backgroundToFirstPerson(sentence: string, personaName: string): 
     return `I ${base} ${rest.join(' ')}`;
   }
   return secondToFirstPerson(text);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -10,7 +10,7 @@ import {
 } from './first-person.ts';
 import { isImperative } from './imperative.ts';
 import { splitSentences } from './sentences.ts';
-import { stripInlineMarkdown } from './text.ts';
+import { escapeRegExp, stripInlineMarkdown } from './text.ts';
 import { personaPronoun, type ThirdPerson, thirdToFirstPerson } from './third-person.ts';
 
 export interface Fact {
@@ -259,10 +259,6 @@ function readScenario(sources: KnowledgeSources): Fact[] {
 /** "I'm a former trainer…", "I spent twelve years as…", "I used to be…": the persona describing itself. */
 const SELF_DESCRIPTION =
   /^I(?:'m| am) (?:a|an|the)\b|^I(?: spent| used to| have been|'ve been| worked| was)\b/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The session note and the memories, as the live runtime puts them into the system prompt. */
 export function extrasFromSystemPrompt(system: string | null): {

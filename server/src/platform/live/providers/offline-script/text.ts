@@ -154,3 +154,8 @@ export function thirdToSecondPerson(text: string): string {
   for (const [pattern, replacement] of THIRD_TO_SECOND) out = out.replace(pattern, replacement);
   return out;
 }
+
+/** Text matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -4,6 +4,7 @@
 // compromise reads the sentence (parts of speech, contractions, verb roots); this file only swaps
 // the persona's name and pronouns for the first person and conjugates the verb they govern.
 import nlp from 'compromise';
+import { escapeRegExp } from './text.ts';
 
 type Pronoun = 'she' | 'he';
 
@@ -151,10 +152,6 @@ function convert(sentence: string, who: ThirdPerson): string {
     .join('')
     .replace(/\bI am not\b/g, "I'm not")
     .replace(/\bI am\b/g, "I'm");
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function isSubject(terms: Term[], i: number): boolean {
