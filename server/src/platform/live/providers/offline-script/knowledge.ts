@@ -128,12 +128,56 @@ function isManner(sentence: string): boolean {
 const ASIDE_INSTRUCTS =
   /\b(?:unless|only if|if asked|when asked|won'?t (?:say|mention|admit)|don'?t (?:say|mention))\b/i;
 
-/** An aside that instructs goes; one that says to keep the fact back takes the fact with it. */
-function withoutInstructingAsides(sentence: string): string {
+/** A unit of the scenario the persona may say, and the words that tell when it answers. */
+interface Unit {
+  text: string;
+  /** Words of the instruction around it ("if asked how the team feels"), matched with the text. */
+  cue?: string;
+}
+
+/** "…their jobs — won't say this unless asked how the team feels": the fact stays, the condition cues it. */
+function withoutInstructingAsides(sentence: string): Unit | null {
   const parts = sentence.split(/\s[—–]\s/);
-  if (parts.length < 2) return sentence;
-  if (parts.some((part) => ASIDE_INSTRUCTS.test(part))) return '';
-  return parts.filter((part, i) => i === 0 || !instructs(part)).join(' — ');
+  if (parts.length < 2) return { text: sentence };
+  const asides = parts.slice(1).filter((part) => ASIDE_INSTRUCTS.test(part) || instructs(part));
+  const kept = [parts[0], ...parts.slice(1).filter((part) => !asides.includes(part))].join(' — ');
+  if (asides.length === 0) return { text: kept };
+  // "…Spendwise, who quoted £38,000 — don't reveal the exact quote": the figure is held back, the rest is said.
+  const withheld = asides.some((a) => WITHHOLDS_FIGURE.test(a))
+    ? kept
+        .split(/,\s+/)
+        .filter((clause) => !/\d/.test(clause))
+        .join(', ')
+    : kept;
+  if (withheld.split(/\s+/).length < 3) return null;
+  return { text: withheld, cue: asides.join(' ') };
+}
+
+/** An aside that keeps a figure back: "don't reveal the exact quote", "never say this number". */
+const WITHHOLDS_FIGURE =
+  /\b(?:don'?t|do not|never|won'?t)\s+(?:reveal|say|mention|give|share|disclose)\b.*\b(?:quote|number|figure|price|amount|rate|cost|offer)\b/i;
+
+/**
+ * "If asked, say it's still being approved by the board", "At the end, tell them Nina will follow up",
+ * "Close by saying you'll take any offer back on Friday": what an instruction tells the persona to say
+ * is something it knows. The instruction's own words ("budget", "if asked") cue when it answers.
+ */
+const REPORTED =
+  /\b(?<!(?:don'?t|not|never|n't)\s+)(?:say|saying|says|tell(?:ing)? (?:them|him|her|the \w+)|mention|mentioning|explain|explaining|let (?:them|him|her|the \w+) know)\s+(?:that\s+)?(.+)$/i;
+const IF_ASKED = /,?\s*\b(?:if|when|once|only if) (?:asked|they ask|someone asks|the \w+ asks)\b.*$/i;
+
+function reportedSpeech(sentence: string): Unit | null {
+  const said = REPORTED.exec(sentence)?.[1]?.replace(IF_ASKED, '').replace(/[.!]$/, '').trim();
+  if (
+    !said ||
+    said.split(/\s+/).length < 3 ||
+    /^(?:something|anything|nothing|this|why|how|what|hello|goodbye|thanks|thank)\b/i.test(said)
+  )
+    return null;
+  // A clause with a finite verb ("HR will call on Monday"), not an object ("the boiler only if…").
+  const main = nlp(said.split(/\b(?:if|when|unless|only|once)\b/i)[0]);
+  if (!main.has('#Verb') || main.terms().json()[0]?.terms?.[0]?.tags?.includes('Verb')) return null;
+  return { text: said, cue: sentence.replace(said, ' ') };
 }
 
 /** A sentence's ";"-clauses, leaving a parenthesis whole ("(40 calls a day; target is 60)"). */
@@ -154,12 +198,22 @@ function clausesOf(sentence: string): string[] {
   return clauses.map((c) => c.trim()).filter((c) => c.length > 0);
 }
 
-function unitsOf(paragraph: string): string[] {
+function unitsOf(paragraph: string): Unit[] {
   return splitSentences(stripInlineMarkdown(paragraph).replace(ABOUT_PARTICIPANT, ''))
     .flatMap((s) => s.split(LOWERCASE_SENTENCE))
-    .flatMap(clausesOf)
-    .map((s) => withoutInstructingAsides(s.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '')))
-    .filter((s) => s.split(/\s+/).length >= 3 && !instructs(s));
+    .flatMap((sentence) => {
+      const reported = instructs(sentence.trim().replace(BULLET, '')) ? reportedSpeech(sentence) : null;
+      if (reported) return [reported];
+      return clausesOf(sentence).flatMap((clause) => {
+        const unit = clause.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '');
+        // The persona's own questions (a script's steps) are not facts.
+        if (/\?\s*$/.test(unit)) return [];
+        const kept = withoutInstructingAsides(unit);
+        if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) return [kept];
+        const inner = instructs(unit) ? reportedSpeech(unit) : null;
+        return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
+      });
+    });
 }
 
 /** The paragraphs and bullets of the script that state facts (sections of rules or questions skipped). */
@@ -227,17 +281,18 @@ function readScenario(sources: KnowledgeSources): Fact[] {
   let group = 0;
   const names = sources.personaName.split(/\s+/).filter((n) => n.length > 1);
   const ownName = names.length > 0 ? new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'g') : null;
-  const add = (units: string[]) => {
+  const add = (units: (string | Unit)[]) => {
     group++;
-    for (const text of units) {
-      const named = ownName ? text.replace(ownName, ' ') : text;
+    for (const unit of units) {
+      const { text, cue } = typeof unit === 'string' ? { text: unit, cue: undefined } : unit;
+      const named = `${ownName ? text.replace(ownName, ' ') : text}${cue ? ` (${ownName ? cue.replace(ownName, ' ') : cue})` : ''}`;
       // A self-description answers "what is your background?", "tell me about yourself".
       const matchText = SELF_DESCRIPTION.test(text) ? `${named} (background)` : named;
       facts.push({ id: facts.length, text, group, ...(matchText !== text ? { matchText } : {}) });
     }
   };
   for (const paragraph of factParagraphs(sources.prompt ?? ''))
-    add(unitsOf(paragraph).map((u) => spoken(u, voice)));
+    add(unitsOf(paragraph).map((u) => ({ ...u, text: spoken(u.text, voice) })));
   // A persona's background is always about the persona: its "she" or "he" is the persona.
   const backgroundVoice: Voice = {
     ...voice,
@@ -250,7 +305,7 @@ function readScenario(sources: KnowledgeSources): Fact[] {
     add(clauses.filter((c) => c.split(/\s+/).length >= 3));
   }
   for (const paragraph of (sources.noteContext ?? '').split(/\n+/))
-    add(unitsOf(paragraph).map((u) => spoken(u, voice)));
+    add(unitsOf(paragraph).map((u) => ({ ...u, text: spoken(u.text, voice) })));
   for (const memory of sources.memories)
     add([`You told me last time: ${memory.trim().replace(/\.?$/, '.')}`]);
   return facts;

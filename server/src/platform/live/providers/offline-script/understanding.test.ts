@@ -69,13 +69,28 @@ describe('a scenario written about the persona', () => {
     );
   });
 
-  it('keeps setup and held-back facts out of what the persona knows', () => {
+  it('keeps setup out of what the persona knows; a fact held back until asked is known, never volunteered', () => {
     const known = facts(
       "Margaret Doyle is a patient at Riverside. She's calling the billing office (the participant works there) about a $480 bill. The participant is a billing clerk. Two letters went unanswered — she won't say this unless asked. She calms down if the participant gives a clear date.",
     );
     assert.deepEqual(known, [
       "I'm a patient at Riverside.",
       "I'm calling the billing office about a $480 bill.",
+      // The persona only answers questions: "unless asked" is how it always speaks.
+      'Two letters went unanswered.',
+    ]);
+  });
+
+  it('knows what an instruction tells it to say, and holds back a figure it must not reveal', () => {
+    const known = facts(
+      "You are Linda, a CFO. You're also talking to a competitor, Spendwise, who quoted £38,000 — don't reveal the exact quote. Don't bring up budget; if asked, say it's still being approved by the board. At the end, tell them your procurement lead, Nina Shah, will follow up. Mention that the session will be 10 minutes long if asked. Mention the boiler only if they bring up repairs.",
+    );
+    assert.deepEqual(known, [
+      "I'm Linda, a CFO.",
+      "I'm also talking to a competitor, Spendwise.",
+      "It's still being approved by the board.",
+      'My procurement lead, Nina Shah, will follow up.',
+      'The session will be 10 minutes long.',
     ]);
   });
 });

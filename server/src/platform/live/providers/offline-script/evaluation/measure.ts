@@ -101,6 +101,22 @@ const contentWords = (text: string) =>
     .split(' ')
     .filter((w) => w.length >= 3 && !STOPWORDS.has(w));
 
+/**
+ * The part of an instruction line that instructs: not what it tells the persona to say ("…and say HR
+ * will call on Monday") nor the fact an aside holds back ("Two members are nervous — won't say this
+ * unless asked"): saying those when the moment comes is acting on the line, not reading it out.
+ */
+function instructingPart(line: string): string {
+  const [fact, ...asides] = line.split(/\s[—–]\s/);
+  const part =
+    asides.length > 0 && /\b(?:unless|only if|if asked|won'?t|don'?t|never)\b/i.test(asides.join(' '))
+      ? asides.join(' ')
+      : line;
+  return fact === line || part === line
+    ? part.replace(/\b(?:say|saying|tell (?:them|him|her)|mention that)\s+(?:that\s+)?.*$/i, '')
+    : part;
+}
+
 /** A spoken sentence that holds ≥ 60 % of an instruction line's content words (lines of ≥ 4), or a heading verbatim. */
 function spokenInstruction(sentence: string, instructions: readonly string[]): string | null {
   const said = new Set(contentWords(sentence));
@@ -112,7 +128,7 @@ function spokenInstruction(sentence: string, instructions: readonly string[]): s
       if (title.length > 0 && saidBare.includes(` ${title} `)) return line;
       continue;
     }
-    const words = [...new Set(contentWords(line))];
+    const words = [...new Set(contentWords(instructingPart(line)))];
     if (words.length < 4) continue;
     if (words.filter((w) => said.has(w)).length / words.length >= 0.6) return line;
   }
