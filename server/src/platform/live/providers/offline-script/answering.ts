@@ -127,15 +127,18 @@ function dontKnow(said: Said, seed: number): FactAnswer {
 
 /** The parts of a fact a short question may ask about: "an on-prem install from 2011", "3 weeks of outages". */
 function clausesOf(text: string): string[] {
-  return text
-    .replace(/[.!?]$/, '')
-    .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|:\s+/)
-    .map((c) => c.trim())
-    .filter((c) => c.split(/\s+/).length >= 2);
+  return (
+    text
+      .replace(/[.!?]$/, '')
+      .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|:\s+/)
+      // "…, and lose maybe 15 no-shows a week": the part said alone drops the word joining it to the rest.
+      .map((c) => c.trim().replace(/^(?:and|but|so|or|plus|then)\s+/i, ''))
+      .filter((c) => c.split(/\s+/).length >= 2)
+  );
 }
 
 /** The part of a fact just said that a follow-up or re-ask asks about, if one part answers it. */
-function focusedClause(fact: Fact, question: string): string | null {
+function focusedClause(fact: Fact, question: string): { clause: string; score: number } | null {
   const asked = askedTypes(question);
   const wanted = new Set(
     question.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))),
@@ -150,7 +153,7 @@ function focusedClause(fact: Fact, question: string): string | null {
     if (score > 0 && (!best || score > best.score)) best = { clause, score };
   }
   if (!best || best.clause.length >= fact.text.length - 2) return null;
-  return best.clause;
+  return best;
 }
 
 function sayClause(clause: string, said: Said, seed: number): string | null {
@@ -188,7 +191,13 @@ export function answerFromFacts(
   // Each part gets its own fact: what one part was told is not the next part's answer.
   const told = new Set<number>();
   const answers = parts.slice(0, 3).map((part) => answerOne(facts, part, said, seed, recent, false, told));
-  return { text: answers.map((a) => a.text).join(' '), covered: answers.some((a) => a.covered) };
+  return {
+    text: answers
+      .map((a) => a.text)
+      .filter((t) => t.length > 0)
+      .join(' '),
+    covered: answers.some((a) => a.covered),
+  };
 }
 
 function answerOne(
@@ -206,12 +215,17 @@ function answerOne(
   const best = ranked[0];
   // Nothing of the question matched (only the kind of answer, as any number matches "how many"): no answer.
   if (!best || (!best.lexicalMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
+  // "How many seats, and how many log in?": the fact that answered the first part answers this one too.
+  if (told.has(best.fact.id)) return { text: '', covered: true };
 
   const reask = REASK.test(question);
   // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.
-  for (const given of topic?.facts ?? []) {
-    const clause = focusedClause(given, question);
-    const text = clause ? sayClause(clause, said, seed) : null;
+  const focused = (topic?.facts ?? [])
+    .map((given) => focusedClause(given, question))
+    .filter((c): c is { clause: string; score: number } => c !== null)
+    .sort((a, b) => b.score - a.score);
+  for (const { clause } of focused) {
+    const text = sayClause(clause, said, seed);
     if (text) return { text, covered: true };
   }
   // Novelty weighs in, relevance decides: a fact said already counts less unless the question asks
@@ -233,7 +247,7 @@ function answerOne(
   if (!first || said.has(first.fact.text)) {
     // Said again, in words not used yet; a fact already said again in every way is not the answer.
     for (const again of reranked.filter((r) => said.has(r.fact.text))) {
-      const clause = focusedClause(again.fact, question);
+      const clause = focusedClause(again.fact, question)?.clause;
       const text =
         (reask && clause ? sayClause(clause, said, seed) : null) ??
         sayAgain(again.fact, said, seed) ??
