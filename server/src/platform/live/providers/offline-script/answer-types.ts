@@ -10,6 +10,7 @@ export type AnswerType = 'date' | 'duration' | 'money' | 'quantity' | 'person' |
 /** Question forms → the kinds of answer they ask for. Order does not matter: a question may ask several. */
 const ASKS: [RegExp, AnswerType[]][] = [
   [/\bhow old\b|\bsince when\b/i, ['date', 'duration']],
+  [/\b(?:what|which|the|your|opening|working) hours\b/i, ['date', 'duration']],
   [/\bhow long\b|\bhow many (?:years|months|weeks|days|hours|minutes)\b|\bsince when\b/i, ['duration']],
   [
     /\bwhen\b|\bwhat (?:date|day|time|month|year)\b|\bby when\b|\bhow soon\b|\bdeadline\b|\bwhich (?:quarter|month|day|year)\b/i,
@@ -20,7 +21,7 @@ const ASKS: [RegExp, AnswerType[]][] = [
     ['money'],
   ],
   [
-    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b/i,
+    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b|\bvolumes?\b/i,
     ['quantity'],
   ],
   [
@@ -46,7 +47,7 @@ const REASON = /\b(?:because|since|so that|due to|as a result|which is why|that'
 
 /** "Current rent is 2,100 a month": a number said of a price, a rent or a salary is money without a currency. */
 const PRICED =
-  /\b(?:rent|price|prices|cost|costs|pay|pays|paid|salary|fee|fees|budget|quote|quoted|charge|charged|spend|wage|rate|rates)\b[^.]{0,30}\d|\d[^.]{0,12}\b(?:a|per) (?:month|year|week|hour|head|seat|user)\b/i;
+  /\b(?:rent|price|prices|cost|costs|pay|pays|paid|salary|fee|fees|budget|quote|quoted|charge|charged|spend|wage|rate|rates)\b[^.]{0,30}\d|\d[\d,.]*\s*k?\s+(?:a|per) (?:month|year|week|hour|head|seat|user)\b/i;
 
 export function factTypes(text: string): Set<AnswerType> {
   const doc = nlp(text);

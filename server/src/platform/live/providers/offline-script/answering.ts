@@ -38,7 +38,7 @@ const AGAIN = [
   'Again, {fact}',
   'Just to repeat, {fact}',
   'As I mentioned earlier, {fact}',
-  'As before, {fact}',
+  'Like I told you, {fact}',
   'To come back to that, {fact}',
   'As I told you, {fact}',
 ];
@@ -127,33 +127,84 @@ function dontKnow(said: Said, seed: number): FactAnswer {
 
 /** The parts of a fact a short question may ask about: "an on-prem install from 2011", "3 weeks of outages". */
 function clausesOf(text: string): string[] {
-  return (
-    text
-      .replace(/[.!?]$/, '')
-      .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|:\s+/)
-      // "…, and lose maybe 15 no-shows a week": the part said alone drops the word joining it to the rest.
-      .map((c) => c.trim().replace(/^(?:and|but|so|or|plus|then)\s+/i, ''))
-      .filter((c) => c.split(/\s+/).length >= 2)
-  );
+  const parts = text
+    .replace(/[.!?]$/, '')
+    // "I want 2,600 because the unit next door went for that": the reason is a part of its own.
+    .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|\s+(?=(?:because|since|so that)\b)/)
+    // "…, and lose maybe 15 no-shows a week": the part said alone drops the word joining it to the rest.
+    .map((c) => c.trim().replace(/^(?:and|but|so|or|plus|then)\s+(?!that\b)/i, ''))
+    .filter((c) => c.length > 0);
+  // "my insurance, BlueHarbor, should have covered": a name between commas stays with what it names.
+  const merged: string[] = [];
+  let named = false;
+  for (const part of parts) {
+    const name = merged.length > 0 && part.split(/\s+/).length <= 2 && /^\p{Lu}/u.test(part);
+    if (name || named) merged[merged.length - 1] += `, ${part}`;
+    else merged.push(part);
+    named = name;
+  }
+  return merged.filter((c) => c.split(/\s+/).length >= 2);
+}
+
+interface Focus {
+  clause: string;
+  /** Words of the question in the clause, and 2 for the kind of answer asked (1 for a bare number). */
+  score: number;
+  /** Words of the question in the clause. */
+  words: number;
+  /** The clause is the whole fact. */
+  whole: boolean;
+  fact: Fact;
+}
+
+const stemsOf = (text: string) =>
+  new Set(text.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))));
+
+/** The parts of a fact just said, scored by how well each answers a follow-up or a re-ask. */
+function focusesOf(fact: Fact, question: string): Focus[] {
+  const asked = askedTypes(question);
+  const wanted = stemsOf(question);
+  return clausesOf(fact.text).map((clause) => {
+    const types = factTypes(clause);
+    const matched = [...asked].filter((t) => types.has(t));
+    const typeHit = matched.some((t) => t !== 'quantity') ? 2 : matched.length > 0 ? 1 : 0;
+    const wordHits = [...stemsOf(clause)].filter((t) => wanted.has(t)).length;
+    return {
+      clause,
+      score: typeHit + wordHits,
+      words: wordHits,
+      whole: clause.length >= fact.text.length - 2,
+      fact,
+    };
+  });
 }
 
 /** The part of a fact just said that a follow-up or re-ask asks about, if one part answers it. */
-function focusedClause(fact: Fact, question: string): { clause: string; score: number } | null {
-  const asked = askedTypes(question);
-  const wanted = new Set(
-    question.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))),
-  );
-  let best: { clause: string; score: number } | null = null;
-  for (const clause of clausesOf(fact.text)) {
-    const types = factTypes(clause);
-    const typeHit = [...asked].some((t) => types.has(t)) ? 2 : 0;
-    const words = clause.split(/\s+/).flatMap((w) => indexTerms(w) ?? []);
-    const wordHits = words.filter((t) => !t.startsWith('~') && wanted.has(t)).length;
-    const score = typeHit + wordHits;
-    if (score > 0 && (!best || score > best.score)) best = { clause, score };
-  }
-  if (!best || best.clause.length >= fact.text.length - 2) return null;
-  return best;
+function focusedClause(fact: Fact, question: string): Focus | null {
+  const best = focusesOf(fact, question)
+    .filter((f) => f.score > 0)
+    .sort((a, b) => b.score - a.score)[0];
+  return best && !best.whole ? best : null;
+}
+
+/** "Is that per day?", "Did that fix it?": a yes-or-no question about what was just said. */
+const YES_NO = /^(?:(?:and|so|but)\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/i;
+
+/**
+ * What a follow-up asks about in the facts just given: the part holding its words or the kind of
+ * answer it wants; failing that, for "is that per day?" the detail with a figure, and for "what
+ * happened there?" the part the previous question had not asked about.
+ */
+function followUpFocus(topic: Topic, question: string): Focus | null {
+  const scored = topic.facts.flatMap((fact) => focusesOf(fact, question));
+  const best = [...scored].sort((a, b) => b.score - a.score)[0];
+  if (best && best.score > 0) return best;
+  if (!POINTS_BACK.test(question) || informativeWords(question) > 0) return null;
+  const parts = scored.filter((f) => !f.whole || scored.length === 1);
+  if (YES_NO.test(question)) return parts.filter((f) => /\d/.test(f.clause)).at(-1) ?? parts[0] ?? null;
+  const before = stemsOf(topic.question ?? '');
+  const overlap = (f: Focus) => [...stemsOf(f.clause)].filter((t) => before.has(t)).length;
+  return [...parts].sort((a, b) => overlap(a) - overlap(b))[0] ?? null;
 }
 
 function sayClause(clause: string, said: Said, seed: number): string | null {
@@ -220,12 +271,12 @@ function answerOne(
 
   const reask = REASK.test(question);
   // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.
-  const focused = (topic?.facts ?? [])
-    .map((given) => focusedClause(given, question))
-    .filter((c): c is { clause: string; score: number } => c !== null)
-    .sort((a, b) => b.score - a.score);
-  for (const { clause } of focused) {
-    const text = sayClause(clause, said, seed);
+  const focus = topic ? followUpFocus(topic, question) : null;
+  // "How old is it?" after the shop, when another fact says what is 20 years old: its own words win.
+  const own = focus && focus.words === 0 ? rankFacts(facts, question)[0] : undefined;
+  const ownWins = own?.wordMatch && own.typeMatch && !topic?.facts.includes(own.fact);
+  if (focus && !ownWins) {
+    const text = focus.whole ? sayAgain(focus.fact, said, seed) : sayClause(focus.clause, said, seed);
     if (text) return { text, covered: true };
   }
   // Novelty weighs in, relevance decides: a fact said already counts less unless the question asks

@@ -50,11 +50,13 @@ export interface Topic {
 
 const typeCache = new Map<string, Set<AnswerType>>();
 function typesOf(fact: Fact): Set<AnswerType> {
-  let types = typeCache.get(fact.text);
+  // Without the persona's own name: "Who should I speak to?" is not answered by "I'm Linda Okafor".
+  const text = fact.matchText ?? fact.text;
+  let types = typeCache.get(text);
   if (!types) {
     if (typeCache.size > 5000) typeCache.clear();
-    types = factTypes(fact.text);
-    typeCache.set(fact.text, types);
+    types = factTypes(text);
+    typeCache.set(text, types);
   }
   return types;
 }
