@@ -20,39 +20,11 @@ const TYPE_FLOOR = 1.5;
 const TOO_GENERAL = new Set(
   'be have get make do go take come say know want need use like give put see think look'.split(' '),
 );
-/** "got", "making", "things": a form of a verb too general to relate anything, or an empty noun. */
-function isGeneral(word: string): boolean {
-  const base = indexTerms(word)?.[0];
-  return TOO_GENERAL.has(word) || (base !== undefined && GENERAL_STEMS.has(base)) || EMPTY_NOUNS.has(word);
-}
-const EMPTY_NOUNS = new Set(
-  'thing things stuff something anything everything lot lots kind sort bit way'.split(' '),
-);
-const GENERAL_STEMS = new Set(
-  [
-    ...TOO_GENERAL,
-    'got',
-    'gotten',
-    'made',
-    'went',
-    'gone',
-    'took',
-    'taken',
-    'came',
-    'said',
-    'knew',
-    'known',
-    'wanted',
-    'needed',
-    'gave',
-    'given',
-    'saw',
-    'seen',
-    'thought',
-    'looked',
-  ]
-    .map((w) => indexTerms(w)?.[0])
-    .filter((w): w is string => w !== undefined),
+/** "got", "made", "things": a form of a verb that says nothing on its own, or an empty noun. */
+const EMPTY_WORDS = new Set(
+  'be been being get gets got gotten getting make makes made making do does did doing done go goes went gone going come comes came coming thing things stuff something anything everything lot lots'.split(
+    ' ',
+  ),
 );
 /** A question word counts as meant by a fact word from this cosine similarity up. */
 const SIMILAR_FROM = 0.45;
@@ -104,13 +76,13 @@ interface Indexed {
 function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score: number; word: boolean }> {
   const out = new Map<number, { score: number; word: boolean }>();
   if (query.trim() === '') return out;
-  // Each word once, and none of the verbs too general to tell facts apart ("got", "run things").
+  // Each word once, and none of the words that tell no fact apart ("got", "things").
   const words = [
     ...new Set(
       query
         .toLowerCase()
         .split(/[^\p{L}\p{N}'%$£€-]+/u)
-        .filter((w) => w.length > 0 && !isGeneral(w)),
+        .filter((w) => w.length > 0 && !EMPTY_WORDS.has(w)),
     ),
   ];
   const results = index.search(words.join(' '), {
