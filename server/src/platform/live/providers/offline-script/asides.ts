@@ -21,13 +21,16 @@ export interface Reading {
 }
 
 const HOW_ARE_YOU =
-  /\bhow(?:'s| is| are|'re| have| has|'ve)? (?:you|ya|your (?:day|week|morning|weekend|afternoon|evening)|things|life|it going|everything)\b|\bhow(?:'ve| have) you been\b|^(?:(?:hi|hey|hello),? \w+,? )?(?:(?:a )?(?:good|nice|great) (?:weekend|week|day|morning|holiday|break))\??$|\bhow was your (?:weekend|week|day|holiday|break)\b|\byou (?:doing|keeping) (?:ok|okay|well|alright)\b/i;
+  /\bbusy (?:morning|day|week|weekend|time)\b|\bhow(?:'s| has| is| was| did)\b[^?]{0,30}\b(?:started|going|treating you)\b[^?]{0,20}\?|\bhope you(?:'re| are)? (?:well|keeping|doing)\b|\bkeeping well\b|\bhow(?:'s| is| are|'re| have| has|'ve)? (?:you|ya|your (?:day|week|morning|weekend|afternoon|evening)|things|life|it going|everything)\b|\bhow(?:'ve| have) you been\b|^(?:(?:hi|hey|hello),? \w+,? )?(?:(?:a )?(?:good|nice|great) (?:weekend|week|day|morning|holiday|break))\??$|\bhow was your (?:weekend|week|day|holiday|break)\b|\byou (?:doing|keeping) (?:ok|okay|well|alright)\b/i;
 const GREET =
   /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|morning|afternoon)\b|\b(?:nice|good|great|lovely|pleased|glad) to (?:meet|see|talk to|speak (?:to|with)|be (?:here|back)) (?:you|again)?|\bthank(?:s| you)(?: \w+)?,? (?:so much |a lot )?for (?:this|having me|making (?:the )?time|the time|fitting me in|seeing me|meeting (?:me|with me)|taking the time|doing this)\b|\bhappy (?:monday|tuesday|wednesday|thursday|friday|weekend|new year|holidays)\b/i;
 const REASSURE =
   /\bi(?:'m| am) (?:a (?:bit|little) |quite |so |really |very |pretty |kind of )?(?:nervous|anxious|stressed|worried|tired|exhausted|shattered|scared)\b/i;
 const REMARK =
   /\b(?:weather|rain(?:y|ing)?|snow(?:y|ing)?|sunny|chilly|freezing|cold out|hot today|traffic|monday(?:s)? again)\b|,\s*(?:isn't it|aren't they|don't you think|innit|eh)\?$/i;
+/** A brush-off that needs no target: "calm down, it's only a bill", "machines break, that's life". */
+const BRUSH_OFF =
+  /\bcalm down\b|\bit'?s only (?:a|an|one|money)\b|\bthat'?s life\b|\bget over it\b|\bdeal with it\b|\bnot my problem\b|\bpeople like you\b|\byou people\b|\bso what\b|\bgrow up\b|\bshould(?:'ve| have) (?:bought|read|known|checked|thought)\b|\bstop (?:complaining|moaning|whining)\b|\bnever see the (?:value|point)\b|\bhurry up\b|\bhaven'?t got all day\b|\bdon'?t have all day\b/i;
 /** Negative words about the session; only counted with a target (this, these questions, you…). */
 const DIG =
   /\b(?:pointless|waste of (?:my )?time|silly|stupid|dumb|rubbish|useless|boring|ridiculous|nonsense|generic|lame|a joke|lecture|(?:don'?t|do not) (?:really )?see the point|no point|what'?s the point|never (?:actually )?(?:do|listen|help|follow)|sucks?|terrible|awful|annoying|patronising|patronizing)\b/i;
@@ -89,7 +92,8 @@ export function readAsides(utterance: string): Reading {
         reading.social = social;
       continue;
     }
-    if (aside && DIG.test(sentence) && TARGET.test(sentence)) {
+    // A brush-off is rude however long the sentence; a dig only in a short aside ("this is pointless").
+    if ((words <= 16 && DIG.test(sentence) && TARGET.test(sentence)) || BRUSH_OFF.test(sentence)) {
       reading.rude = true;
       continue;
     }

@@ -28,6 +28,8 @@ const ASKS_IF_REAL = new RegExp(
     String.raw`\bis (?:someone|anyone|somebody|a (?:real )?(?:person|human)) (?:actually |really )?(?:there|real|listening|on the other end)\b`,
     String.raw`\b(?:real |actual |live )?(?:person|human|people)\b[^.?!]{0,12}\bor\b[^.?!]{0,12}\b${MACHINE}\b|\b${MACHINE}\b[^.?!]{0,12}\bor\b[^.?!]{0,12}\b(?:real |actual |live )?(?:person|human)\b`,
     String.raw`\bis this (?:even )?(?:real|fake|a test)\b`,
+    // "Is this actually you, Abby, or an AI?", "…or just a bot?"
+    String.raw`\bor (?:(?:an?|some|just|maybe|even) ){0,2}${MACHINE}\b[^.!?]{0,12}\?|\bis (?:this|that|it) (?:actually |really |even )?you\b[^.!?]{0,20}\?`,
     // "am I talking to a bot?", "am I practising with a real person here?"
     String.raw`\b(?:am i|are we) (?:actually |really )?\w+ing (?:to|with) (?:an? )?(?:${MACHINE}|${PERSON})\b`,
     // "you sound like ChatGPT", "you sound a bit robotic"

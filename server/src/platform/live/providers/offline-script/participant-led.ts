@@ -2,7 +2,9 @@
 // its own only where its script says so (the script's question section), when the participant
 // stops asking.
 import { answerFromFacts } from './answering.ts';
+import { readAsides } from './asides.ts';
 import type { Utterance } from './conversation.ts';
+import { counterpartLines } from './counterpart.ts';
 import { answerAboutItself } from './in-character.ts';
 import { rankFacts } from './retrieval.ts';
 import { type ComposedReply, say, type Turn } from './turn.ts';
@@ -18,7 +20,37 @@ const INVITE = [
 function answer(turn: Turn, question: string): string {
   const about = answerAboutItself(turn.context, question);
   if (about) return say(turn, about, 'about-itself', about[0]);
-  return answerFromFacts(turn.facts, question, turn.said, turn.state.seed, turn.recent).text;
+  const lines = counterpartLines(turn.context.demeanor);
+  // "Did you catch the match?": off the subject unless a word of it is one of the persona's facts.
+  if (OFF_TOPIC.test(question) && !rankFacts(turn.facts, question)[0]?.wordMatch)
+    return say(turn, lines.offTopic, 'off-topic', say(turn, lines.unknown, 'unknown', ''));
+  const reply = answerFromFacts(turn.facts, question, turn.said, turn.state.seed, turn.recent);
+  if (reply.covered) return reply.text;
+  // Nothing it knows answers it: said in its own manner, never an unrelated fact.
+  return say(turn, lines.unknown, 'unknown', reply.text);
+}
+
+/** A question about a pastime, the news or private life rather than the matter at hand. */
+const OFF_TOPIC =
+  /^(?:(?:by the way|btw|random(?:ly)?|out of interest|just curious|unrelated|oh),?\s+)|[\s,]+(?:out of interest|just curious|by the way)\W*$|\b(?:match|game|film|movie|series|podcast|book|weekend|holiday|vacation|weather|football|cricket|rugby|tennis|music|band|pub|restaurant|recipe|hobby|hobbies|pets?|dog|cat|favou?rite)\b/i;
+
+/** Small talk, a dig or "are you a bot?" said beside (or instead of) the business: answered in character first. */
+function asidesFirst(turn: Turn, utterance: string): string | null {
+  const reading = readAsides(utterance);
+  if (!reading.probe && !reading.social && !reading.rude) return null;
+  const parts: string[] = [];
+  if (reading.probe) {
+    const about = answerAboutItself(turn.context, 'are you an AI?') ?? [];
+    parts.push(say(turn, about, 'about-itself', about[0] ?? ''));
+  }
+  if (reading.social) parts.push(say(turn, turn.phrasing[reading.social], `social-${reading.social}`, ''));
+  if (reading.rude && !reading.probe)
+    parts.push(say(turn, counterpartLines(turn.context.demeanor).rude, 'rude', ''));
+  const asked = reading.question ?? (UNMARKED_QUESTION.test(reading.answer) ? reading.answer : null);
+  if (asked) parts.push(answer(turn, asked));
+  const text = parts.filter((p) => p.length > 0).join(' ');
+  // Every in-character line said already: the usual reading of the turn answers instead.
+  return text.length > 0 ? text : null;
 }
 
 /** A question asked without a question mark, as speech-to-text writes it. */
@@ -40,6 +72,10 @@ function respondToStatement(turn: Turn, statement: string): string {
 }
 
 export function participantLedReply(turn: Turn, heard: Utterance): ComposedReply {
+  if (heard.kind === 'question' || heard.kind === 'answer') {
+    const asides = asidesFirst(turn, turn.state.utterance ?? '');
+    if (asides) return { text: asides, endReason: null };
+  }
   switch (heard.kind) {
     case 'question':
       return { text: answer(turn, heard.question), endReason: null };
