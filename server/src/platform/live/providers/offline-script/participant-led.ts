@@ -5,6 +5,7 @@ import { answerFromFacts } from './answering.ts';
 import { readAsides } from './asides.ts';
 import type { Utterance } from './conversation.ts';
 import { counterpartLines } from './counterpart.ts';
+import { buildOnIdea, proposesIdea } from './ideas.ts';
 import { answerAboutItself } from './in-character.ts';
 import { rankFacts } from './retrieval.ts';
 import { type ComposedReply, say, type Turn } from './turn.ts';
@@ -73,6 +74,9 @@ function respondToStatement(turn: Turn, statement: string): string {
 
 export function participantLedReply(turn: Turn, heard: Utterance): ComposedReply {
   if (heard.kind === 'question' || heard.kind === 'answer') {
+    // An idea first: "free coffee on rainy mornings" is an idea, not a remark about the weather.
+    if (proposesIdea(turn, turn.state.utterance ?? ''))
+      return { text: buildOnIdea(turn, turn.state.utterance ?? ''), endReason: null };
     const asides = asidesFirst(turn, turn.state.utterance ?? '');
     if (asides) return { text: asides, endReason: null };
   }
@@ -82,7 +86,7 @@ export function participantLedReply(turn: Turn, heard: Utterance): ComposedReply
     case 'answer':
       return {
         text:
-          heard.question || UNMARKED_QUESTION.test(heard.text)
+          heard.question || UNMARKED_QUESTION.test(heard.text) || /\?\s*$/.test(heard.text)
             ? answer(turn, `${heard.text} ${heard.question ?? ''}`)
             : respondToStatement(turn, heard.text),
         endReason: null,
