@@ -5,7 +5,7 @@
 // (dates, durations, money, places, people, organisations, numbers).
 import nlp from 'compromise';
 
-export type AnswerType = 'date' | 'duration' | 'money' | 'quantity' | 'person' | 'place' | 'reason';
+export type AnswerType = 'date' | 'duration' | 'money' | 'quantity' | 'person' | 'place' | 'reason' | 'name';
 
 /** Question forms → the kinds of answer they ask for. Order does not matter: a question may ask several. */
 const ASKS: [RegExp, AnswerType[]][] = [
@@ -32,6 +32,11 @@ const ASKS: [RegExp, AnswerType[]][] = [
     /\bwhere\b|\b(?:which|what) (?:city|town|country|site|sites|location|office|branch|region|area|part)\b/i,
     ['place'],
   ],
+  // "Which ERP do you use?", "What machine is it?", "What's the business called?": a name.
+  [
+    /\bwhich (?!(?:one|ones|way|of)\b)[a-z-]+\b|\bwhat (?:[a-z-]+ )?(?:tool|system|software|platform|product|brand|model|machine|app|service|company|firm|vendor|supplier|provider|insurer|insurance|bank|school|practice|hospital|clinic|unit|address|street|hotel|team|department)\b|\bcalled\b|\bname of\b|\bwhat(?:'s| is) (?:it|the \w+) called\b/i,
+    ['name'],
+  ],
   [/\bwhy\b|\bhow come\b|\bwhat for\b|\bwhat (?:caused|made)\b|\breason\b/i, ['reason']],
 ];
 
@@ -42,6 +47,8 @@ export function askedTypes(question: string): Set<AnswerType> {
   if (/\bhow much time\b/i.test(question)) return new Set<AnswerType>(['duration']);
   return types;
 }
+
+const NAMED = /(?<![.!?]\s)\b(?!I\b|I'|The\b|A\b|An\b)\p{Lu}[\p{L}\d&'-]*/u;
 
 const REASON = /\b(?:because|since|so that|due to|as a result|which is why|that's why|after)\b/i;
 
@@ -61,10 +68,14 @@ export function factTypes(text: string): Set<AnswerType> {
     types.add('money');
   if (has('#Value #Duration') || /\b(?:a|an|one|few|several) (?:year|month|week|day|hour)s?\b/i.test(text))
     types.add('duration');
-  if (has('(#Month|#WeekDay|#Date)') || /\b(?:19|20)\d\d\b/.test(text)) types.add('date');
+  if (has('(#Month|#WeekDay|#Date)') || /\b(?:19|20)\d\d\b|\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b/i.test(text))
+    types.add('date');
   if (has('#Value') || /\d/.test(text)) types.add('quantity');
   if (has('#Person') || has('#FirstName') || has('#Organization')) types.add('person');
   if (has('(#Place|#City|#Country|#Address)')) types.add('place');
   if (REASON.test(text)) types.add('reason');
+  // A name: a capitalised word past the first that the language's common words do not hold ("SAP",
+  // "Zendesk", "Vela Pro 2", "Riverside"), or one compromise knows as a person, place or organisation.
+  if (NAMED.test(text.replace(/^\W*\S+/, '')) || has('(#Organization|#Place|#Person)')) types.add('name');
   return types;
 }

@@ -9,7 +9,7 @@ const CONCEPTS: Record<string, string> = {
   deadline:
     'timeline deadline when date live launch month months season quarter q1 q2 q3 q4 christmas due expect expected promised soon schedule june march july august year-end',
   money:
-    'budget cost costs price money afford pay spend approved fund funding euro euros dollars salary invest expensive $ k 5k range compensation',
+    'budget cost costs price money afford pay spend approved fund funding euro euros dollars salary invest expensive $ k 5k range compensation charge charging charged fee fees bill billed quote quoted rent cash',
   people:
     'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists',
   pain: 'pain problem problems wrong issue issues challenge frustrating old outdated slow broken worry worries worried complain broke hard difficult biggest fail failed concern concerns affect affecting unreliable',
@@ -18,13 +18,15 @@ const CONCEPTS: Record<string, string> = {
   wish: 'nice optional wish extra later bonus',
   compliance: 'data store stored compliance regulation gdpr hipaa rules privacy security eu legal',
   systems:
-    'come comes source integrate integration system systems connect export csv import api stack software tool tools technology',
-  rivals: 'competitor competitors vendor vendors alternative alternatives other evaluating compare',
+    'come comes source integrate integration system systems connect export csv import api stack software tool tools technology erp crm platform spreadsheet excel',
+  rivals:
+    'competitor competitors vendor vendors alternative alternatives other evaluating compare rival rivals against competition provider providers',
   reason: 'why reason reasons because cause',
   today: 'today current currently now moment present process',
   decision: 'decide decided decision sign signs approve approves cfo owner purchase',
   history: 'before past previous history experience ago agency burned tried',
-  update: 'update updates updated report reports inform summary communicate',
+  update:
+    'update updates updated report reports inform summary communicate communicated announced announce email letter told',
   overview:
     'company business overview about group organisation organization firm yourself background shop shops store bakery restaurant cafe clinic clinics agency',
   size: 'how many much number count',
@@ -32,7 +34,23 @@ const CONCEPTS: Record<string, string> = {
   ask: 'asking asked request requests want wants',
   worry: 'worry worries worried risk risks concern',
   onboarding: 'onboarding tour welcome first-run signup',
-  orders: 'order orders booking bookings appointment appointments',
+  // A broader business vocabulary: the things buyers, customers, landlords and managers talk about.
+  agreement:
+    'contract contracts renewal renew renewing lease leases agreement agreements term terms expire expires expiry sign signing notice',
+  mandate: 'boss ceo board management above pressure mandate cut cuts saving savings reduce reduction',
+  volume: 'volume volumes tickets calls orders requests invoices transactions bookings throughput load',
+  sites:
+    'sites site locations location branches branch stores hotels warehouses depots offices plants studios fleet chain estate premises',
+  concession: 'settle accept flexible flexibility compromise concede budge move deal middle offer',
+  resolution: 'resolve resolution fix right refund replacement apology compensation comfortable expect sort',
+  contact: 'rang ring phoned phone called hold waited helpline hotline line support',
+  errors: 'mistake mistakes error errors wrong miskeyed typo rework incorrect',
+  channels: 'channel channels social media facebook instagram tiktok linkedin advertising marketing ads',
+  language: 'language languages english translation translate speak speaks bilingual',
+  devices:
+    'device devices phone phones mobile laptop laptops tablet tablets android iphone computer computers',
+  connectivity: 'connectivity wifi wi-fi internet signal network offline coverage reception',
+  orders: 'order orders booking bookings book appointment appointments sign-up signup register enrol reserve',
 };
 
 /** Porter stem → the concept tags of that word. */

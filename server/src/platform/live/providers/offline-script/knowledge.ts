@@ -285,7 +285,14 @@ function readScenario(sources: KnowledgeSources): Fact[] {
     group++;
     for (const unit of units) {
       const { text, cue } = typeof unit === 'string' ? { text: unit, cue: undefined } : unit;
-      const named = `${ownName ? text.replace(ownName, ' ') : text}${cue ? ` (${ownName ? cue.replace(ownName, ' ') : cue})` : ''}`;
+      const own = ownName ? text.replace(ownName, ' ') : text;
+      // The cue's words the fact does not hold already: "unless asked how the team feels" cues a fact
+      // about "two team members" by "feels", without counting "team" twice.
+      const words = new Set(own.toLowerCase().split(/\W+/));
+      const cueWords = (cue ? (ownName ? cue.replace(ownName, ' ') : cue) : '')
+        .split(/\s+/)
+        .filter((w) => w.length > 0 && !words.has(w.toLowerCase().replace(/\W+/g, '')));
+      const named = cueWords.length > 0 ? `${own} (${cueWords.join(' ')})` : own;
       // A self-description answers "what is your background?", "tell me about yourself".
       const matchText = SELF_DESCRIPTION.test(text) ? `${named} (background)` : named;
       facts.push({ id: facts.length, text, group, ...(matchText !== text ? { matchText } : {}) });
