@@ -64,6 +64,8 @@ const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|h
 function lowerFirst(text: string): string {
   const first = /^[\p{L}'’-]+/u.exec(text)?.[0] ?? '';
   // "I", "PackRight", "SAP", and a word the language's vocabulary lacks ("Spendwise") are names.
+  if (/^(?:a|an|the|this|that|these|those|my|our|his|her|their|its|some|one|two|each|every)$/i.test(first))
+    return text[0].toLowerCase() + text.slice(1);
   if (/^I(?:'|’|$)/.test(first) || /^\p{Lu}.*\p{Lu}/u.test(first)) return text;
   if (rankOf(first.replace(/['’]s$/, '')) === null && hasEmbeddings()) return text;
   const tags = (nlp(text).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
@@ -235,7 +237,8 @@ export function answerFromFacts(
     const text = part.trim();
     if (text.split(/\s+/).length < 2) continue;
     // "Have you changed systems before? How did it go?": the second leans on the first, one question.
-    if (parts.length > 0 && isFollowUp(text)) parts[parts.length - 1] += ` ${text}`;
+    // "…, and what do you want?" is a question of its own: only a part that points back joins the first.
+    if (parts.length > 0 && isFollowUp(text) && POINTS_BACK.test(text)) parts[parts.length - 1] += ` ${text}`;
     else parts.push(text);
   }
   if (parts.length <= 1) return answerOne(facts, askedPart(utterance), said, seed, recent, true);
@@ -266,8 +269,10 @@ function answerOne(
   const best = ranked[0];
   // Nothing of the question matched (only the kind of answer, as any number matches "how many"): no answer.
   if (!best || (!best.lexicalMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
-  // "How many seats, and how many log in?": the fact that answered the first part answers this one too.
-  if (told.has(best.fact.id)) return { text: '', covered: true };
+  // "How many seats, and how many log in?": the fact that answered the first part answers this one
+  // too, unless another fact holds this part's own words ("…60 days, and what do you want?" → "I want 90").
+  if (told.has(best.fact.id) && !ranked.some((r) => !told.has(r.fact.id) && r.wordMatch))
+    return { text: '', covered: true };
 
   const reask = REASK.test(question);
   // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.

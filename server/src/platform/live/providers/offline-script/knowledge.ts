@@ -283,8 +283,13 @@ function readScenario(sources: KnowledgeSources): Fact[] {
   const ownName = names.length > 0 ? new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'g') : null;
   const add = (units: (string | Unit)[]) => {
     group++;
+    let previous: string | null = null;
     for (const unit of units) {
-      const { text, cue } = typeof unit === 'string' ? { text: unit, cue: undefined } : unit;
+      const { text, cue: ownCue } = typeof unit === 'string' ? { text: unit, cue: undefined } : unit;
+      // "Each invoice is keyed by hand into SAP. Takes about 6 minutes.": a sentence without a subject
+      // is about what the sentence before it spoke of.
+      const cue = previous && opensWithVerb(text) ? [ownCue, previous].filter(Boolean).join(' ') : ownCue;
+      previous = text;
       const own = ownName ? text.replace(ownName, ' ') : text;
       // The cue's words the fact does not hold already: "unless asked how the team feels" cues a fact
       // about "two team members" by "feels", without counting "team" twice.
@@ -316,6 +321,18 @@ function readScenario(sources: KnowledgeSources): Fact[] {
   for (const memory of sources.memories)
     add([`You told me last time: ${memory.trim().replace(/\.?$/, '.')}`]);
   return facts;
+}
+
+/** "Takes about 6 minutes.": the sentence opens with its verb, its subject left to the sentence before. */
+function opensWithVerb(text: string): boolean {
+  const first = nlp(text).terms().json()[0]?.terms?.[0] as { tags: string[] } | undefined;
+  const tags = first?.tags ?? [];
+  // A finite verb ("Takes", "Replaced"); "Training time matters" opens with its subject.
+  return (
+    tags.includes('Verb') &&
+    (tags.includes('PresentTense') || tags.includes('PastTense')) &&
+    !tags.some((t) => t === 'Infinitive' || t === 'Auxiliary' || t === 'Gerund')
+  );
 }
 
 /** "I'm a former trainer…", "I spent twelve years as…", "I used to be…": the persona describing itself. */
