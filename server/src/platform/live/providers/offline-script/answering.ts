@@ -57,6 +57,8 @@ const REASK =
 /** A clause that asks: opens with a question word or an inverted auxiliary. */
 const ASKING =
   /^(?:what|how|why|who|whom|whose|when|where|which|is|are|was|were|do|does|did|can|could|would|will|have|has|had)\b/i;
+const ENDS_POINTING_BACK =
+  /\b(?:was|is|were|are|did|does|do|has|have) (?:that|it|this|those|these|they)\s*\??\s*$/i;
 /** Words that point back at what was just said. */
 const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else|things)\b/i;
 
@@ -99,6 +101,8 @@ export interface Recent {
 
 /** A question that leans on the last answer: it starts with "and/so" or points back, and says little else. */
 export function isFollowUp(question: string): boolean {
+  // "How many stations was that?": a question that ends on what was just said leans on it, however many words it has.
+  if (ENDS_POINTING_BACK.test(question)) return true;
   const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
   return (
     (leans && (contentWords(question) <= 2 || informativeWords(question) === 0)) ||
@@ -132,7 +136,8 @@ function clausesOf(text: string): string[] {
   const parts = text
     .replace(/[.!?]$/, '')
     // "I want 2,600 because the unit next door went for that": the reason is a part of its own.
-    .split(/,\s+|;\s+|\s+[—–]\s+|\s*[()]\s*|\s+(?=(?:because|since|so that)\b)/)
+    // A parenthesis stays with what it explains: "a new product area (payments)".
+    .split(/,\s+(?![^(]*\))|;\s+|\s+[—–]\s+|\s+(?=(?:because|since|so that)\b)/)
     // "…, and lose maybe 15 no-shows a week": the part said alone drops the word joining it to the rest.
     .map((c) => c.trim().replace(/^(?:and|but|so|or|plus|then)\s+(?!that\b)/i, ''))
     .filter((c) => c.length > 0);

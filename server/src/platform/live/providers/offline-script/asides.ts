@@ -30,7 +30,7 @@ const REMARK =
   /\b(?:weather|rain(?:y|ing)?|snow(?:y|ing)?|sunny|chilly|freezing|cold out|hot today|traffic|monday(?:s)? again)\b|,\s*(?:isn't it|aren't they|don't you think|innit|eh)\?$/i;
 /** A brush-off that needs no target: "calm down, it's only a bill", "machines break, that's life". */
 const BRUSH_OFF =
-  /\bcalm down\b|\bit'?s only (?:a|an|one|money)\b|\bthat'?s life\b|\bget over it\b|\bdeal with it\b|\bnot my problem\b|\bpeople like you\b|\byou people\b|\bso what\b|\bgrow up\b|\bshould(?:'ve| have) (?:bought|read|known|checked|thought)\b|\bstop (?:complaining|moaning|whining)\b|\bnever see the (?:value|point)\b|\bhurry up\b|\bhaven'?t got all day\b|\bdon'?t have all day\b/i;
+  /\bcalm down\b|\bit'?s only (?:a|an|one|money)\b|\bthat'?s life\b|\bget over it\b|\bdeal with it\b|\bnot my problem\b|\bpeople like you\b|\byou people\b|\bso what(?=\s*[?!.,]|\s*$)|\bgrow up\b|\bshould(?:'ve| have) (?:bought|read|known|checked|thought)\b|\bstop (?:complaining|moaning|whining)\b|\bnever see the (?:value|point)\b|\bhurry up\b|\bhaven'?t got all day\b|\bdon'?t have all day\b/i;
 /** Negative words about the session; only counted with a target (this, these questions, you…). */
 const DIG =
   /\b(?:pointless|waste of (?:my )?time|silly|stupid|dumb|rubbish|useless|boring|ridiculous|nonsense|generic|lame|a joke|lecture|(?:don'?t|do not) (?:really )?see the point|no point|what'?s the point|never (?:actually )?(?:do|listen|help|follow)|sucks?|terrible|awful|annoying|patronising|patronizing)\b/i;
