@@ -11,7 +11,7 @@ const CONCEPTS: Record<string, string> = {
   money:
     'budget cost costs price money afford pay spend approved fund funding euro euros dollars salary invest expensive $ k 5k range compensation charge charging charged fee fees bill billed quote quoted rent cash',
   people:
-    'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists',
+    'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists adults kids children pupils passengers guests travellers headcount',
   pain: 'pain problem problems wrong issue issues challenge frustrating old outdated slow broken worry worries worried complain broke hard difficult biggest fail failed concern concerns affect affecting unreliable',
   success: 'success measure metric kpi worked work goal target rate improve rise outcome',
   need: 'must need needs require requirements essential first version mvp core main important should do priority',

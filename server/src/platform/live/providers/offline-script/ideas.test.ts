@@ -51,6 +51,19 @@ describe('a brainstorm persona and the participant’s ideas', () => {
     assert.match(stalls, /15 September/);
   });
 
+  it('doubts an idea that what it knows speaks against', async () => {
+    const [reply] = await conversation(
+      {
+        ...BRAINSTORM,
+        prompt:
+          "You're Omar at a bike-share company. You're open to anything but allergic to ideas that need city council approval, that takes 9 months.",
+      },
+      ['How about a new bike lane that needs city council approval?'],
+    );
+    assert.doesNotMatch(reply, /I like|Now we're talking|could really work/);
+    assert.match(reply, /council approval, that takes 9 months/);
+  });
+
   it('is only a brainstorm’s move: in a role-play "what about…" is a question', async () => {
     const [reply] = await conversation({ ...BRAINSTORM, scenarioType: 'roleplay' }, [
       'What about the budget?',

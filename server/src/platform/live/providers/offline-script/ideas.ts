@@ -3,6 +3,7 @@
 // a preference of its scenario: "I think TikTok will work, but the CEO prefers campus ambassadors"),
 // and asks the question that takes the idea further.
 import nlp from 'compromise';
+import { answerFromFacts } from './answering.ts';
 import { scenarioKind } from './defaults.ts';
 import { keyPhrase } from './echo.ts';
 import { rankFacts } from './retrieval.ts';
@@ -19,6 +20,15 @@ const TAKE_UP = [
   "{Idea}? Now we're talking.",
   "I like the sound of {idea}. Let's build on it.",
 ];
+/** When what the persona knows speaks against the idea ("I don't like paid influencers…"). */
+const DOUBT = [
+  "Hmm, {idea}… I'm not sure.",
+  '{Idea}? I have my doubts.',
+  "I'm wary of {idea}, to be honest.",
+];
+const DOUBT_FURTHER = ['What would make it work for us?', 'How would we get round that?'];
+const AGAINST =
+  /\b(?:don'?t|doesn'?t|won'?t|can'?t|cannot|never|not|no|hate|hates|allergic|avoid|against|dislike|dislikes|burned|bad experience)\b/i;
 const FURTHER = [
   'How would we know it was working?',
   'Who would run it day to day?',
@@ -68,12 +78,14 @@ export function buildOnIdea(turn: Turn, utterance: string): string {
     template
       .replace('{Idea}', idea ? idea[0].toUpperCase() + idea.slice(1) : '')
       .replace('{idea}', idea ?? '');
+  // What the persona knows that bears on the idea (said again in other words if it was said): its addition.
+  const bears = rankFacts(turn.facts, utterance)[0]?.wordMatch;
+  const bearing = bears ? answerFromFacts(turn.facts, utterance, turn.said, turn.state.seed).text : '';
+  // "I'm open to anything but allergic to ideas that need city council approval": doubt, not delight.
+  const doubts = AGAINST.test(bearing);
   const takeUp = idea
-    ? say(turn, TAKE_UP.map(fill), 'take-up', '')
+    ? say(turn, (doubts ? DOUBT : TAKE_UP).map(fill), doubts ? 'doubt' : 'take-up', '')
     : say(turn, ['I like that.'], 'take-up', '');
-  // What the persona knows that bears on the idea, not said yet: its own addition.
-  const bearing = rankFacts(turn.facts, utterance).find((r) => r.lexicalMatch && !turn.said.has(r.fact.text));
-  if (bearing) turn.said.add(bearing.fact.text);
-  const further = say(turn, FURTHER, 'further', '');
-  return [takeUp, bearing?.fact.text ?? '', further].filter((part) => part.length > 0).join(' ');
+  const further = say(turn, doubts ? DOUBT_FURTHER : FURTHER, 'further', '');
+  return [takeUp, bearing, further].filter((part) => part.length > 0).join(' ');
 }
