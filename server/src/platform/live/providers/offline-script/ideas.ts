@@ -46,8 +46,9 @@ const VERB_FOLLOWS = /(?:\bwe|let'?s|\bcould|\bshould|\btry|\bstart with)[\s,:]*
 
 function asGerund(idea: string): string {
   const [verb, ...rest] = idea.split(' ');
-  const gerund = nlp(verb)
-    .tag('Verb')
+  const doc = nlp(verb);
+  doc.tag('Verb');
+  const gerund = doc
     .verbs()
     .toGerund()
     .text()

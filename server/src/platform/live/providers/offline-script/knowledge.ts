@@ -217,13 +217,14 @@ function unitsOf(paragraph: string): Unit[] {
 }
 
 /** The paragraphs and bullets of the script that state facts (sections of rules or questions skipped). */
-function factParagraphs(prompt: string): string[] {
-  const out: string[] = [];
+function factParagraphs(prompt: string): { text: string; heading: string | null }[] {
+  const out: { text: string; heading: string | null }[] = [];
   let skipping = false;
+  let title: string | null = null;
   let paragraph: string[] = [];
   let inBullet = false;
   const flush = () => {
-    if (paragraph.length > 0 && !skipping) out.push(paragraph.join(' '));
+    if (paragraph.length > 0 && !skipping) out.push({ text: paragraph.join(' '), heading: title });
     paragraph = [];
   };
   for (const raw of prompt.split('\n')) {
@@ -235,7 +236,7 @@ function factParagraphs(prompt: string): string[] {
       /^(?![-*+•]\s|\d+[.)]\s)([^.:!?]{2,50}):$/.exec(line);
     if (heading) {
       flush();
-      const title = heading[1].replace(/\([^)]*\)/g, '');
+      title = heading[1].replace(/\([^)]*\)/g, '');
       skipping = /^#\s/.test(line) ? false : NOT_FACTS.test(title);
       continue;
     }
@@ -303,8 +304,15 @@ function readScenario(sources: KnowledgeSources): Fact[] {
       facts.push({ id: facts.length, text, group, ...(matchText !== text ? { matchText } : {}) });
     }
   };
-  for (const paragraph of factParagraphs(sources.prompt ?? ''))
-    add(unitsOf(paragraph).map((u) => ({ ...u, text: spoken(u.text, voice) })));
+  // "## What you want" / "- A replacement machine": the heading tells what the facts under it answer.
+  for (const { text, heading } of factParagraphs(sources.prompt ?? ''))
+    add(
+      unitsOf(text).map((u) => ({
+        ...u,
+        text: spoken(u.text, voice),
+        cue: [u.cue, heading].filter((c): c is string => Boolean(c)).join(' ') || undefined,
+      })),
+    );
   // A persona's background is always about the persona: its "she" or "he" is the persona.
   const backgroundVoice: Voice = {
     ...voice,
