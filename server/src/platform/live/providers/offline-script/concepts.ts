@@ -11,7 +11,7 @@ const CONCEPTS: Record<string, string> = {
   money:
     'budget cost costs price money afford pay spend approved fund funding euro euros dollars salary invest expensive $ k 5k range compensation charge charging charged fee fees bill billed quote quoted rent cash',
   people:
-    'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists adults kids children pupils passengers guests travellers headcount',
+    'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists adults kids children pupils passengers guests travellers headcount members',
   pain: 'pain problem problems wrong issue issues challenge frustrating old outdated slow broken worry worries worried complain broke hard difficult biggest fail failed concern concerns affect affecting unreliable',
   success: 'success measure metric kpi worked work goal target rate improve rise outcome',
   need: 'must need needs require requirements essential first version mvp core main important should do priority',
@@ -50,6 +50,9 @@ const CONCEPTS: Record<string, string> = {
   devices:
     'device devices phone phones mobile laptop laptops tablet tablets android iphone computer computers',
   connectivity: 'connectivity wifi wi-fi internet signal network offline coverage reception',
+  decline:
+    'drop drops dropped fall falls fell falling decline declines declined dip dips decrease decreases shrink shrinks slump',
+  growth: 'grow grows grew growth increase increases increased rise rises rose boost',
   orders: 'order orders booking bookings book appointment appointments sign-up signup register enrol reserve',
 };
 
@@ -82,7 +85,9 @@ export function indexTerms(term: string): string[] | null {
     /\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|dozen|hundred|thousand|half)$/.test(word)
   )
     tags.push('~size');
-  return [stem, ...tags];
+  // "membership" holds "member", "ridership" "rider": the word it is made from matches too.
+  const base = /^[a-z]{3,}(?=ship$)/.exec(word)?.[0];
+  return base ? [stem, stemmer(base), ...tags] : [stem, ...tags];
 }
 
 const irregular = new Map<string, string>();

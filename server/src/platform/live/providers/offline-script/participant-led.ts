@@ -8,6 +8,7 @@ import { counterpartLines } from './counterpart.ts';
 import { buildOnIdea, proposesIdea } from './ideas.ts';
 import { answerAboutItself } from './in-character.ts';
 import { rankFacts } from './retrieval.ts';
+import { countWords } from './text.ts';
 import { type ComposedReply, say, type Turn } from './turn.ts';
 
 const ACKNOWLEDGE = ['Right.', 'Okay.', 'Fair enough.', 'Makes sense.', 'Understood.', 'Good.'];
@@ -33,7 +34,7 @@ function answer(turn: Turn, question: string): string {
 
 /** A question about a pastime, the news or private life rather than the matter at hand. */
 const OFF_TOPIC =
-  /^(?:(?:by the way|btw|random(?:ly)?|out of interest|just curious|unrelated|oh),?\s+)|[\s,]+(?:out of interest|just curious|by the way)\W*$|\b(?:match|game|film|movie|series|podcast|book|weekend|holiday|vacation|weather|football|cricket|rugby|tennis|music|band|pub|restaurant|recipe|hobby|hobbies|pets?|dog|cat|favou?rite)\b/i;
+  /^(?:(?:by the way|btw|random(?:ly)?|out of interest|just curious|unrelated|oh),?\s+)|[\s,]+(?:out of interest|just curious|by the way)\W*$|\b(?:the (?:match|game|race)|films?|movies?|podcasts?|netflix|telly|tv|weekend|holidays?|vacation|weather|football|cricket|rugby|tennis|music|pub|recipes?|hobby|hobbies|pets?|dogs?|cats?|favou?rite)\b/i;
 
 /** Small talk, a dig or "are you a bot?" said beside (or instead of) the business: answered in character first. */
 function asidesFirst(turn: Turn, utterance: string): string | null {
@@ -49,6 +50,8 @@ function asidesFirst(turn: Turn, utterance: string): string | null {
     parts.push(say(turn, counterpartLines(turn.context.demeanor).rude, 'rude', ''));
   const asked = reading.question ?? (UNMARKED_QUESTION.test(reading.answer) ? reading.answer : null);
   if (asked) parts.push(answer(turn, asked));
+  // "Hi Linda. We've looked at your usage…": what is said beside the greeting is still heard.
+  else if (countWords(reading.answer) >= 4) parts.push(respondToStatement(turn, reading.answer));
   const text = parts.filter((p) => p.length > 0).join(' ');
   // Every in-character line said already: the usual reading of the turn answers instead.
   return text.length > 0 ? text : null;
