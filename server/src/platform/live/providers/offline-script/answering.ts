@@ -211,7 +211,11 @@ function followUpFocus(topic: Topic, question: string): Focus | null {
   if (YES_NO.test(question)) return parts.filter((f) => /\d/.test(f.clause)).at(-1) ?? parts[0] ?? null;
   const before = stemsOf(topic.question ?? '');
   const overlap = (f: Focus) => [...stemsOf(f.clause)].filter((t) => before.has(t)).length;
-  return [...parts].sort((a, b) => overlap(a) - overlap(b))[0] ?? null;
+  // The least asked already; of equals, the later part (what a sentence adds comes after its subject).
+  return parts.reduce<Focus | null>(
+    (best, f) => (best === null || overlap(f) <= overlap(best) ? f : best),
+    null,
+  );
 }
 
 function sayClause(clause: string, said: Said, seed: number): string | null {
@@ -276,18 +280,28 @@ function answerOne(
   if (!best || (!best.lexicalMatch && best.score < WEAK && !topic)) return dontKnow(said, seed);
   // "How many seats, and how many log in?": the fact that answered the first part answers this one
   // too, unless another fact holds this part's own words ("…60 days, and what do you want?" → "I want 90").
-  if (told.has(best.fact.id) && !ranked.some((r) => !told.has(r.fact.id) && r.wordMatch))
+  if (
+    told.has(best.fact.id) &&
+    !ranked.some((r) => !told.has(r.fact.id) && r.wordMatch && r.score >= best.score / 2)
+  )
     return { text: '', covered: true };
 
   const reask = REASK.test(question);
   // "And how old is it?" after "an on-prem install from 2011": the detail is in what was just said.
-  const focus = topic ? followUpFocus(topic, question) : null;
+  // A fact an earlier part of this question was answered with is not this part's answer.
+  const focus = topic
+    ? followUpFocus({ ...topic, facts: topic.facts.filter((f) => !told.has(f.id)) }, question)
+    : null;
   // "How old is it?" after the shop, when another fact says what is 20 years old: its own words win.
   const own = focus && focus.words === 0 ? rankFacts(facts, question)[0] : undefined;
   const ownWins = own?.wordMatch && own.typeMatch && !topic?.facts.includes(own.fact);
   if (focus && !ownWins) {
     const text = focus.whole ? sayAgain(focus.fact, said, seed) : sayClause(focus.clause, said, seed);
-    if (text) return { text, covered: true };
+    if (text) {
+      // The next part of a two-part question does not get the same fact again.
+      told.add(focus.fact.id);
+      return { text, covered: true };
+    }
   }
   // Novelty weighs in, relevance decides: a fact said already counts less unless the question asks
   // for it again, and the fact a follow-up leans on is not its answer.
