@@ -26,6 +26,16 @@ export function isImperative(sentence: string): boolean {
   if (hasEmbeddings() && rankOf(first.text.toLowerCase()) === null) return false;
   // "Lease ends in August": a finite verb right after it makes the first word the subject.
   const finite =
-    second?.tags.includes('Verb') && !second.tags.includes('Infinitive') && !second.tags.includes('Particle');
-  return !finite;
+    second?.tags.includes('Verb') &&
+    !second.tags.some((t) => t === 'Infinitive' || t === 'Particle' || t === 'Pronoun') &&
+    // compromise tags "it" in "Keep it short" as a verb.
+    !/^(?:it|them|him|her|me|us|this|that|these|those|things)$/i.test(second.text);
+  if (finite) return false;
+  // "Lease ends in August.", "Contract expires on 30 June.": read as "The lease ends…", the second word is
+  // its verb, and a date or a figure makes it a fact ("Keep answers short" has neither).
+  const asSubject = nlp(`The ${sentence.replace(LEADING_PHRASES, '')}`)
+    .terms()
+    .json()[2]?.terms?.[0] as { tags: string[] } | undefined;
+  const dated = nlp(sentence).has('(#Date|#Value|#Month|#WeekDay)') || /\d/.test(sentence);
+  return !(dated && asSubject?.tags.includes('PresentTense') && asSubject.tags.includes('Verb'));
 }

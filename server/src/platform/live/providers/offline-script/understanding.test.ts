@@ -81,6 +81,17 @@ describe('a scenario written about the persona', () => {
     ]);
   });
 
+  it('reads "Lease ends in August." as a fact and "Keep it under 10 minutes." as an instruction', () => {
+    const known = facts(
+      'Sofia Marin, landlord. She owns the shop. Lease ends in August. Keep it under 10 minutes. Contract expires on 30 June.',
+      'Sofia Marin',
+    );
+    assert.ok(known.includes('I own the shop.'), known.join(' | '));
+    assert.ok(known.includes('Lease ends in August.'), known.join(' | '));
+    assert.ok(known.includes('Contract expires on 30 June.'), known.join(' | '));
+    assert.ok(!known.some((f) => /10 minutes/.test(f)), known.join(' | '));
+  });
+
   it('knows what an instruction tells it to say, and holds back a figure it must not reveal', () => {
     const known = facts(
       "You are Linda, a CFO. You're also talking to a competitor, Spendwise, who quoted £38,000 — don't reveal the exact quote. Don't bring up budget; if asked, say it's still being approved by the board. At the end, tell them your procurement lead, Nina Shah, will follow up. Mention that the session will be 10 minutes long if asked. Mention the boiler only if they bring up repairs.",
