@@ -59,8 +59,9 @@ const ASKING =
   /^(?:what|how|why|who|whom|whose|when|where|which|is|are|was|were|do|does|did|can|could|would|will|have|has|had)\b/i;
 const ENDS_POINTING_BACK =
   /\b(?:was|is|were|are|did|does|do|has|have) (?:that|it|this|those|these|they)\s*\??\s*$/i;
-/** Words that point back at what was just said. */
-const POINTS_BACK = /\b(?:it|that|this|those|these|they|them|there|then|he|she|him|her|one|else|things)\b/i;
+/** Words that point back at what was just said ("it" of "how long does it take?" points at nothing). */
+const POINTS_BACK =
+  /\b(?:it(?! (?:takes?|took|costs?|cost|mean|means|matter|matters|work|works|go|goes)\b)|that|this|those|these|they|them|there|then|he|she|him|her|one|else|things)\b/i;
 
 /** "As I said, my renewal…" but "As I said, PackRight's price…", "…, Nina will call": names keep their capital. */
 function lowerFirst(text: string): string {

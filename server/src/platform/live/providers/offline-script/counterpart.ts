@@ -32,7 +32,7 @@ const LINES: Record<ReturnType<typeof demeanorOf>, CounterpartLines> = {
       "I can't answer that precisely.",
       "I don't have reliable information on that.",
     ],
-    rude: ["That isn't a useful way to look at it.", "I'd rather we stuck to the facts."],
+    rude: ["That isn't a useful way to look at it.", "I'd rather we kept to what matters."],
     offTopic: ["That's not something I've looked into.", "I'd rather keep to the matter at hand."],
   },
   empathetic: {

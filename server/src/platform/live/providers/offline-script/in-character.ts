@@ -8,7 +8,7 @@ export interface Identity {
 }
 
 /** What a participant may suspect the persona of being. */
-const MACHINE = String.raw`(?:ai|a\.i\.|artificial intelligence|(?:chat ?)?bot|robot(?:ic)?|chat ?gpt|gpt(?:-?\d)?|llm|language model|machine(?! learning)|computer(?: program)?|algorithm|automated|virtual (?:assistant|agent|coach|interviewer|person)|simulat\w*|pre-?recorded|recording)`;
+const MACHINE = String.raw`(?:ai|a\.i\.|artificial intelligence|(?:chat ?)?bot|robot(?:ic)?|chat ?gpt|gpt(?:-?\d)?|llm|language model|machine(?! learning)|computer(?: program)?|algorithm|automated|(?:virtual|digital) (?:assistant|agent|coach|interviewer|person|human)|simulat\w*|pre-?recorded|recording)`;
 /** "a real person", "human", "an actual coach" right after "are you" or "talking to". */
 const PERSON = `(?:an? )?(?:(?:real|actual|live) (?:person|human|people|coach|interviewer|manager|one)|human(?: being)?|real|person)`;
 const CALL = `(?:call|chat|conversation|interview|session|meeting|practice|exercise|thing|1:1|one-on-one|check-in|coaching)`;

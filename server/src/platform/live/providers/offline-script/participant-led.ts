@@ -51,7 +51,8 @@ function asidesFirst(turn: Turn, utterance: string): string | null {
   const asked = reading.question ?? (UNMARKED_QUESTION.test(reading.answer) ? reading.answer : null);
   if (asked) parts.push(answer(turn, asked));
   // "Hi Linda. We've looked at your usage…": what is said beside the greeting is still heard.
-  else if (countWords(reading.answer) >= 4) parts.push(respondToStatement(turn, reading.answer));
+  else if (countWords(reading.answer) >= 6 && !/!\s*$/.test(reading.answer))
+    parts.push(respondToStatement(turn, reading.answer));
   const text = parts.filter((p) => p.length > 0).join(' ');
   // Every in-character line said already: the usual reading of the turn answers instead.
   return text.length > 0 ? text : null;

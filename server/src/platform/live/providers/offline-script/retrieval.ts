@@ -131,7 +131,13 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
       fields: ['text'],
       storeFields: [],
       // "front-desk" and "front desk" are the same words.
-      tokenize: (text) => text.split(/[\s,;:()"“”]+|(?<=\p{L})-(?=\p{L})/u),
+      // "front-desk" is "front desk"; "Wi-Fi" is also "wifi", "e-mail" "email".
+      tokenize: (text) =>
+        text
+          .split(/[\s,;:()"“”]+/u)
+          .flatMap((t) =>
+            /\p{L}-\p{L}/u.test(t) ? [...t.split(/(?<=\p{L})-(?=\p{L})/u), t.replace(/-/g, '')] : [t],
+          ),
       processTerm: (term) => indexTerms(term) ?? null,
     });
     index.addAll(facts.map((f) => ({ id: f.id, text: f.matchText ?? f.text })));
