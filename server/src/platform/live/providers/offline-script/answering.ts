@@ -10,6 +10,7 @@ import { hasEmbeddings, rankOf } from './embeddings.ts';
 import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
 import { type RankedFact, rankFacts, type Topic } from './retrieval.ts';
+import { countWords } from './text.ts';
 
 /** A fact said already scores this share when the question does not ask for it again… */
 const SAID_DISCOUNT = 0.85;
@@ -80,11 +81,24 @@ const wordCount = (text: string) => text.split(/\s+/).length;
 const contentWords = (text: string) =>
   text.split(/\s+/).filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~'))).length;
 /** Words that name something: content words outside the most common of the language ("things", "long", "go"). */
-const informativeWords = (text: string) =>
-  text
+const informativeWords = (text: string) => {
+  // A noun names what is asked about ("money", "stations"), however common; other words only when rare.
+  const nouns = new Set(
+    nlp(text)
+      .match('#Noun')
+      .not('(#Pronoun|#Possessive)')
+      .terms()
+      .out('array')
+      .map((w: string) => w.toLowerCase().replace(/[^\p{L}'-]/gu, '')),
+  );
+  return text
     .split(/\s+/)
     .filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~')))
-    .filter((w) => (rankOf(w.replace(/[^\p{L}'-]/gu, '')) ?? COMMON_WORDS) >= COMMON_WORDS).length;
+    .map((w) => w.toLowerCase().replace(/[^\p{L}'-]/gu, ''))
+    .filter((w) => (nouns.has(w) && !EMPTY_NOUNS.has(w)) || (rankOf(w) ?? COMMON_WORDS) >= COMMON_WORDS)
+    .length;
+};
+const EMPTY_NOUNS = new Set('thing things stuff way lot kind sort bit part one ones'.split(' '));
 /** The most frequent words of the embeddings' corpus say little on their own. */
 const COMMON_WORDS = 1000;
 
@@ -102,6 +116,8 @@ export interface Recent {
 
 /** A question that leans on the last answer: it starts with "and/so" or points back, and says little else. */
 export function isFollowUp(question: string): boolean {
+  // "Between which months?", "Which buildings?", "By when?": a fragment without a verb is elliptical.
+  if (countWords(question) <= 3 && !nlp(question).has('#Verb')) return true;
   // "How many stations was that?": a question that ends on what was just said leans on it, however many words it has.
   if (ENDS_POINTING_BACK.test(question)) return true;
   const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
