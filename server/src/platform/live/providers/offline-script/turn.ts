@@ -1,8 +1,8 @@
 // Everything one reply is decided from, derived afresh from the context and the messages.
 import type { ChatMessage } from '../types.ts';
-import type { Recent } from './answering.ts';
 import { indexTerms } from './concepts.ts';
 import { type ConversationState, deriveState } from './conversation.ts';
+import type { Recent } from './follow-ups.ts';
 import { Said } from './fresh.ts';
 import { collectFacts, extrasFromSystemPrompt, type Fact } from './knowledge.ts';
 import { type Lead, whoLeads } from './lead.ts';
