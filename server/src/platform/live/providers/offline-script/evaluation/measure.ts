@@ -107,14 +107,12 @@ const contentWords = (text: string) =>
  * unless asked"): saying those when the moment comes is acting on the line, not reading it out.
  */
 function instructingPart(line: string): string {
-  const [fact, ...asides] = line.split(/\s[—–]\s/);
-  const part =
-    asides.length > 0 && /\b(?:unless|only if|if asked|won'?t|don'?t|never)\b/i.test(asides.join(' '))
-      ? asides.join(' ')
-      : line;
-  return fact === line || part === line
-    ? part.replace(/\b(?:say|saying|tell (?:them|him|her)|mention that)\s+(?:that\s+)?.*$/i, '')
-    : part;
+  const aside = line
+    .split(/\s[—–]\s/)
+    .slice(1)
+    .join(' ');
+  if (/\b(?:unless|only if|if asked|won'?t|don'?t|never)\b/i.test(aside)) return aside;
+  return line.replace(/\b(?:say|saying|tell (?:them|him|her)|mention that)\s+(?:that\s+)?.*$/i, '');
 }
 
 /** A spoken sentence that holds ≥ 60 % of an instruction line's content words (lines of ≥ 4), or a heading verbatim. */
