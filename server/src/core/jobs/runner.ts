@@ -5,6 +5,7 @@ import { claimRetryMs } from '../claim-retry.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { LeaseHeartbeat } from '../lease-heartbeat.ts';
 import {
   backoffDelay,
   type JobCatalog,
@@ -52,11 +53,6 @@ class JobTimeout extends Error {}
 /** The run's lease passed and another runner may hold the job: its work is abandoned. */
 export class JobLeaseLost extends Error {}
 
-interface HeldClaim {
-  token: string;
-  controller: AbortController;
-}
-
 /**
  * Runs the jobs of its catalog. Any number of runners (in one process or many) can share a
  * database: due rows are claimed with `FOR UPDATE SKIP LOCKED` under a lease, and every write
@@ -73,12 +69,8 @@ export class JobRunner {
   readonly #concurrency: number;
   readonly #pollIntervalMs: number;
   readonly #retentionMs: number;
-  readonly #leaseMs: number;
-  readonly #heartbeatMs: number;
-  /** Claims of runs in progress in this runner, renewed together by the heartbeat. */
-  readonly #held = new Map<string, HeldClaim>();
-  #heartbeat: NodeJS.Timeout | null = null;
-  #renewing = false;
+  /** Renews the claims of runs in progress in this runner, all in one statement. */
+  readonly #heartbeat: LeaseHeartbeat;
   #listening = false;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #stopping = new AbortController();
@@ -99,15 +91,19 @@ export class JobRunner {
     this.#concurrency = options.concurrency ?? 8;
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_IDLE_POLL_MS;
     this.#retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.#heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
-    if (this.#heartbeatMs >= this.#leaseMs)
-      throw new Error('the job heartbeat must beat more often than the lease');
+    this.#heartbeat = new LeaseHeartbeat({
+      clock: this.#clock,
+      leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      intervalMs: options.heartbeatMs,
+      renew: (claims, leaseUntil) => jobRepository.renewLeases(this.#db, { claims, leaseUntil }),
+      // The database is away: the claims run out unless a later beat gets through.
+      onRenewError: (error) => this.#logger.warn({ err: error }, 'could not renew job leases'),
+    });
   }
 
   /** How long a claim lasts without a heartbeat (what a crashed runner's job waits, at most). */
   get leaseMs(): number {
-    return this.#leaseMs;
+    return this.#heartbeat.leaseMs;
   }
 
   /**
@@ -127,12 +123,11 @@ export class JobRunner {
    * i.e. another runner has it.
    */
   async runNow(id: string): Promise<JobOutcome | undefined> {
-    const now = this.#clock.now();
     const row = await jobRepository.claimById(this.#db, {
       id,
       names: this.#catalog.names,
-      now,
-      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      now: this.#clock.now(),
+      leaseUntil: this.#heartbeat.leaseFromNow(),
       token: randomUUID(),
     });
     if (!row) return undefined;
@@ -178,7 +173,7 @@ export class JobRunner {
     const grace = setTimeout(() => this.#stopping.abort(new Error('worker stopping')), 10_000);
     await settle;
     clearTimeout(grace);
-    this.#stopHeartbeat();
+    this.#heartbeat.stop();
     await this.#unlisten?.().catch(() => {});
     this.#unlisten = null;
     this.#listening = false;
@@ -234,12 +229,10 @@ export class JobRunner {
   async #claim(limit: number): Promise<JobRow[]> {
     const names = this.#catalog.names;
     if (names.length === 0 || limit <= 0) return [];
-    const now = this.#clock.now();
-    const leaseUntil = new Date(now.getTime() + this.#leaseMs);
     const rows = await jobRepository.claimDue(this.#db, {
       names,
-      now,
-      leaseUntil,
+      now: this.#clock.now(),
+      leaseUntil: this.#heartbeat.leaseFromNow(),
       limit,
       token: randomUUID(),
     });
@@ -256,7 +249,7 @@ export class JobRunner {
       this.#logger.error({ err: error, job_id: row.id, job: row.name }, 'job outcome could not be recorded');
       return 'lost';
     } finally {
-      this.#release(row.id);
+      this.#heartbeat.release(row.id);
     }
   }
 
@@ -298,7 +291,7 @@ export class JobRunner {
       if (!held) throw new JobLeaseLost(`job ${row.id} (${row.name}) is no longer held by this run`);
       completedWithin = true;
       // Finished once the caller commits: no more heartbeats for it (a renewal would find no claim).
-      this.#held.delete(row.id);
+      this.#heartbeat.release(row.id);
     };
     try {
       result = await Promise.race([
@@ -376,47 +369,17 @@ export class JobRunner {
     await jobRepository.purgeFinished(this.#db, new Date(now - this.#retentionMs));
   }
 
-  #hold(row: JobRow, controller: AbortController): void {
-    this.#held.set(row.id, { token: row.claim_token!, controller });
-    if (this.#heartbeat) return;
-    this.#heartbeat = setInterval(() => void this.#renewLeases(), this.#heartbeatMs);
-    this.#heartbeat.unref();
-  }
-
-  #release(id: string): void {
-    this.#held.delete(id);
-    if (this.#held.size === 0) this.#stopHeartbeat();
-  }
-
-  #stopHeartbeat(): void {
-    if (this.#heartbeat) clearInterval(this.#heartbeat);
-    this.#heartbeat = null;
-  }
-
   /**
-   * The heartbeat: one statement extends every claim this runner holds. A run whose claim is
-   * gone (it stalled past its lease and another runner took the job) is aborted; whatever it
-   * still writes is fenced by its claim token and dropped.
+   * Keeps the run's claim alive while it runs. A run whose claim the heartbeat finds gone (it
+   * stalled past its lease and another runner took the job) is aborted; whatever it still writes
+   * is fenced by its claim token and dropped.
    */
-  async #renewLeases(): Promise<void> {
-    if (this.#renewing || this.#held.size === 0) return;
-    this.#renewing = true;
-    const claims = [...this.#held].map(([id, held]) => ({ id, token: held.token }));
-    try {
-      const leaseUntil = new Date(this.#clock.now().getTime() + this.#leaseMs);
-      const kept = await jobRepository.renewLeases(this.#db, { claims, leaseUntil });
-      for (const { id } of claims) {
-        const held = this.#held.get(id);
-        if (kept.has(id) || !held || held.controller.signal.aborted) continue;
-        this.#logger.warn({ job_id: id }, 'job lease lost; abandoning the run');
-        held.controller.abort(new JobLeaseLost(`job ${id} lease lost`));
-      }
-    } catch (error) {
-      // The database is away: the claims run out unless a later beat gets through.
-      this.#logger.warn({ err: error }, 'could not renew job leases');
-    } finally {
-      this.#renewing = false;
-    }
+  #hold(row: JobRow, controller: AbortController): void {
+    this.#heartbeat.hold({ id: row.id, token: row.claim_token! }, new Date(row.locked_until!), () => {
+      if (controller.signal.aborted) return;
+      this.#logger.warn({ job_id: row.id }, 'job lease lost; abandoning the run');
+      controller.abort(new JobLeaseLost(`job ${row.id} lease lost`));
+    });
   }
 
   #wake(): void {
