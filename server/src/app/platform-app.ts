@@ -15,7 +15,7 @@ import { registerPlatformMcp } from '../platform/mcp/wiring.ts';
 import { requireCsrfOnSessionWrites, sessionCallerResolver } from '../platform/sessions/request-auth.ts';
 import { createHttpApp } from './http-app.ts';
 import type { PlatformDeps } from './platform-deps.ts';
-import { closeSocketsGoingAway } from './websocket-shutdown.ts';
+import { closeSocketsAfter } from './websocket-shutdown.ts';
 
 export const PLATFORM_API_VERSION = '1.4.0';
 
@@ -140,7 +140,7 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
   // plugin, where registered in the room's scope it was left open.
   await app.register(websocket, {
     options: { maxPayload: MAX_FRAME_BYTES },
-    preClose: closeSocketsGoingAway,
+    preClose: closeSocketsAfter(() => deps.meetings.hub.handOffAll()),
   });
   installOperations(app, {
     database: deps.database,

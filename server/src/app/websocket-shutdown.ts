@@ -1,4 +1,5 @@
 import type { WebsocketPluginOptions } from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
 
 /** WebSocket close code of a shutdown: 1001 "going away", so clients know to reconnect. */
 export const WS_GOING_AWAY = { code: 1001, reason: 'server shutting down' } as const;
@@ -13,11 +14,32 @@ const CLOSE_HANDSHAKE_MS = 1_000;
  * SHUTDOWN_TIMEOUT_MS).
  */
 export const closeSocketsGoingAway: NonNullable<WebsocketPluginOptions['preClose']> = function (done) {
-  for (const client of this.websocketServer.clients) {
+  closeGoingAway(this, done);
+};
+
+function closeGoingAway(app: FastifyInstance, done: () => void): void {
+  for (const client of app.websocketServer.clients) {
     client.close(WS_GOING_AWAY.code, WS_GOING_AWAY.reason);
     setTimeout(() => client.terminate(), CLOSE_HANDSHAKE_MS).unref();
   }
-  this.server.removeAllListeners('upgrade');
-  this.websocketServer.close();
+  app.server.removeAllListeners('upgrade');
+  app.websocketServer.close();
   done();
-};
+}
+
+/**
+ * The same, after `handOff` has had its say: the listener stops taking connections first (a load
+ * balancer sends reconnecting rooms to another instance: its connect is refused here), then
+ * `handOff` closes what it holds its own way (the live meetings' 1012), then the rest go with 1001.
+ */
+export function closeSocketsAfter(
+  handOff: () => Promise<void>,
+): NonNullable<WebsocketPluginOptions['preClose']> {
+  return function (done) {
+    // Fastify closes the server again after preClose and takes "not running" in its stride.
+    if (this.server.listening) this.server.close();
+    handOff()
+      .catch(() => {})
+      .finally(() => closeGoingAway(this, done));
+  };
+}

@@ -221,6 +221,26 @@ export class Participant {
     });
   }
 
+  /**
+   * A message matching `type` and `test` whenever it came, consumed or not (the cursor stays):
+   * for frames whose order against others is not fixed (an acknowledgement racing a reply).
+   */
+  seen(type: string, test: (m: Message) => boolean = () => true, timeoutMs = 15_000): Promise<Message> {
+    const match = (m: Message) => m.type === type && test(m);
+    const found = this.messages.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+      this.#waiters.push({
+        test: match,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  }
+
   async join(extra: Record<string, unknown> = {}): Promise<Message> {
     this.send({
       type: 'join',

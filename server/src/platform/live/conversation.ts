@@ -2,14 +2,16 @@
 // the first provider that manages to (the meeting's, then its stand-in), or by an apology; a newer
 // utterance or a barge-in cuts the running turn. What happens inside one turn (fillers, provider
 // rounds, tool calls) is in turn.ts; the session (session.ts) owns the connection and the end.
+// An utterance the room sends again (after a reconnect, with the id it had) is stored once and
+// answered once; a resumed conversation answers the participant's last words if nothing did.
 import type { Logger } from 'pino';
-import type { RenderedSentence } from '../meetings/render.ts';
+import type { SentenceRow } from '../meetings/render.ts';
 import type { EndReason } from '../meetings/schemas.ts';
 import { APOLOGY_TEXTS, FILLER_TEXTS } from './fallback.ts';
 import type { RoomErrorCode, ServerMessage } from './protocol.ts';
 import { chunkText } from './providers/offline-script/index.ts';
 import type { ChatMessage, ReplyProvider, ToolCall, ToolSpec } from './providers/types.ts';
-import type { SentenceProvider } from './tables.ts';
+import type { SentenceCut, SentenceProvider } from './tables.ts';
 import { runTool, type ToolRunnerDeps } from './tool-runner.ts';
 import type { TranscriptWriter } from './transcript-writer.ts';
 import { type FillerPlan, newTurn, type RoundHooks, runRounds, scheduleFillers, type Turn } from './turn.ts';
@@ -38,6 +40,9 @@ export interface ConversationSetup {
   fillers: FillerPlan;
 }
 
+/** What the conversation needs of a stored sentence to resume. */
+export type HistorySentence = Pick<SentenceRow, 'speaker' | 'message' | 'client_id' | 'cut'>;
+
 export class Conversation {
   readonly messages: ChatMessage[];
   readonly #deps: ToolRunnerDeps & { logger: Logger };
@@ -48,11 +53,17 @@ export class Conversation {
   /** Fillers and apologies said so far: each picks the next text, so the persona does not repeat itself. */
   #fillersSaid = 0;
   #apologiesSaid = 0;
+  /** Client ids of the utterances heard (stored or being stored): a resent one is not answered again. */
+  readonly #heard = new Set<string>();
+  /** The stored conversation ends with words of the participant that no reply answered. */
+  #unanswered: boolean;
+  /** Waiting for the running turn to end (a hand-over lets the reply in flight finish). */
+  #idleWaiters: Array<() => void> = [];
 
   constructor(
     deps: ToolRunnerDeps,
     setup: ConversationSetup,
-    history: RenderedSentence[],
+    history: HistorySentence[],
     transcript: TranscriptWriter,
     host: ConversationHost,
   ) {
@@ -69,6 +80,10 @@ export class Conversation {
         }),
       ),
     ];
+    for (const sentence of history) if (sentence.client_id) this.#heard.add(sentence.client_id);
+    this.#unanswered = endsUnanswered(history);
+    // The provider answers those words afresh, not by continuing a reply cut off mid-sentence.
+    if (this.#unanswered && history.at(-1)?.speaker === 'agent') this.messages.pop();
   }
 
   /** A persona turn is under way (thinking, speaking, or its audio still playing). */
@@ -76,13 +91,29 @@ export class Conversation {
     return this.#turn !== null && !this.#turn.finished;
   }
 
+  /** Resolves once no turn is running (at once when none is). */
+  idle(): Promise<void> {
+    if (!this.turnRunning) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
   /** The running turn has said or done something (the test for a browser's interim barge-in). */
   get turnHasOutput(): boolean {
     return this.#turn?.output === true && !this.#turn.finished;
   }
 
-  /** The persona opens the call with the welcome message (only when nothing was said yet). */
-  startIfNew(): void {
+  /**
+   * A (re)joined participant: the persona opens the call with the welcome message when nothing was
+   * said yet, or answers the participant's last words when the instance that heard them died (or
+   * handed the meeting over) before its reply was complete.
+   */
+  resume(): void {
+    if (this.turnRunning) return;
+    if (this.#unanswered) {
+      this.#unanswered = false;
+      this.#answerLast();
+      return;
+    }
     if (this.messages.some((message) => message.role === 'assistant')) return;
     const words = chunkText(this.#setup.welcomeMessage);
     const welcome: ReplyProvider = {
@@ -94,25 +125,51 @@ export class Conversation {
     this.#startTurn([welcome], [], 'welcome');
   }
 
-  /** A final utterance of the participant: stored, then answered (cutting a running turn). */
-  answer(text: string, startMs: number, endMs: number | null, input?: 'voice' | 'typed', clientId?: string) {
-    this.interrupt();
-    this.messages.push({ role: 'user', content: text });
-    this.#transcript.store({
-      speaker: 'user',
+  /**
+   * A final utterance of the participant: stored, then answered (cutting a running turn). One the
+   * room sent before (the same `clientId`) is only acknowledged again. False when it could not be
+   * kept (the database has been away too long): then it is not answered either.
+   */
+  answer(
+    text: string,
+    startMs: number,
+    endMs: number | null,
+    input?: 'voice' | 'typed',
+    clientId?: string,
+  ): boolean {
+    const sentence = {
+      speaker: 'user' as const,
       message: text,
       startMs,
       endMs,
       provider: null,
       clientId,
       input,
-    });
+    };
+    if (clientId && this.#heard.has(clientId)) {
+      this.#transcript.store(sentence);
+      return true;
+    }
+    if (this.#transcript.full) return false;
+    if (clientId) this.#heard.add(clientId);
+    this.interrupt();
+    this.#transcript.store(sentence);
+    this.#unanswered = false;
+    this.messages.push({ role: 'user', content: text });
+    this.#answerLast();
+    return true;
+  }
+
+  #answerLast(): void {
     const { provider, standIn } = this.#setup;
     this.#startTurn(standIn ? [provider, standIn] : [provider], this.#setup.tools);
   }
 
-  /** Cuts the running turn (barge-in, end): what was said stays, marked interrupted; its audio stops. */
-  interrupt(): void {
+  /**
+   * Cuts the running turn (barge-in, a newer utterance, the end, a hand-over): what was said stays,
+   * stored as cut by `cause`; its audio stops.
+   */
+  interrupt(cause: SentenceCut = 'participant'): void {
     const turn = this.#turn;
     if (!turn || turn.finished) return;
     turn.controller.abort();
@@ -128,7 +185,7 @@ export class Conversation {
       });
     }
     turn.pendingCalls.clear();
-    this.#finishTurn(turn, true);
+    this.#finishTurn(turn, cause);
   }
 
   #startTurn(providers: ReplyProvider[], tools: ToolSpec[], speaker?: SentenceProvider): void {
@@ -191,7 +248,7 @@ export class Conversation {
       await output.finish(turn.id);
       if (signal.aborted) return;
     }
-    this.#finishTurn(turn, false);
+    this.#finishTurn(turn, null);
     const { usage } = this.#transcript;
     usage.turns += 1;
     if (turn.answeredBy !== 'welcome') usage.answered[turn.answeredBy] += 1;
@@ -251,12 +308,16 @@ export class Conversation {
     turn.startMs = this.#host.elapsedMs();
   }
 
-  #finishTurn(turn: Turn, interrupted: boolean): void {
+  #finishTurn(turn: Turn, cut: SentenceCut | null): void {
+    const interrupted = cut !== null;
     if (turn.finished) return;
     turn.finished = true;
     clearTimeout(turn.fillerTimer);
     this.#host.turnEnded();
-    if (this.#turn === turn) this.#turn = null;
+    if (this.#turn === turn) {
+      this.#turn = null;
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    }
     if (turn.unpushed) this.messages.push({ role: 'assistant', content: turn.unpushed });
     turn.unpushed = '';
     // A spoken turn sits where its audio played (cut where the participant cut in).
@@ -273,9 +334,21 @@ export class Conversation {
       startMs: audio?.startMs ?? turn.startMs ?? now,
       endMs: audio ? Math.max(audio.startMs, interrupted ? Math.min(audio.endMs, now) : audio.endMs) : now,
       provider: turn.answeredBy,
+      cut,
     });
     // Model tokens are written at every turn (they are billed); the turn count waits for the end.
     const { usage } = this.#transcript;
     if (usage.promptTokens > 0 || usage.completionTokens > 0) this.#transcript.flushUsage();
   }
+}
+
+/**
+ * Whether a stored conversation ends with words of the participant that nothing answered: no
+ * persona sentence after them, or only one cut by a hand-over (the instance shut down mid-reply).
+ */
+function endsUnanswered(history: HistorySentence[]): boolean {
+  const last = history.at(-1);
+  if (!last) return false;
+  if (last.speaker === 'user') return true;
+  return last.cut === 'handover' && history.at(-2)?.speaker === 'user';
 }

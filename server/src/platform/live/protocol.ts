@@ -161,6 +161,7 @@ const ROOM_ERROR_CODES = [
   'replaced',
   'meeting_ended',
   'speech_unavailable',
+  'storage_unavailable',
   'internal_error',
 ] as const;
 export type RoomErrorCode = (typeof ROOM_ERROR_CODES)[number];
@@ -302,6 +303,8 @@ export const CLIENT_FRAMES = SCHEMAS;
 export const CLOSE = {
   normal: 1000,
   goingAway: 1001,
+  /** Shutdown hand-over: what was said is stored; reconnect at once, without back-off (docs/realtime.md). */
+  serviceRestart: 1012,
   unsupported: 1003,
   internal: 1011,
   replaced: 4001,

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../../core/db/errors.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { SentenceRow } from '../meetings/render.ts';
-import type { SentenceProvider, Speaker } from './tables.ts';
+import type { SentenceCut, SentenceProvider, Speaker } from './tables.ts';
 
 export interface SentenceInsert {
   transcriptId: number;
@@ -16,6 +16,10 @@ export interface SentenceInsert {
   input?: 'voice' | 'typed' | null;
   /** Persona sentences: who spoke it. */
   provider: SentenceProvider | null;
+  /** Participant sentences: the room's id for the utterance (stored once per transcript). */
+  clientId?: string | null;
+  /** Persona sentences: what cut the reply, if anything did. */
+  cut?: SentenceCut | null;
   now: Date;
 }
 
@@ -138,24 +142,41 @@ export const liveRepository = {
   /**
    * Appends a sentence with the next sequence number of its transcript, unless the transcript was
    * already completed (the meeting was finalised): then nothing is written and null comes back.
+   * A participant sentence whose client id the transcript already holds (a room resending what it
+   * was not told was stored) is not written again: the stored one comes back, `duplicate`.
    */
-  async appendSentence(db: Kysely<DB>, input: SentenceInsert): Promise<SentenceRow | null> {
+  async appendSentence(
+    db: Kysely<DB>,
+    input: SentenceInsert,
+  ): Promise<{ row: SentenceRow; duplicate: boolean } | null> {
+    const clientId = input.clientId ?? null;
     for (let attempt = 1; ; attempt += 1) {
       try {
         const { rows } = await sql<SentenceRow>`
           insert into transcript_sentences (transcript_id, meeting_id, account_id, speaker, message, start_ms,
-            end_ms, input, sequence_number, provider, created_at)
+            end_ms, input, sequence_number, provider, client_id, cut, created_at)
           select t.id, ${input.meetingId}::uuid, ${input.accountId}::uuid, ${input.speaker}, ${input.message},
             ${Math.round(input.startMs)}::integer, ${input.endMs === null ? null : Math.round(input.endMs)}::integer,
             ${input.input ?? null}::text,
             coalesce((select max(s.sequence_number) from transcript_sentences s where s.transcript_id = t.id), 0) + 1,
-            ${input.provider}::text, ${input.now}::timestamptz
+            ${input.provider}::text, ${clientId}::text, ${input.cut ?? null}::text, ${input.now}::timestamptz
           from transcripts t
           where t.id = ${input.transcriptId} and t.status = 'in_progress'
+            and (${clientId}::text is null or not exists (
+              select 1 from transcript_sentences s where s.transcript_id = t.id and s.client_id = ${clientId}::text))
           returning *`.execute(db);
-        return rows[0] ?? null;
+        if (rows[0]) return { row: rows[0], duplicate: false };
+        if (clientId === null) return null;
+        const stored = await db
+          .selectFrom('transcript_sentences')
+          .selectAll()
+          .where('transcript_id', '=', input.transcriptId)
+          .where('client_id', '=', clientId)
+          .executeTakeFirst();
+        return stored ? { row: stored, duplicate: true } : null;
       } catch (error) {
-        // Two writers took the same number (a hand-over between instances): take the next one.
+        // Two writers took the same number (a hand-over between instances), or stored the same
+        // utterance at once: the next attempt takes the next number or finds the stored one.
         if (attempt < 3 && isUniqueViolation(error)) continue;
         throw error;
       }

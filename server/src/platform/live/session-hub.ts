@@ -68,6 +68,8 @@ export interface MeetingSessionHubDeps {
   idleCheckMs?: number;
   reconnectGraceMs?: number;
   heartbeatMs?: number;
+  /** On shutdown, how long a reply in flight may take to finish before it is cut. */
+  handoverReplyMs?: number;
 }
 
 export const FILLER_DELAY_MS = 1_500;
@@ -81,6 +83,8 @@ export const MAX_FILLERS_PER_TURN = 6;
 const IDLE_CHECK_MS = 5_000;
 export const RECONNECT_GRACE_MS = 30_000;
 const HEARTBEAT_MS = 30_000;
+/** Well inside SHUTDOWN_TIMEOUT_MS (15 s): a reply usually ends sooner; a longer one is cut and stored as cut. */
+export const HANDOVER_REPLY_MS = 5_000;
 
 export class MeetingSessionHub {
   readonly instanceId = randomUUID();
@@ -91,6 +95,8 @@ export class MeetingSessionHub {
   readonly #sessionDeps: SessionDeps;
   #unlisten: (() => Promise<void>) | null = null;
   #heartbeat: NodeJS.Timeout | undefined;
+  /** Shutting down: joins are refused (the room resumes on another instance). */
+  #stopping = false;
 
   constructor(deps: MeetingSessionHubDeps) {
     this.#deps = deps;
@@ -111,6 +117,7 @@ export class MeetingSessionHub {
       maxFillersPerTurn: deps.maxFillersPerTurn ?? MAX_FILLERS_PER_TURN,
       idleCheckMs: deps.idleCheckMs ?? IDLE_CHECK_MS,
       reconnectGraceMs: deps.reconnectGraceMs ?? RECONNECT_GRACE_MS,
+      handoverReplyMs: deps.handoverReplyMs ?? HANDOVER_REPLY_MS,
       onClosed: (session) => {
         if (this.#sessions.get(session.meetingId) === session) this.#sessions.delete(session.meetingId);
       },
@@ -139,12 +146,27 @@ export class MeetingSessionHub {
     this.#heartbeat.unref();
   }
 
-  /** Shutdown: sockets are closed as "going away" (the room reconnects, to another instance); meetings go on. */
+  /** Shutting down: new joins are refused (close 1012, as the hand-over's). */
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /**
+   * Shutdown: every meeting is handed over (LiveSession.handOff: replies in flight finish or are
+   * cut, what was said is stored, the room is told to resume at once elsewhere); meetings go on.
+   * Called before the listener's sockets are closed, so the rooms hear 1012 rather than 1001.
+   */
+  async handOffAll(): Promise<void> {
+    this.#stopping = true;
+    await Promise.all([...this.#sessions.values()].map((session) => session.handOff()));
+  }
+
+  /** The end of the process: hand over what is left, stop the heartbeat and the control channel. */
   async stop(): Promise<void> {
+    await this.handOffAll();
     clearInterval(this.#heartbeat);
     await this.#unlisten?.().catch(() => {});
     this.#unlisten = null;
-    for (const session of [...this.#sessions.values()]) session.shutdown();
   }
 
   /**
@@ -152,6 +174,10 @@ export class MeetingSessionHub {
    * answer `joined`, and let the persona open the call. Returns null when the meeting has ended.
    */
   async join(meetingId: string, socket: RoomSocket, join: JoinMessage): Promise<LiveSession | null> {
+    if (this.#stopping) {
+      socket.close(CLOSE.serviceRestart, 'server restarting: resume now');
+      return null;
+    }
     const activation = await this.#deps.lifecycle.activate(meetingId, {
       name: join.name,
       recordingConsent: join.consent?.recording === true,
@@ -200,7 +226,7 @@ export class MeetingSessionHub {
       transcript: sentences.map(renderSentence),
       resumed: !activation.firstJoin,
     });
-    session.startIfNew();
+    session.resume();
     return session;
   }
 
@@ -257,7 +283,7 @@ export class MeetingSessionHub {
     const session = new LiveSession(
       this.#sessionDeps,
       { context, provider, standIn, tools, systemPrompt, welcomeMessage, participant },
-      history.map(renderSentence),
+      history,
       Number(transcript.id),
     );
     this.#sessions.set(meetingId, session);

@@ -3,7 +3,9 @@
 // (barge-in). The participant is never left in silence: fillers while the provider is slow, the
 // offline engine or an apology when it fails (fallback.ts), and an idle call ends after the
 // scenario's idle_timeout_seconds. Voice (voice/) belongs to the connection: the microphone feeds
-// final utterances in, and with audio output on a turn lasts until its audio has played.
+// final utterances in, and with audio output on a turn lasts until its audio has played. When the
+// process shuts down, the session hands the meeting over: no new words are taken, the reply in
+// flight finishes (or is cut), what was said is stored, and the room is told to resume elsewhere.
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -11,11 +13,10 @@ import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
-import type { RenderedSentence } from '../meetings/render.ts';
 import type { EndReason } from '../meetings/schemas.ts';
 import type { SpeechEngines } from '../speech/types.ts';
 import type { MeetingContext } from './context.ts';
-import { Conversation } from './conversation.ts';
+import { Conversation, type HistorySentence } from './conversation.ts';
 import type { FunctionCaller } from './function-call.ts';
 import {
   type AudioStartMessage,
@@ -65,6 +66,8 @@ export interface SessionDeps {
   idleCheckMs: number;
   /** A dropped socket not resumed within this ends the meeting. */
   reconnectGraceMs: number;
+  /** On shutdown, how long the reply in flight may take to finish before it is cut. */
+  handoverReplyMs: number;
   /** Called once the session is over (ended or handed to another connection elsewhere). */
   onClosed(session: LiveSession): void;
 }
@@ -101,6 +104,8 @@ export class LiveSession {
   readonly #conversation: Conversation;
   #closed = false;
   #ending: Promise<void> | null = null;
+  /** Shutting down: no new words are taken (the room resends them to the instance it resumes on). */
+  #handingOver = false;
   #deadlineTimer: NodeJS.Timeout | undefined;
   #graceTimer: NodeJS.Timeout | undefined;
   #recent: number[] = [];
@@ -108,7 +113,7 @@ export class LiveSession {
   #lastActivityAt: number;
   #idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(deps: SessionDeps, setup: SessionSetup, history: RenderedSentence[], transcriptId: number) {
+  constructor(deps: SessionDeps, setup: SessionSetup, history: HistorySentence[], transcriptId: number) {
     this.#deps = deps;
     this.#setup = setup;
     const { meeting } = setup.context;
@@ -215,9 +220,12 @@ export class LiveSession {
     this.#graceTimer.unref?.();
   }
 
-  /** The persona opens the call with the welcome message (only when nothing was said yet). */
-  startIfNew(): void {
-    this.#conversation.startIfNew();
+  /**
+   * After a join: the persona opens the call (nothing said yet) or answers the participant's last
+   * words when no reply to them was completed (an instance died or shut down mid-turn).
+   */
+  resume(): void {
+    if (!this.#closed && !this.#ending && !this.#handingOver) this.#conversation.resume();
   }
 
   send(message: ServerMessage): void {
@@ -231,7 +239,7 @@ export class LiveSession {
 
   /** A participant utterance. Interim ones only interrupt; final ones are stored and answered. */
   utterance(message: UtteranceMessage): void {
-    if (this.#closed || this.#ending) return;
+    if (this.#closed || this.#ending || this.#handingOver) return;
     this.#active();
     if (!message.final) {
       if (this.#conversation.turnHasOutput) this.#conversation.interrupt();
@@ -287,7 +295,8 @@ export class LiveSession {
         bargeIn: () => this.#conversation.interrupt(),
         heard: () => this.#active(),
         utterance: (text, startMs, endMs) => {
-          if (!this.#closed && !this.#ending) this.#answer(text, startMs, endMs, 'voice');
+          if (!this.#closed && !this.#ending && !this.#handingOver)
+            this.#answer(text, startMs, endMs, 'voice');
         },
         sendAudio: (message, pcm) => {
           const socket = this.#socket;
@@ -319,7 +328,12 @@ export class LiveSession {
       return;
     }
     this.#recent.push(now);
-    this.#conversation.answer(text, startMs, endMs, input, clientId);
+    if (!this.#conversation.answer(text, startMs, endMs, input, clientId)) {
+      this.error(
+        'storage_unavailable',
+        'The meeting is paused: what you said could not be saved yet. Say it again in a moment.',
+      );
+    }
   }
 
   // ---- idleness and the end
@@ -341,7 +355,8 @@ export class LiveSession {
 
   /**
    * Ends the meeting from here (leave, end_call, the duration limit, a lost connection): what was
-   * said is written first, so the transcript is complete when the finalisation job reads it.
+   * said is written first, so the transcript is complete when the finalisation job reads it. While
+   * the database is unreachable both wait for it (the room is told `ended` once it is back).
    */
   end(reason: EndReason): Promise<void> {
     if (this.#ending) return this.#ending;
@@ -349,7 +364,9 @@ export class LiveSession {
       this.#conversation.interrupt();
       await this.#transcript.settled();
       try {
-        const result = await this.#deps.lifecycle.end(this.meetingId, reason);
+        const result = await this.#transcript.retrying(() =>
+          this.#deps.lifecycle.end(this.meetingId, reason),
+        );
         const row = result.meeting;
         this.#finish((row.end_reason as EndReason | null) ?? reason, row.ended_at, row.duration_seconds);
       } catch (error) {
@@ -374,11 +391,25 @@ export class LiveSession {
     );
   }
 
-  /** This process is shutting down: close as "going away" (the room reconnects elsewhere); the meeting goes on. */
-  shutdown(): void {
+  /**
+   * This process is shutting down: take no new words, let the reply in flight finish (cut after
+   * `handoverReplyMs`), store what was said, then close with 1012 "service restart", which the
+   * room takes as "resume now" on another instance. The meeting goes on; words sent meanwhile
+   * were not acknowledged, so the room sends them again there.
+   */
+  async handOff(): Promise<void> {
+    if (this.#closed || this.#handingOver) return;
+    this.#handingOver = true;
+    await this.#voice?.stopInput().catch(() => {});
+    const { handoverReplyMs } = this.#deps;
+    await within(this.#ending ?? this.#conversation.idle(), handoverReplyMs);
+    if (this.#ending) return this.#ending;
+    this.#conversation.interrupt('handover');
+    // A database that is away keeps what is waiting from being stored: the room still holds the
+    // participant's unacknowledged words and sends them again on the instance it resumes on.
+    await within(this.#transcript.settled(), handoverReplyMs);
     if (this.#closed) return;
-    this.#conversation.interrupt();
-    this.#socket?.close(CLOSE.goingAway, 'server shutting down');
+    this.#socket?.close(CLOSE.serviceRestart, 'server restarting: resume now');
     this.#dispose();
   }
 
@@ -441,11 +472,19 @@ export class LiveSession {
     this.#voice?.dispose();
     this.#voice = null;
     this.#socket = null;
+    this.#transcript.abandon();
     clearTimeout(this.#deadlineTimer);
     clearTimeout(this.#graceTimer);
     clearInterval(this.#idleTimer);
     this.#deps.onClosed(this);
   }
+}
+
+/** Waits for `promise`, or `ms` at most. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Every JSON frame goes out through here, typed as the protocol (and its AsyncAPI document) has it. */

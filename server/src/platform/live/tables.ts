@@ -4,6 +4,8 @@ import type { NullableJson, Timestamp } from '../../core/db/schema.ts';
 export type Speaker = 'user' | 'agent';
 /** Who spoke a persona sentence (migration 0033; see fallback.ts). */
 export type SentenceProvider = 'welcome' | 'custom_agent' | 'llm' | 'offline' | 'apology';
+/** What cut a persona reply: the participant (barge-in, a newer utterance) or a hand-over (shutdown). */
+export type SentenceCut = 'participant' | 'handover';
 
 /** Participants, transcripts, sentences, recordings and usage (migration 0032). */
 export interface LiveTables {
@@ -50,6 +52,10 @@ export interface LiveTables {
     sequence_number: number;
     /** Persona sentences only: who spoke it (null for the participant's). */
     provider: Generated<SentenceProvider | null>;
+    /** The room's id for a participant utterance: each is stored once (migration 0065). */
+    client_id: Generated<string | null>;
+    /** A persona reply that was cut, and by what (migration 0065). */
+    cut: Generated<SentenceCut | null>;
     created_at: Timestamp;
   };
   recordings: {

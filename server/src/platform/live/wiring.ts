@@ -21,6 +21,7 @@ export type LiveHubOverrides = Partial<
     | 'idleCheckMs'
     | 'reconnectGraceMs'
     | 'heartbeatMs'
+    | 'handoverReplyMs'
     | 'createSegmenter'
   >
 >;

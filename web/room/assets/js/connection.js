@@ -8,6 +8,8 @@ const PING_INTERVAL_MS = 20_000;
 /** The server keeps a dropped meeting alive for 30 s: stop trying a little before that. */
 const RESUME_WINDOW_MS = 27_000;
 const FATAL_CODES = new Set(['join_timeout', 'replaced', 'meeting_ended', 'internal_error']);
+/** Close code of an instance that handed the meeting over as it shut down: resume at once. */
+const SERVICE_RESTART = 1012;
 
 export class RoomConnection extends EventTarget {
   /**
@@ -25,6 +27,7 @@ export class RoomConnection extends EventTarget {
     this.droppedAt = 0;
     this.attempt = 0;
     this.joinedOnce = false;
+    this.restarting = false;
   }
 
   open() {
@@ -94,6 +97,7 @@ export class RoomConnection extends EventTarget {
         this.joinedOnce = true;
         this.attempt = 0;
         this.droppedAt = 0;
+        this.restarting = false;
         this.#startPing();
         this.#emit('connection', { state: 'connected', resumed: Boolean(message.resumed) });
         break;
@@ -138,8 +142,13 @@ export class RoomConnection extends EventTarget {
       return;
     }
     this.attempt += 1;
-    const delay = Math.min(8000, 500 * 2 ** (this.attempt - 1));
-    this.#emit('connection', { state: 'reconnecting', attempt: this.attempt });
+    // A hand-over (1012) is resumed at once and then retried briskly: another instance is up. Any
+    // other drop backs off, as the network or the whole service may be down.
+    if (event.code === SERVICE_RESTART) this.restarting = true;
+    const delay = this.restarting
+      ? Math.min(2000, 250 * (this.attempt - 1))
+      : Math.min(8000, 500 * 2 ** (this.attempt - 1));
+    this.#emit('connection', { state: 'reconnecting', attempt: this.attempt, restart: this.restarting });
     window.setTimeout(() => {
       if (!this.finished) this.#connect();
     }, delay);

@@ -178,6 +178,7 @@ export class Meeting {
     on('speech.started', (message) => this.#speechStarted(message));
     on('transcript.interim', (message) => this.transcript.userDraft(message.text ?? ''));
     on('speech.stopped', (message) => this.#speechStopped(message));
+    on('transcript.sentence', (message) => this.#stored(message));
     on('filler', (message) => this.#filler(message));
     on('tool', (message) => this.#tool(message));
     on('ended', (message) => this.#end(message.reason, message));
@@ -200,8 +201,11 @@ export class Meeting {
     if (message.resumed) {
       this.transcript.clear();
       this.transcript.sentences(message.transcript ?? []);
+      // What the service had not stored yet is shown again, and sent again below.
+      for (const [id, frame] of this.utterances.pending) this.transcript.userLine(frame.text, id);
       this.transcript.note('Reconnected.');
     }
+    this.utterances.resend();
     this.status.setConnection('connected');
     if (!this.joinedOnce) {
       this.joinedOnce = true;
@@ -312,7 +316,9 @@ export class Meeting {
     // A header whose frame was lost with the connection must not claim the next frame.
     this.pendingAudio = null;
     if (state.state === 'reconnecting' && state.attempt === 1) {
-      this.transcript.note('Connection lost. Reconnecting…');
+      this.transcript.note(
+        state.restart ? 'The service is restarting. Reconnecting…' : 'Connection lost. Reconnecting…',
+      );
       this.status.setConnection('reconnecting');
       this.voiceInput.connectionChanged(false);
       this.activity.set({ userSpeaking: false });
@@ -328,9 +334,15 @@ export class Meeting {
 
   #sendTyped(text, startedAt) {
     if (this.ended) return false;
-    if (this.utterances.final(text, startedAt, Date.now(), 'typed')) return true;
-    this.status.flash('Not connected right now. Your message is kept: send it again in a moment.');
-    return false;
+    this.utterances.final(text, startedAt, Date.now(), 'typed');
+    return true;
+  }
+
+  /** A sentence was stored: a final of the participant's is no longer at risk. */
+  #stored(message) {
+    if (!message.client_id) return;
+    this.utterances.acknowledged(message.client_id);
+    this.transcript.saved(message.client_id);
   }
 
   #browserInterim(text) {

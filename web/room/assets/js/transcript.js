@@ -96,7 +96,12 @@ export class TranscriptView {
     const item = document.createElement('li');
     item.className = `line line--${kind}`;
     if (meta?.turnId) item.dataset.turn = meta.turnId;
-    if (meta?.clientId) item.dataset.client = meta.clientId;
+    if (meta?.clientId) {
+      // Until the service says it is stored (a reconnect sends it again).
+      item.dataset.client = meta.clientId;
+      item.classList.add('line--pending');
+      item.title = 'Sending…';
+    }
     const who = document.createElement('span');
     who.className = 'line__speaker';
     who.textContent = speaker;
@@ -153,6 +158,15 @@ export class TranscriptView {
     this.stick = true;
     this.parts.jump.hidden = true;
     this.#append(this.#line('user', this.names.user, text, { clientId }));
+  }
+
+  /** The service stored the participant's line with this client id. */
+  saved(clientId) {
+    for (const item of this.parts.list.querySelectorAll('.line--pending')) {
+      if (item.dataset.client !== clientId) continue;
+      item.classList.remove('line--pending');
+      item.removeAttribute('title');
+    }
   }
 
   /** A short system note ("Reconnecting…", "About one minute left."). */

@@ -1,7 +1,10 @@
 // What the participant says by keyboard or through the browser's own speech recognition, sent as
 // `utterance` frames (docs/realtime.md): a client id per final, times on the meeting clock, and
 // interim results at most every 700 ms (they only serve barge-in). The service's own recognition
-// needs none of this: it hears the microphone stream (voice-input.js).
+// needs none of this: it hears the microphone stream (voice-input.js). A final is kept until the
+// service says it is stored (`transcript.sentence` with its `client_id`): one said while the
+// connection is down, or lost with an instance that died, is sent again after the next `joined`,
+// with the same id, and the service stores and answers it once.
 
 const INTERIM_INTERVAL_MS = 700;
 /** The server's limit for `utterance.text`. */
@@ -21,11 +24,13 @@ export class UtteranceSender {
     this.counter = 0;
     this.lastInterim = '';
     this.lastInterimAt = 0;
+    /** Finals not yet acknowledged, by id, in the order they were said. */
+    this.pending = new Map();
   }
 
   /**
    * A final utterance. `input` tells the analysis whether it was spoken or typed (speech rates
-   * count voice only). False when it could not be sent (not connected).
+   * count voice only). It goes out now when connected, else after the next `joined`.
    */
   final(text, startedAt, endedAt, input) {
     this.counter += 1;
@@ -37,9 +42,19 @@ export class UtteranceSender {
       frame.start_ms = start;
       frame.end_ms = end;
     }
-    if (!this.connection.send(frame)) return false;
+    this.pending.set(id, frame);
+    this.connection.send(frame);
     this.sent(frame.text, id);
-    return true;
+  }
+
+  /** The service stored the final with this id. */
+  acknowledged(id) {
+    this.pending.delete(id);
+  }
+
+  /** After a `joined`: every final the service has not acknowledged goes again, in order. */
+  resend() {
+    for (const frame of this.pending.values()) this.connection.send(frame);
   }
 
   /** An interim result of the browser's recognition (lets the server interrupt the persona). */
