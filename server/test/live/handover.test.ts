@@ -4,7 +4,8 @@
 // answered once; a resumed meeting answers the participant's last words when nothing did; a
 // shutting-down instance lets the reply in flight finish or cuts it, stores it as cut, and closes
 // the room with 1012; while PostgreSQL is unreachable a meeting keeps what is said and writes it in
-// order when the database returns, and a `leave` ends the meeting then.
+// order when the database returns, and a `leave` ends the meeting then; a join during the outage
+// is deferred (close 1013), not fatal.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
@@ -265,12 +266,20 @@ describe('a database outage', {
       const p = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
       await p.join();
       await p.next('transcript.sentence');
+      // A second room connection opened before the outage joins during it.
+      const late = await Participant.connect(t.baseUrl, meeting.id, meeting.room_token);
 
       proxy.cut();
       p.send({ type: 'utterance', text: 'I have led two platform teams.', final: true, id: 'o-1' });
       await p.next('agent.message');
       p.send({ type: 'utterance', text: 'Mostly Go and PostgreSQL.', final: true, id: 'o-2' });
       await p.next('agent.message');
+      // A join that needs the database now is deferred, not fatal: the room tries again later.
+      late.send({ type: 'join', consent: { recording: false } });
+      const deferred = await late.next('error');
+      assert.equal(deferred.code, 'storage_unavailable');
+      assert.equal(deferred.fatal, false);
+      assert.equal(await late.closed(), 1013);
       p.send({ type: 'leave' });
       assert.ok(!p.messages.some((m) => m.client_id), 'nothing is acknowledged while nothing is stored');
 

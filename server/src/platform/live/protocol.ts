@@ -307,6 +307,8 @@ export const CLOSE = {
   serviceRestart: 1012,
   unsupported: 1003,
   internal: 1011,
+  /** The database is unreachable for now: reconnect with back-off. */
+  tryAgainLater: 1013,
   replaced: 4001,
   joinTimeout: 4008,
 } as const;

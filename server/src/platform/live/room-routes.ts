@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import type { RawData, WebSocket } from 'ws';
 import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
+import { isDatabaseUnavailable } from '../../core/db/unavailable.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
@@ -328,6 +329,22 @@ function attachSocket(
         else if (message.type === 'leave') await session.end('participant_left');
       })
       .catch((error) => {
+        // The database is away (a join or an end that cannot wait): the room tries again later.
+        if (isDatabaseUnavailable(error)) {
+          request.log.warn(
+            { err: error, meeting_id: room.id },
+            'room message deferred: database unreachable',
+          );
+          send({
+            type: 'error',
+            code: 'storage_unavailable',
+            message: 'The service cannot reach its database for a moment. Reconnect in a few seconds.',
+            fatal: false,
+          });
+          if (state === 'joining') state = 'gone';
+          socket.close(CLOSE.tryAgainLater, 'try again later');
+          return;
+        }
         request.log.error({ err: error, meeting_id: room.id }, 'room message failed');
         send({
           type: 'error',

@@ -10,6 +10,8 @@ const RESUME_WINDOW_MS = 27_000;
 const FATAL_CODES = new Set(['join_timeout', 'replaced', 'meeting_ended', 'internal_error']);
 /** Close code of an instance that handed the meeting over as it shut down: resume at once. */
 const SERVICE_RESTART = 1012;
+/** Close code of a join the service could not take for now (its database is away): back off and retry. */
+const TRY_AGAIN_LATER = 1013;
 
 export class RoomConnection extends EventTarget {
   /**
@@ -131,8 +133,9 @@ export class RoomConnection extends EventTarget {
       this.#emit('closed', { code: event.code });
       return;
     }
-    // Refused upgrade (bad token, meeting gone) before any join: nothing to resume.
-    if (!this.joinedOnce) {
+    // Refused upgrade (bad token, meeting gone) before any join: nothing to resume. A service
+    // that cannot reach its database for a moment (1013) is tried again.
+    if (!this.joinedOnce && event.code !== TRY_AGAIN_LATER) {
       this.#finish({ type: 'closed', reason: 'unreachable', code: event.code });
       return;
     }

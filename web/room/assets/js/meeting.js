@@ -296,6 +296,11 @@ export class Meeting {
           `${this.personaFirst} could not answer just now. Say it again or try rephrasing.`,
         );
         break;
+      case 'storage_unavailable':
+        // The database is away: the service says what that means for this utterance or join.
+        this.#stopThinking();
+        this.transcript.note(message.message || 'The meeting is paused for a moment.');
+        break;
       case 'rate_limited':
         this.transcript.note('You are sending messages too quickly. Wait a moment.');
         break;
