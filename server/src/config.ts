@@ -73,11 +73,12 @@ export interface Config {
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long HTTP requests, SMTP sessions and jobs may take to finish. */
   shutdownTimeoutMs: number;
   /**
-   * Background work (docs/reliability.md, "Crash recovery"): how long a job claim lasts without a
-   * heartbeat (JOB_LEASE_MS), and the safety-net poll of idle workers, which otherwise wake on
-   * NOTIFY and at the next due time they read (WORKER_IDLE_POLL_MS).
+   * Background work (docs/reliability.md, "Crash recovery"): how long a job claim (JOB_LEASE_MS)
+   * and a webhook delivery claim (DELIVERY_LEASE_MS) last without their worker's heartbeat, and the
+   * safety-net poll of idle workers, which otherwise wake on NOTIFY and at the next due time they
+   * read (WORKER_IDLE_POLL_MS).
    */
-  jobs: { leaseMs: number; idlePollMs: number };
+  jobs: { leaseMs: number; deliveryLeaseMs: number; idlePollMs: number };
   /** Legacy per-scenario webhooks stop after this instant. */
   legacyWebhookSunset: Date;
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
@@ -364,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
     jobs: {
       leaseMs: integer(env, 'JOB_LEASE_MS', 15_000, 1_000, 10 * 60_000),
+      deliveryLeaseMs: integer(env, 'DELIVERY_LEASE_MS', 15_000, 1_000, 10 * 60_000),
       idlePollMs: integer(env, 'WORKER_IDLE_POLL_MS', 30_000, 100, 10 * 60_000),
     },
     legacyWebhookSunset,

@@ -222,6 +222,7 @@ function deliveryWorker(
     client: deps.client,
     profiles: [mailboxDeliveryProfile(deps.secretBox)],
     pollIntervalMs: deps.config.jobs.idlePollMs,
+    leaseMs: deps.config.jobs.deliveryLeaseMs,
     logger: {
       info: (details, message) => deps.logger.info(details, message),
       warn: (details, message) => deps.logger.warn(details, message),

@@ -22,7 +22,14 @@ export interface AttemptOutcome {
 /** POSTs the delivery once. Never throws for anything the receiver or the network does. */
 export async function sendAttempt(
   client: DeliveryHttpClient,
-  request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number },
+  request: {
+    url: string;
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+    /** Cuts the attempt short (its claim was lost); it then ends as an error like any other. */
+    signal?: AbortSignal;
+  },
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   try {
@@ -33,6 +40,7 @@ export async function sendAttempt(
       body: request.body,
       timeoutMs: request.timeoutMs,
       maxResponseBytes: RESPONSE_EXCERPT_BYTES,
+      signal: request.signal,
     });
     return {
       result: { kind: 'response', statusCode: response.status },

@@ -35,8 +35,9 @@ const relaxedCommit = sql`relaxed as (select set_config('synchronous_commit', 'o
 
 /**
  * Claims due deliveries: SKIP LOCKED keeps concurrent workers off each other's rows, and the
- * lease (locked_until) keeps them off rows another worker is attempting right now. A worker
- * that dies never clears its lease; the rows become claimable again once it passes.
+ * lease (locked_until) keeps them off rows another worker holds right now. The lease is short and
+ * the holder's heartbeat renews it (renewDeliveryLeases); a worker that dies stops renewing, and
+ * its rows become claimable again once the lease passes.
  * Channels are claimed one statement each, in the order given, until `limit` rows are claimed:
  * each statement reads one ordered range of the due index (migration 0023).
  */
@@ -89,24 +90,55 @@ async function claimDueOf(
 }
 
 /**
- * When the next delivery of these channels becomes due: the earliest next_attempt_at among
- * pending deliveries nobody is attempting right now (one index probe per channel). An idle
- * worker sleeps until then instead of polling; null when nothing is waiting.
+ * Extends the leases of the deliveries this worker holds (queued or being attempted), one
+ * statement for all of them, fenced by each claim's token; returns the ids still held. A missing
+ * id lost its claim: its lease passed and another worker claimed it, or it was cancelled or
+ * redelivered meanwhile. Bookkeeping, committed without waiting for the WAL flush like the claim.
+ */
+export async function renewDeliveryLeases(
+  db: Kysely<DB>,
+  renew: { claims: ReadonlyArray<{ id: string; token: string }>; leaseUntil: Date },
+): Promise<Set<string>> {
+  if (renew.claims.length === 0) return new Set();
+  const { rows } = await sql<{ id: string }>`
+    with ${relaxedCommit}, renewed as (
+      update deliveries as d set locked_until = ${renew.leaseUntil}
+      from unnest(${renew.claims.map((c) => c.id)}::uuid[], ${renew.claims.map((c) => c.token)}::uuid[])
+        as held (id, token)
+      where d.id = held.id and d.claim_token = held.token and d.status = 'pending'
+      returning d.id
+    )
+    select id from renewed cross join relaxed`.execute(db);
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * When the next delivery of these channels can be claimed (one index probe per channel, and one
+ * range of it): the earliest next_attempt_at among pending deliveries nobody holds, or the
+ * earliest lease end among those held (a dead worker's claims come free then; a live one's are
+ * renewed before). An idle worker sleeps until then instead of polling; null when nothing waits.
+ * Held deliveries were due when claimed, so their lease ends are read from the due part of the
+ * index only.
  */
 export async function nextDueAt(
   db: Kysely<DB>,
   options: { channels: readonly string[]; now: Date },
 ): Promise<Date | null> {
   const { rows } = await sql<{ at: Date | null }>`
-    select min(due.next_attempt_at) as at
+    select least(min(due.next_attempt_at), min(held.lease_end)) as at
     from unnest(${[...options.channels]}::text[]) as c (channel)
-    cross join lateral (
+    left join lateral (
       select next_attempt_at from deliveries
       where status = 'pending' and channel = c.channel
         and (locked_until is null or locked_until <= ${options.now})
       order by next_attempt_at, seq
       limit 1
-    ) as due`.execute(db);
+    ) as due on true
+    left join lateral (
+      select min(locked_until) as lease_end from deliveries
+      where status = 'pending' and channel = c.channel
+        and next_attempt_at <= ${options.now} and locked_until > ${options.now}
+    ) as held on true`.execute(db);
   const at = rows[0]?.at;
   return at ? new Date(at) : null;
 }

@@ -82,6 +82,132 @@ test('a worker killed with SIGKILL mid-delivery loses nothing once restarted', a
   }
 });
 
+/**
+ * Issue 28: a worker process SIGKILLed with two attempts in flight and four deliveries claimed but
+ * not started. Nothing renews its claims any more, so another worker (whose safety-net poll is a
+ * minute away) sends them all within seconds of the short lease's end, waking for it; only the
+ * two attempts in flight are sent twice, and each delivery has one recorded attempt. On PostgreSQL
+ * the other worker is already running, idle, when the first dies (the heartbeat is seen renewing
+ * the claims first); on PGlite, whose directory one process holds at a time, it starts after.
+ */
+test('a worker SIGKILLed with deliveries in flight and queued: a new worker sends them at the lease end, only those in flight twice', async () => {
+  const receiver = await TestReceiver.start();
+  const onPostgres = Boolean(process.env.DATABASE_URL);
+  const pgliteDir = onPostgres ? null : mkdtempSync(join(tmpdir(), 'delivery-crash-'));
+  const shared = onPostgres ? await openTestDatabase() : null;
+  const open = async (): Promise<Database> => (shared ? openPostgres(shared.url!) : openPGlite(pgliteDir!));
+  // Short, but long enough that a loaded machine does not stall the first worker past it.
+  const leaseMs = 3_000;
+  const workerEnv = {
+    ...process.env,
+    ...(shared ? { WORKER_DATABASE_URL: shared.url! } : { WORKER_PGLITE_DIR: pgliteDir! }),
+    RECEIVER_URL: receiver.url,
+    LEASE_MS: String(leaseMs),
+    // Only the lease end (or the first look of a worker that starts) can explain a quick retry.
+    POLL_MS: '60000',
+  };
+  const spawned: ChildProcess[] = [];
+  const start = async (env: NodeJS.ProcessEnv) => {
+    const started = await startWorker(env);
+    spawned.push(started);
+    return started;
+  };
+  try {
+    let database = await open();
+    await migrate(database);
+    const ids = await enqueueEvents(database.db, new DeliveryQueue(new FakeClock(new Date())), {
+      endpointId: 'ep-1',
+      count: 6,
+    });
+    if (!shared) await database.close();
+
+    // Nothing the first worker sends is answered: it dies waiting.
+    let killed = false;
+    receiver.answer(() => (killed ? { status: 200 } : { status: 200, hang: true }));
+    const victim = await start({ ...workerEnv, CONCURRENCY: '2', BATCH_SIZE: '6' });
+    await receiver.waitForRequests(2);
+    if (shared) {
+      // All six are claimed, and the heartbeat renews their lease while the worker lives.
+      const leaseEnds = async () => {
+        const rows = await database.db
+          .selectFrom('deliveries')
+          .select(['claim_token', 'locked_until'])
+          .execute();
+        assert.ok(rows.every((row) => row.claim_token !== null));
+        return Math.min(...rows.map((row) => new Date(row.locked_until!).getTime()));
+      };
+      const first = await leaseEnds();
+      await waitUntil(async () => (await leaseEnds()) > first, leaseMs * 2, 'a renewal');
+    }
+    const survivorEnv = { ...workerEnv, EXIT_WHEN_DONE: '1' };
+    const running = shared ? await start(survivorEnv) : null;
+    killed = true;
+    victim.kill('SIGKILL');
+    const killedAt = Date.now();
+    await exited(victim);
+    const inFlight = receiver.requests.map((request) => JSON.parse(request.rawBody).id as string);
+    assert.equal(inFlight.length, 2, 'the dead worker sent only what its two slots held');
+
+    const survivor = running ?? (await start(survivorEnv));
+    const readyAt = Date.now();
+    await within(receiver.waitForRequests(8), leaseMs + 20_000, 'the six deliveries');
+    assert.equal(await exited(survivor), 0);
+    const lastAt = Math.max(...receiver.requests.map((request) => request.receivedAt));
+    const claimableAt = Math.max(killedAt + leaseMs, readyAt);
+    assert.ok(
+      lastAt - claimableAt < 5_000,
+      `sent ${lastAt - claimableAt} ms after the claims came free (or the new worker was up), not at its poll`,
+    );
+
+    const times = new Map<string, number>();
+    for (const request of receiver.requests) {
+      const id = JSON.parse(request.rawBody).id as string;
+      times.set(id, (times.get(id) ?? 0) + 1);
+    }
+    assert.equal(receiver.requests.length, 8);
+    assert.deepEqual(
+      [...times]
+        .filter(([, count]) => count > 1)
+        .map(([id]) => id)
+        .sort(),
+      [...inFlight].sort(),
+      'only the attempts in flight at the kill were sent twice',
+    );
+    if (!shared) database = await open();
+    for (const id of ids) {
+      assert.equal((await deliveryRow(database.db, id)).status, 'succeeded');
+      assert.deepEqual(
+        (await attemptsOf(database.db, id)).map((attempt) => [attempt.attempt_number, attempt.status_code]),
+        [[1, 200]],
+        'one recorded attempt each: the killed ones left no record',
+      );
+    }
+    await database.close();
+  } finally {
+    for (const worker of spawned)
+      if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+    await receiver.close();
+    await shared?.close();
+    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+  }
+});
+
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER_SCRIPT], {
     env,

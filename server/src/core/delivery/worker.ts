@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { claimRetryMs } from '../claim-retry.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
+import { LeaseHeartbeat } from '../lease-heartbeat.ts';
 import { type DeliveryHttpClient, nextStateAfter, sendAttempt } from './attempt.ts';
 import type { ChannelProfile, DeliveryTarget } from './profile.ts';
 import {
@@ -14,6 +15,7 @@ import {
   NOTIFY_COALESCE_MS,
   nextDueAt,
   releaseClaim,
+  renewDeliveryLeases,
   settleWithoutAttempt,
 } from './repository.ts';
 import { WriteBatcher } from './write-batcher.ts';
@@ -27,6 +29,8 @@ const PARALLEL_CLAIMS = 2;
 /** Floor of an idle sleep, so a due row that another transaction holds locked is not spun on. */
 const MIN_IDLE_MS = 100;
 export const DEFAULT_IDLE_POLL_MS = 30_000;
+/** How long a claim lasts without the worker's heartbeat (DELIVERY_LEASE_MS). */
+export const DEFAULT_DELIVERY_LEASE_MS = 15_000;
 
 export interface WorkerLogger {
   info(details: object, message: string): void;
@@ -48,9 +52,28 @@ export interface DeliveryWorkerOptions {
    * new work, and at the next due retry it read from the database or scheduled itself.
    */
   pollIntervalMs?: number;
-  /** How long a claim is held; default: the longest attempt timeout plus 30 s. */
+  /**
+   * How long a claim holds a delivery without news from its worker. A heartbeat renews the claims
+   * the worker holds (queued or being attempted) every `heartbeatMs`, so a dead worker's
+   * deliveries are claimed again within this long, whatever the attempt timeout.
+   */
   leaseMs?: number;
+  /** Default: a third of the lease, so two missed beats still keep the claims. */
+  heartbeatMs?: number;
   logger?: WorkerLogger;
+}
+
+/** A claimed delivery, queued or being attempted. */
+interface Claim {
+  delivery: ClaimedDelivery;
+  /** Endpoint lookups shared by the deliveries of one claimed batch. */
+  targets: Map<string, Promise<DeliveryTarget | null>>;
+  /**
+   * Aborted when the heartbeat finds the claim gone (this worker stalled past its lease and
+   * another took the delivery): a queued delivery is dropped, an attempt is cut short and not
+   * recorded.
+   */
+  lost: AbortController;
 }
 
 const consoleLogger: WorkerLogger = {
@@ -62,7 +85,10 @@ const consoleLogger: WorkerLogger = {
 /**
  * Claims due deliveries and attempts them through the outbound client. Any number of workers
  * (in one process or many) can run against the same database: claims use SKIP LOCKED and a
- * lease, and every write after an attempt is fenced by the claim token.
+ * short lease that a heartbeat renews while the worker holds them, and every write after an
+ * attempt is fenced by the claim token. A worker that dies (kill -9, lost machine) stops renewing:
+ * its deliveries are claimed again within one lease, and only the attempts it had in flight (sent,
+ * result not recorded) are sent twice.
  */
 export class DeliveryWorker {
   readonly #database: Database;
@@ -73,16 +99,14 @@ export class DeliveryWorker {
   readonly #batchSize: number;
   readonly #concurrency: number;
   readonly #pollIntervalMs: number;
-  readonly #leaseMs: number;
+  /** Renews the claims this worker holds, all in one statement. */
+  readonly #heartbeat: LeaseHeartbeat;
   readonly #logger: WorkerLogger;
   readonly #inFlight = new Set<Promise<void>>();
   /** Attempts whose results are still being written. */
   readonly #unrecorded = new Set<Promise<void>>();
   /** Claimed, waiting for a free slot. */
-  readonly #queued: Array<{
-    delivery: ClaimedDelivery;
-    targets: Map<string, Promise<DeliveryTarget | null>>;
-  }> = [];
+  readonly #queued: Claim[] = [];
   #running = false;
   #loop: Promise<void> | null = null;
   #unlisten: (() => Promise<void>) | null = null;
@@ -107,9 +131,14 @@ export class DeliveryWorker {
     this.#batchSize = options.batchSize ?? 50;
     this.#concurrency = options.concurrency ?? 32;
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_IDLE_POLL_MS;
-    const longestTimeout = Math.max(0, ...options.profiles.map((profile) => profile.attemptTimeoutMs));
-    this.#leaseMs = options.leaseMs ?? longestTimeout + 30_000;
     this.#logger = options.logger ?? consoleLogger;
+    this.#heartbeat = new LeaseHeartbeat({
+      clock: this.#clock,
+      leaseMs: options.leaseMs ?? DEFAULT_DELIVERY_LEASE_MS,
+      intervalMs: options.heartbeatMs,
+      renew: (claims, leaseUntil) => renewDeliveryLeases(this.#database.db, { claims, leaseUntil }),
+      onRenewError: (error) => this.#logger.warn({ err: error }, 'could not renew delivery leases'),
+    });
     if (this.#profiles.size !== options.profiles.length)
       throw new Error('two delivery profiles share a name');
     this.#completions = new WriteBatcher(
@@ -122,17 +151,26 @@ export class DeliveryWorker {
   }
 
   /** What the worker holds right now, for metrics and tests. */
-  get load(): { inFlight: number; queued: number; unrecorded: number } {
-    return { inFlight: this.#inFlight.size, queued: this.#queued.length, unrecorded: this.#unrecorded.size };
+  get load(): { inFlight: number; queued: number; unrecorded: number; held: number } {
+    return {
+      inFlight: this.#inFlight.size,
+      queued: this.#queued.length,
+      unrecorded: this.#unrecorded.size,
+      held: this.#heartbeat.size,
+    };
+  }
+
+  /** How long a claim lasts without a heartbeat (what a dead worker's deliveries wait, at most). */
+  get leaseMs(): number {
+    return this.#heartbeat.leaseMs;
   }
 
   /** Claims one batch, attempts it (up to `concurrency` at once) and returns how many were claimed. */
   async runOnce(): Promise<number> {
     const claimed = await this.#claim(this.#batchSize);
-    const targets = new Map<string, Promise<DeliveryTarget | null>>();
     let next = 0;
     const lane = async () => {
-      while (next < claimed.length) await this.#deliverSafely(claimed[next++], targets);
+      while (next < claimed.length) await this.#deliverSafely(claimed[next++]);
     };
     await Promise.all(Array.from({ length: Math.min(this.#concurrency, claimed.length) }, lane));
     await Promise.allSettled([...this.#unrecorded]);
@@ -143,6 +181,8 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.#loop) return;
     this.#running = true;
+    // The first look is at once: it also takes the expired claims of a worker that died.
+    this.#lookForWork = true;
     try {
       this.#unlisten = await this.#database.listen(DELIVERY_NOTIFY_CHANNEL, () => {
         this.#notifies += 1;
@@ -169,11 +209,9 @@ export class DeliveryWorker {
     this.#loop = null;
     await Promise.allSettled([...this.#claims]);
     const unstarted = this.#queued.splice(0);
-    await Promise.allSettled([
-      ...this.#inFlight,
-      ...unstarted.map(({ delivery }) => releaseClaim(this.#database.db, delivery)),
-    ]);
+    await Promise.allSettled([...this.#inFlight, ...unstarted.map((claim) => this.#handBack(claim))]);
     await Promise.allSettled([...this.#unrecorded]);
+    this.#heartbeat.stop();
     await this.#unlisten?.().catch(() => {});
     this.#unlisten = null;
     this.#listening = false;
@@ -220,8 +258,7 @@ export class DeliveryWorker {
       .then(
         (claimed) => {
           this.#failedClaims = 0;
-          const targets = new Map<string, Promise<DeliveryTarget | null>>();
-          for (const delivery of claimed) this.#queued.push({ delivery, targets });
+          this.#queued.push(...claimed);
           this.#pump();
           // A short claim means nothing else is due, unless a NOTIFY came in meanwhile.
           if (claimed.length === want) this.#lookForWork = true;
@@ -243,8 +280,9 @@ export class DeliveryWorker {
   }
 
   /**
-   * Right after a NOTIFY, look again soon (see ALERT_AFTER_NOTIFY_MS); otherwise at the next due
-   * retry (read from the database now) or the safety-net poll, whichever comes first.
+   * Right after a NOTIFY, look again soon (see ALERT_AFTER_NOTIFY_MS); otherwise when the next
+   * delivery can be claimed (a due retry, or the end of a claim's lease: a dead worker's deliveries
+   * come free then; read from the database now) or at the safety-net poll, whichever comes first.
    */
   #idleUntilNextLook(delayMs?: number): void {
     const now = performance.now();
@@ -279,23 +317,48 @@ export class DeliveryWorker {
   /** Starts queued attempts while slots are free. */
   #pump(): void {
     while (this.#running && this.#inFlight.size < this.#concurrency && this.#queued.length > 0) {
-      const { delivery, targets } = this.#queued.shift()!;
-      this.#track(this.#deliverSafely(delivery, targets));
+      this.#track(this.#deliverSafely(this.#queued.shift()!));
     }
   }
 
-  #claim(limit: number): Promise<ClaimedDelivery[]> {
-    const now = this.#clock.now();
+  /** Claims up to `limit` due deliveries; the heartbeat keeps them until they are settled. */
+  async #claim(limit: number): Promise<Claim[]> {
     // Channels are claimed in turn; each claim starts with the next one, so none waits behind
     // another's backlog.
     const channels = [...this.#profiles.keys()];
     const first = this.#claimCount++ % channels.length;
-    return claimDueDeliveries(this.#database.db, {
+    const leaseUntil = this.#heartbeat.leaseFromNow();
+    const claimed = await claimDueDeliveries(this.#database.db, {
       channels: [...channels.slice(first), ...channels.slice(0, first)],
-      now,
-      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      now: this.#clock.now(),
+      leaseUntil,
       limit,
     });
+    const targets = new Map<string, Promise<DeliveryTarget | null>>();
+    return claimed.map((delivery) => {
+      const claim: Claim = { delivery, targets, lost: new AbortController() };
+      this.#heartbeat.hold({ id: delivery.id, token: delivery.claim_token }, leaseUntil, () =>
+        this.#lose(claim),
+      );
+      return claim;
+    });
+  }
+
+  /** The heartbeat found the claim gone: drop it if it is still queued, cut its attempt short if not. */
+  #lose(claim: Claim): void {
+    const queued = this.#queued.indexOf(claim);
+    if (queued >= 0) this.#queued.splice(queued, 1);
+    claim.lost.abort();
+    this.#logger.warn(
+      { delivery_id: claim.delivery.id, queued: queued >= 0 },
+      'delivery claim lost (its lease passed); not attempting it',
+    );
+  }
+
+  /** Gives a claim back untouched, so any worker can take it at once. */
+  async #handBack(claim: Claim): Promise<void> {
+    this.#heartbeat.release(claim.delivery.id);
+    await releaseClaim(this.#database.db, claim.delivery);
   }
 
   #track(work: Promise<void>): void {
@@ -327,36 +390,43 @@ export class DeliveryWorker {
     });
   }
 
-  async #deliverSafely(delivery: ClaimedDelivery, targets: Map<string, Promise<DeliveryTarget | null>>) {
+  async #deliverSafely(claim: Claim): Promise<void> {
+    const { delivery } = claim;
+    if (claim.lost.signal.aborted) return;
+    // A claim whose lease may pass before the next beat (the worker stalled, or the database is
+    // away) is not started: another worker may be about to take it, and both would send it.
+    const remaining = this.#heartbeat.remainingMs(delivery.id);
+    if (remaining === null || remaining < this.#heartbeat.intervalMs) {
+      this.#logger.warn({ delivery_id: delivery.id }, 'delivery claim about to expire; handing it back');
+      await this.#handBack(claim).catch(() => {});
+      return;
+    }
     try {
-      await this.#deliver(delivery, targets);
+      await this.#deliver(claim);
     } catch (error) {
-      // The claim stays leased; once the lease passes the delivery is attempted again.
+      // Not renewed any more: once the lease passes the delivery is attempted again.
+      this.#heartbeat.release(delivery.id);
       this.#logger.error({ err: error, delivery_id: delivery.id }, 'delivery attempt could not be processed');
     }
   }
 
-  async #deliver(
-    delivery: ClaimedDelivery,
-    targets: Map<string, Promise<DeliveryTarget | null>>,
-  ): Promise<void> {
+  async #deliver(claim: Claim): Promise<void> {
+    const { delivery } = claim;
     const profile = this.#profiles.get(delivery.channel);
     if (!profile) throw new Error(`no delivery profile for channel ${delivery.channel}`);
     const db = this.#database.db;
-    const target = await this.#resolveOnce(profile, delivery, targets);
-    if (!target) {
+    const target = await this.#resolveOnce(profile, delivery, claim.targets);
+    if (!target?.enabled) {
       await settleWithoutAttempt(db, {
         delivery,
-        status: 'cancelled',
-        reason: 'receiver_removed',
+        status: target ? 'paused' : 'cancelled',
+        reason: target ? null : 'receiver_removed',
         now: this.#clock.now(),
       });
+      this.#heartbeat.release(delivery.id);
       return;
     }
-    if (!target.enabled) {
-      await settleWithoutAttempt(db, { delivery, status: 'paused', reason: null, now: this.#clock.now() });
-      return;
-    }
+    if (claim.lost.signal.aborted) return;
     const attemptNumber = delivery.attempt_count + 1;
     const headers = profile.buildHeaders({
       delivery,
@@ -370,7 +440,10 @@ export class DeliveryWorker {
       headers,
       body: delivery.payload,
       timeoutMs: profile.attemptTimeoutMs,
+      signal: claim.lost.signal,
     });
+    // Another worker holds the delivery now: whatever this attempt got, it is not recorded.
+    if (claim.lost.signal.aborted) return;
     const now = this.#clock.now();
     const next = nextStateAfter(profile, delivery, attemptNumber, outcome.result, now);
     // The slot frees as soon as the answer is in; the result is written with others in a batch.
@@ -408,6 +481,7 @@ export class DeliveryWorker {
         },
       )
       .finally(() => {
+        this.#heartbeat.release(delivery.id);
         this.#unrecorded.delete(recording);
         this.#wake();
       });

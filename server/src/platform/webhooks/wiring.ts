@@ -36,6 +36,7 @@ export function createWebhooksModule(deps: WebhooksModuleDeps) {
     ],
     logger: deps.logger.child({ worker: 'webhook-delivery' }),
     pollIntervalMs: config.jobs.idlePollMs,
+    leaseMs: config.jobs.deliveryLeaseMs,
   });
   return {
     webhooks,

@@ -1,7 +1,8 @@
 /**
  * A delivery worker in its own process, for the crash test (worker-crash.test.ts): the test
  * SIGKILLs it mid-attempt, then starts it again. Configured through the environment:
- *   WORKER_DATABASE_URL or WORKER_PGLITE_DIR, RECEIVER_URL, LEASE_MS,
+ *   WORKER_DATABASE_URL or WORKER_PGLITE_DIR, RECEIVER_URL, LEASE_MS, POLL_MS (100),
+ *   CONCURRENCY and BATCH_SIZE (the worker's defaults when unset),
  *   EXIT_WHEN_DONE=1 to stop once nothing is pending (so the test can read an embedded database).
  */
 import { systemClock } from '../../clock.ts';
@@ -22,7 +23,9 @@ const worker = new DeliveryWorker({
   client,
   profiles: [profile],
   leaseMs: Number(env.LEASE_MS ?? 1_500),
-  pollIntervalMs: 100,
+  pollIntervalMs: Number(env.POLL_MS ?? 100),
+  concurrency: env.CONCURRENCY ? Number(env.CONCURRENCY) : undefined,
+  batchSize: env.BATCH_SIZE ? Number(env.BATCH_SIZE) : undefined,
   logger: { info() {}, warn() {}, error: (details, message) => console.error(message, details) },
 });
 await worker.start();

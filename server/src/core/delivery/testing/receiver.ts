@@ -16,6 +16,8 @@ export interface ReceiverAnswer {
   delayMs?: number;
   /** Never answer; the connection stays open until the client gives up or the receiver closes. */
   hang?: boolean;
+  /** Answer once this settles (a gate the test opens). */
+  after?: Promise<unknown>;
   headers?: Record<string, string>;
 }
 
@@ -81,7 +83,8 @@ export class TestReceiver {
           res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
           res.end(answer.body ?? '');
         };
-        if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+        if (answer.after) void answer.after.then(send, send);
+        else if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
         else send();
       });
     });
