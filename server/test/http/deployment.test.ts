@@ -5,7 +5,7 @@
 // through the mailbox process is read back from it. SIGTERM then drains each process to exit 0,
 // handing an open room WebSocket over with 1012. Skipped when PostgreSQL or Redis is not reachable.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -13,87 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import nodemailer from 'nodemailer';
-import pg from 'pg';
 import { freePort } from '../../src/core/testing/free-port.ts';
 import { Participant } from '../live/helpers.ts';
+import { admin, buildIfStale, eventually, json, REDIS_URL, Role, reachable, SERVER_URL } from './cluster.ts';
 
-// The server the throwaway database is created on (DATABASE_URL's, when the suite runs on PostgreSQL).
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const ENTRY = 'dist/server/main.js';
-
-function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port, timeout: 1000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** One `serve --role …` process of the compiled build, with what it printed. */
-class Role {
-  output = '';
-  readonly exited: Promise<number | null>;
-  constructor(
-    readonly name: string,
-    readonly child: ChildProcess,
-  ) {
-    child.stdout!.on('data', (chunk) => {
-      this.output += chunk;
-    });
-    child.stderr!.on('data', (chunk) => {
-      this.output += chunk;
-    });
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  }
-
-  /** Waits for the process's `ready` log line (written once every role it runs listens). */
-  async ready(timeoutMs = 180_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!/"msg":"ready"/.test(this.output)) {
-      if (this.child.exitCode !== null) assert.fail(`${this.name} exited early:\n${this.tail()}`);
-      if (Date.now() > deadline) assert.fail(`${this.name} not ready:\n${this.tail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  tail(): string {
-    return this.output.slice(-4000);
-  }
-}
-
-async function json(response: Response, status: number): Promise<any> {
-  const text = await response.text();
-  assert.equal(response.status, status, text);
-  return text ? JSON.parse(text) : null;
-}
-
-async function eventually<T>(read: () => Promise<T | null | undefined>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 // A PostgreSQL deployment: it runs in the suite's PostgreSQL pass (DATABASE_URL set), once.
 const skip = !process.env.DATABASE_URL
@@ -113,14 +37,8 @@ describe('the documented deployment, as separate compiled processes', { skip }, 
   async function jobState(dedupeKey: string): Promise<string | undefined> {
     const url = new URL(SERVER_URL);
     url.pathname = `/${database}`;
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      const { rows } = await client.query('select state from jobs where dedupe_key = $1', [dedupeKey]);
-      return rows[0]?.state;
-    } finally {
-      await client.end();
-    }
+    const rows = await admin('select state from jobs where dedupe_key = $1', url.toString(), [dedupeKey]);
+    return rows[0]?.state;
   }
 
   function start(name: string, role: string, env: Record<string, string>): Role {
@@ -158,8 +76,7 @@ describe('the documented deployment, as separate compiled processes', { skip }, 
 
   before(async () => {
     // The test runs the build itself (a no-op when dist is newer than every source).
-    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { encoding: 'utf8' });
-    assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+    buildIfStale();
     await admin(`create database ${database}`);
     ports.a = await freePort();
     ports.b = await freePort();
