@@ -86,6 +86,20 @@ export async function createHttpApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Once the app is closing (a drain), every response says `Connection: close`: a connection whose
+  // request was in flight at SIGTERM is not offered for another request. A load balancer keeping
+  // connections alive (deploy/nginx) would otherwise send the next one there, and get Fastify's
+  // 503 for it instead of a refused connect it retries on another instance.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   const accessLog = options.logger;
   app.addHook('onResponse', (request, reply, done) => {
     if (accessLog.isLevelEnabled('info'))
