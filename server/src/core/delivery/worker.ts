@@ -344,14 +344,17 @@ export class DeliveryWorker {
     });
   }
 
-  /** The heartbeat found the claim gone: drop it if it is still queued, cut its attempt short if not. */
+  /**
+   * The heartbeat found the claim gone (its lease passed and another worker took the delivery, or
+   * it was cancelled meanwhile): drop it if it is still queued, cut its attempt short if not.
+   */
   #lose(claim: Claim): void {
     const queued = this.#queued.indexOf(claim);
     if (queued >= 0) this.#queued.splice(queued, 1);
     claim.lost.abort();
     this.#logger.warn(
       { delivery_id: claim.delivery.id, queued: queued >= 0 },
-      'delivery claim lost (its lease passed); not attempting it',
+      'delivery claim lost; dropping it',
     );
   }
 
