@@ -5,12 +5,14 @@ import { type AddressInfo, createServer, type Server, Socket } from 'node:net';
  * can cut: `cut()` drops every open connection and refuses new ones (a dependency that went away),
  * `stall()` stops forwarding without closing anything (a network partition: bytes wait in the
  * buffers), `restore()` forwards again. The listening port stays the same throughout, so clients
- * reconnect to it on their own.
+ * reconnect to it on their own. `retarget()` sends new connections elsewhere (a load balancer
+ * whose instance went away), leaving open ones as they are.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private isCut = false;
   private isStalled = false;
+  private target!: { host: string; port: number };
 
   private constructor(
     private readonly server: Server,
@@ -19,10 +21,16 @@ export class TcpProxy {
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
     let proxy!: TcpProxy;
-    const server = createServer((client) => proxy.accept(client, target));
+    const server = createServer((client) => proxy.accept(client, proxy.target));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    proxy.target = target;
     return proxy;
+  }
+
+  /** New connections go to `target` from now on. */
+  retarget(target: { host: string; port: number }): void {
+    this.target = target;
   }
 
   /** `url` with its host and port replaced by the proxy's. */
