@@ -1,7 +1,8 @@
 /**
  * The end of a process on SIGTERM or SIGINT: `drain` stops accepting and lets what runs finish
- * (HTTP requests, WebSockets closed with 1001, SMTP sessions, jobs); if that takes longer than
- * `timeoutMs`, `force` cuts what is left. Exit 0 after a drain, 1 when it had to be forced or failed.
+ * (HTTP requests, live meetings handed over with 1012, other WebSockets closed with 1001, SMTP
+ * sessions, jobs); if that takes longer than `timeoutMs`, `force` cuts what is left. Exit 0 after
+ * a drain, 1 when it had to be forced or failed.
  */
 export function onShutdown(options: {
   drain: () => Promise<void>;

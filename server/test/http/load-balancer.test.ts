@@ -341,7 +341,7 @@ describe('two API instances behind the committed load balancers', { skip }, () =
             'proxy_next_upstream error timeout;',
             'proxy_next_upstream error timeout http_502 http_503;',
           )
-          .replaceAll('max_fails=3', 'max_fails=1');
+          .replaceAll('max_fails=0', 'max_fails=1 fail_timeout=10s');
         assert.notEqual(edited, text);
         return edited;
       },
