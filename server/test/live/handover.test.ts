@@ -8,15 +8,14 @@
 // is deferred (close 1013), not fatal.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { openPostgres } from '../../src/core/db/database.ts';
 import { migrate } from '../../src/core/db/migrator.ts';
 import { openTestDatabase, type TestDatabase } from '../../src/core/delivery/testing/test-database.ts';
 import { TcpProxy } from '../../src/core/testing/tcp-proxy.ts';
 import { liveRepository } from '../../src/platform/live/repository.ts';
 import { type ApiClient, type ListeningPlatform, ok, startListeningPlatform } from '../harness.ts';
+import { admin, reachable, SERVER_URL } from '../http/cluster.ts';
 import { createMeeting, createScenario, type FakeAgent, Participant, startFakeAgent } from './helpers.ts';
 
 /** A reply long enough to be in flight when the instance shuts down: 30 chunks, 100 ms apart. */
@@ -219,37 +218,13 @@ describe('a shutdown', () => {
   });
 });
 
-const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port || 5432), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('a database outage', {
-  skip: !(await reachable(POSTGRES_URL)) && 'PostgreSQL is not reachable',
+  skip: !(await reachable(5432)) && 'PostgreSQL is not reachable',
 }, () => {
   test('loses no sentence: they are written in order once it is back, and a leave ends the meeting then', async () => {
     const name = `live_outage_${randomBytes(6).toString('hex')}`;
     await admin(`create database ${name}`);
-    const direct = new URL(POSTGRES_URL);
+    const direct = new URL(SERVER_URL);
     direct.pathname = `/${name}`;
     const proxy = await TcpProxy.start({ host: direct.hostname, port: Number(direct.port || 5432) });
     const db = await openPostgres(proxy.rewrite(direct.toString()), {
