@@ -97,6 +97,8 @@ export class MeetingSessionHub {
   #heartbeat: NodeJS.Timeout | undefined;
   /** Shutting down: joins are refused (the room resumes on another instance). */
   #stopping = false;
+  /** Joins under way: a shutdown waits for them, then hands their meetings over too. */
+  readonly #joining = new Set<Promise<unknown>>();
 
   constructor(deps: MeetingSessionHubDeps) {
     this.#deps = deps;
@@ -158,6 +160,7 @@ export class MeetingSessionHub {
    */
   async handOffAll(): Promise<void> {
     this.#stopping = true;
+    await Promise.allSettled([...this.#joining]);
     await Promise.all([...this.#sessions.values()].map((session) => session.handOff()));
   }
 
@@ -178,6 +181,16 @@ export class MeetingSessionHub {
       socket.close(CLOSE.serviceRestart, 'server restarting: resume now');
       return null;
     }
+    const joining = this.#join(meetingId, socket, join);
+    this.#joining.add(joining);
+    try {
+      return await joining;
+    } finally {
+      this.#joining.delete(joining);
+    }
+  }
+
+  async #join(meetingId: string, socket: RoomSocket, join: JoinMessage): Promise<LiveSession | null> {
     const activation = await this.#deps.lifecycle.activate(meetingId, {
       name: join.name,
       recordingConsent: join.consent?.recording === true,
