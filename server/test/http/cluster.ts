@@ -76,6 +76,8 @@ export class Role {
   constructor(
     readonly name: string,
     readonly child: ChildProcess,
+    /** Where it listens (`http://127.0.0.1:<PORT>`) when started with a PORT; '' otherwise. */
+    readonly url = '',
   ) {
     child.stdout!.on('data', (chunk) => {
       this.output += chunk;
@@ -141,7 +143,7 @@ export class Cluster {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const started = new Role(name, child);
+    const started = new Role(name, child, env.PORT ? `http://127.0.0.1:${env.PORT}` : '');
     this.roles.push(started);
     return started;
   }

@@ -15,14 +15,9 @@
 // Skipped without nginx (scripts/ensure-nginx.sh), PostgreSQL or Redis; the HAProxy parts without
 // haproxy. The checks of the files themselves run everywhere the programs are installed.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { freePort } from '../../src/core/testing/free-port.ts';
 import {
   checkHaproxyConfig,
@@ -36,10 +31,17 @@ import {
 } from '../../src/core/testing/load-balancer.ts';
 import { TcpProxy } from '../../src/core/testing/tcp-proxy.ts';
 import { Participant } from '../live/helpers.ts';
-
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const ENTRY = 'dist/server/main.js';
+import {
+  buildIfStale,
+  Cluster,
+  json,
+  eventually as poll,
+  type Role,
+  reachable,
+  SERVER_URL,
+  signUpWithKey,
+  v1,
+} from './cluster.ts';
 
 describe('the committed load-balancer configurations', () => {
   test('HAProxy accepts deploy/haproxy/understudy.cfg (haproxy -c)', { skip: haproxyUnavailable() }, () => {
@@ -67,83 +69,9 @@ describe('the committed load-balancer configurations', () => {
   });
 });
 
-function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port, timeout: 1000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** One `serve --role api` process of the compiled build, with what it printed. */
-class Instance {
-  output = '';
-  readonly exited: Promise<number | null>;
-  constructor(
-    readonly name: string,
-    readonly url: string,
-    readonly child: ChildProcess,
-  ) {
-    child.stdout!.on('data', (chunk) => {
-      this.output += chunk;
-    });
-    child.stderr!.on('data', (chunk) => {
-      this.output += chunk;
-    });
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  }
-
-  async ready(timeoutMs = 120_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!/"msg":"ready"/.test(this.output)) {
-      if (this.child.exitCode !== null) assert.fail(`${this.name} exited early:\n${this.tail()}`);
-      if (Date.now() > deadline) assert.fail(`${this.name} not ready:\n${this.tail()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  tail(): string {
-    return this.output.slice(-4000);
-  }
-}
-
-async function json(response: Response, status: number): Promise<any> {
-  const text = await response.text();
-  assert.equal(response.status, status, text);
-  return text ? JSON.parse(text) : null;
-}
-
-/** Polls `read` (every 50 ms) until it gives something truthy. */
-async function eventually<T>(
-  read: () => Promise<T | null | undefined | false>,
-  what: string,
-  timeoutMs = 15_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls `read` every 50 ms, for 15 s at the most, until it gives something truthy. */
+const eventually = <T>(read: () => Promise<T | null | undefined | false>, what: string) =>
+  poll(read, what, 15_000, 50);
 
 const status = async (url: string, init?: RequestInit) => {
   const response = await fetch(url, init);
@@ -158,10 +86,8 @@ const skip = !process.env.DATABASE_URL
     ((await reachable(5432)) && (await reachable(6379)) ? false : 'PostgreSQL or Redis is not reachable');
 
 describe('two API instances behind the committed load balancers', { skip }, () => {
-  const database = `understudy_lb_${randomBytes(6).toString('hex')}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'understudy-lb-'));
-  const sharedKey = randomBytes(32).toString('hex');
-  const instances: Instance[] = [];
+  const cluster = new Cluster();
+  const instances: Role[] = [];
   const balancers: RunningLoadBalancer[] = [];
   let nginx!: RunningLoadBalancer;
   let haproxy: RunningLoadBalancer | null = null;
@@ -172,17 +98,8 @@ describe('two API instances behind the committed load balancers', { skip }, () =
 
   const auth = () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
-  async function newMeeting(base: string): Promise<{ id: string; room_token: string }> {
-    return (
-      await json(
-        await fetch(`${base}/v1/meetings`, {
-          method: 'POST',
-          headers: auth(),
-          body: JSON.stringify({ scenario_id: scenarioId, person_name: 'Sam Lee' }),
-        }),
-        201,
-      )
-    ).data;
+  function newMeeting(base: string): Promise<{ id: string; room_token: string }> {
+    return v1(base, key)('POST', '/meetings', { scenario_id: scenarioId, person_name: 'Sam Lee' }, 201);
   }
 
   /** Sends `count` requests through `base` with a marker in the URL; resolves to the instances that logged one. */
@@ -200,41 +117,26 @@ describe('two API instances behind the committed load balancers', { skip }, () =
 
   before(async () => {
     // The test runs the build itself (a no-op when dist is newer than every source).
-    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { encoding: 'utf8' });
-    assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
-    await admin(`create database ${database}`);
+    buildIfStale();
+    await cluster.create();
     const server = new URL(SERVER_URL);
     databaseProxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
     const ports = [await freePort(), await freePort()];
     // The load balancers first: the instances' PUBLIC_URL is nginx's address.
     nginx = await startNginx({ upstreams: ports });
     balancers.push(nginx);
-    const url = new URL(databaseProxy.rewrite(SERVER_URL));
-    url.pathname = `/${database}`;
     for (const [index, name] of ['A', 'B'].entries()) {
-      const port = ports[index]!;
-      const child = spawn(process.execPath, [ENTRY, 'serve', '--role', 'api'], {
-        env: {
-          ...process.env,
-          DATABASE_URL: url.toString(),
-          REDIS_URL,
-          ENCRYPTION_KEY: sharedKey,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: String(port),
+      instances.push(
+        cluster.start(name, 'api', {
+          DATABASE_URL: databaseProxy.rewrite(cluster.databaseUrl),
+          PORT: String(ports[index]!),
           PUBLIC_URL: nginx.url,
           // One proxy in front: the pairing docs/deployment.md gives for both configurations.
           TRUST_PROXY_HOPS: '1',
-          LOG_LEVEL: 'info',
-          // The sign-in budget is per address, counted in the Redis the suite's other files share.
-          AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-          SHUTDOWN_TIMEOUT_MS: '20000',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      instances.push(new Instance(name, `http://127.0.0.1:${port}`, child));
+        }),
+      );
     }
-    await Promise.all(instances.map((instance) => instance.ready()));
+    await Promise.all(instances.map((instance) => instance.ready(120_000)));
     // HAProxy once they listen: it starts with its servers up, and its checks keep them so.
     if (!haproxyUnavailable()) {
       haproxy = await startHaproxy({ upstreams: ports });
@@ -243,12 +145,10 @@ describe('two API instances behind the committed load balancers', { skip }, () =
   });
 
   after(async () => {
-    for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
-    await Promise.all(instances.map((instance) => instance.exited));
+    // The instances are killed and the database dropped (directly, not through the proxy) first.
+    await cluster.close();
     await Promise.all(balancers.map((balancer) => balancer.stop()));
     await databaseProxy?.close();
-    await admin(`drop database if exists ${database} with (force)`).catch(() => {});
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('through nginx: both instances answer, /readyz is ready, the instances see a proxied request', async () => {
@@ -264,53 +164,34 @@ describe('two API instances behind the committed load balancers', { skip }, () =
     assert.equal(await status(`${nginx.url}/metrics`), 403);
 
     // Writes through nginx: an account, a key, a persona and a scenario for the room tests.
-    const signup = await json(
-      await fetch(`${nginx.url}/auth/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'ops@example.com', password: 'correct horse battery', name: 'Ops' }),
-      }),
+    key = await signUpWithKey(nginx.url);
+    const call = v1(nginx.url, key);
+    const persona = await call(
+      'POST',
+      '/personas',
+      {
+        name: 'Jane Doe',
+        job_title: 'Engineering Manager',
+        demeanor: 'friendly',
+        background: 'Has hired forty engineers.',
+        gender: 'female',
+      },
       201,
     );
-    const secret = await json(
-      await fetch(`${nginx.url}/v1/api-secrets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${signup.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'load balancer test' }),
-      }),
+    const scenario = await call(
+      'POST',
+      '/scenarios',
+      {
+        name: 'Backend interview',
+        type: 'interview',
+        persona_id: persona.id,
+        prompt: '## Questions\n1. Ask about their background.\n2. Ask about a system they designed.',
+        welcome_message: 'Hi, I am Jane. Shall we begin?',
+        call_duration: 30,
+      },
       201,
     );
-    key = secret.data.secret;
-    const persona = await json(
-      await fetch(`${nginx.url}/v1/personas`, {
-        method: 'POST',
-        headers: auth(),
-        body: JSON.stringify({
-          name: 'Jane Doe',
-          job_title: 'Engineering Manager',
-          demeanor: 'friendly',
-          background: 'Has hired forty engineers.',
-          gender: 'female',
-        }),
-      }),
-      201,
-    );
-    const scenario = await json(
-      await fetch(`${nginx.url}/v1/scenarios`, {
-        method: 'POST',
-        headers: auth(),
-        body: JSON.stringify({
-          name: 'Backend interview',
-          type: 'interview',
-          persona_id: persona.id ?? persona.data.id,
-          prompt: '## Questions\n1. Ask about their background.\n2. Ask about a system they designed.',
-          welcome_message: 'Hi, I am Jane. Shall we begin?',
-          call_duration: 30,
-        }),
-      }),
-      201,
-    );
-    scenarioId = scenario.id ?? scenario.data.id;
+    scenarioId = scenario.id;
   });
 
   test('through HAProxy: both instances answer, and a room WebSocket is carried', async (t) => {
