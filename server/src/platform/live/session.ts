@@ -106,6 +106,7 @@ export class LiveSession {
   #ending: Promise<void> | null = null;
   /** Shutting down: no new words are taken (the room resends them to the instance it resumes on). */
   #handingOver = false;
+  #handOff: Promise<void> | null = null;
   #deadlineTimer: NodeJS.Timeout | undefined;
   #graceTimer: NodeJS.Timeout | undefined;
   #recent: number[] = [];
@@ -397,10 +398,16 @@ export class LiveSession {
    * room takes as "resume now" on another instance. The meeting goes on; words sent meanwhile
    * were not acknowledged, so the room sends them again there.
    */
-  async handOff(): Promise<void> {
-    if (this.#closed || this.#handingOver) return;
-    this.#handingOver = true;
+  handOff(): Promise<void> {
+    this.#handOff ??= this.#handOver();
+    return this.#handOff;
+  }
+
+  async #handOver(): Promise<void> {
+    if (this.#closed) return;
+    // Words being spoken are recognised, stored and answered first: audio cannot be sent again.
     await this.#voice?.stopInput().catch(() => {});
+    this.#handingOver = true;
     const { handoverReplyMs } = this.#deps;
     await within(this.#ending ?? this.#conversation.idle(), handoverReplyMs);
     if (this.#ending) return this.#ending;
