@@ -19,11 +19,14 @@ export type { ClientOptions } from './http-client.js';
 export { PagePromise } from './pagination.js';
 export {
   type JoinOptions,
+  type ReconnectOptions,
   RoomClient,
   type RoomClientOptions,
   RoomError,
   type RoomFrame,
+  type RoomState,
   type UploadBody,
+  type UtteranceFields,
   type WebSocketConstructor,
   type WebSocketLike,
 } from './room.js';
