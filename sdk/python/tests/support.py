@@ -1,5 +1,6 @@
 """What the tests share: the server under test (from the environment), a loopback webhook
-receiver, and two loopback proxies that misbehave once (a 429, a dropped answer)."""
+receiver, two loopback proxies that misbehave once (a 429, a dropped answer), and a loopback TCP
+proxy that plays the load balancer (cut, restored, sent to another instance)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,19 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 PLATFORM_URL = os.environ.get("UNDERSTUDY_BASE_URL")
 MAILBOX_URL = os.environ.get("MAILBOX_BASE_URL")
 API_KEY = os.environ.get("UNDERSTUDY_API_KEY")
+#: A second instance of the platform on the same database (the room resumes on it).
+OTHER_PLATFORM_URL = os.environ.get("UNDERSTUDY_OTHER_BASE_URL")
 
 needs_platform = unittest.skipUnless(
     PLATFORM_URL and API_KEY, "set UNDERSTUDY_BASE_URL and UNDERSTUDY_API_KEY (server/test/sdk/python-sdk.test.ts does)"
 )
 needs_mailbox = unittest.skipUnless(
     MAILBOX_URL and API_KEY, "set MAILBOX_BASE_URL and UNDERSTUDY_API_KEY (server/test/sdk/python-sdk.test.ts does)"
+)
+
+needs_two_instances = unittest.skipUnless(
+    PLATFORM_URL and OTHER_PLATFORM_URL and API_KEY,
+    "set UNDERSTUDY_BASE_URL, UNDERSTUDY_OTHER_BASE_URL and UNDERSTUDY_API_KEY (server/test/sdk/python-sdk.test.ts does)",
 )
 
 WAIT_SECONDS = 60.0
@@ -171,3 +179,93 @@ def http_answer(status: int, reason: str, headers: Dict[str, str], body: Dict[st
     lines = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json", f"Content-Length: {len(raw)}", "Connection: close"]
     lines += [f"{k}: {v}" for k, v in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + raw
+
+
+def _address(url: str) -> Tuple[str, int]:
+    host, _, port = url.split("://", 1)[1].split("/", 1)[0].partition(":")
+    return host, int(port or 80)
+
+
+class TcpProxy:
+    """A loopback TCP proxy that plays the load balancer: `cut()` drops every open connection and
+    refuses new ones (accepted, then closed at once), `restore()` forwards again, `retarget(url)`
+    sends new connections elsewhere. The port stays the same throughout. `targets` lists where
+    each forwarded connection went; `refused` counts those turned away while cut."""
+
+    def __init__(self, target: str) -> None:
+        self._target = _address(target)
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(16)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._lock = threading.Lock()
+        self._cut = False
+        self._open: List[socket.socket] = []
+        self.targets: List[Tuple[str, int]] = []
+        self.refused = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def retarget(self, target: str) -> None:
+        with self._lock:
+            self._target = _address(target)
+
+    def cut(self) -> None:
+        with self._lock:
+            self._cut = True
+            connections, self._open = self._open, []
+        for connection in connections:
+            _shut(connection)
+
+    def restore(self) -> None:
+        with self._lock:
+            self._cut = False
+
+    def close(self) -> None:
+        self.cut()
+        self._listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                cut, target = self._cut, self._target
+                if cut:
+                    self.refused += 1
+            if cut:
+                _shut(client)
+                continue
+            try:
+                upstream = socket.create_connection(target)
+            except OSError:
+                _shut(client)
+                continue
+            with self._lock:
+                self.targets.append(target)
+                self._open += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            _shut(source)
+            _shut(sink)
+
+
+def _shut(sock: socket.socket) -> None:
+    """Closes a socket another thread may be reading: shutdown() wakes that reader, close() alone does not."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()

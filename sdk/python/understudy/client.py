@@ -28,9 +28,12 @@ class Understudy(PlatformResources, BaseClient):
     _default_base_url = "http://localhost:8080"
     _idempotent_writes = True
 
-    def connect_room(self, meeting_id: str, room_token: str, *, timeout: float = 30.0) -> Room:
-        """Opens a meeting's room as its participant (the room token, not the API key, opens it)."""
-        return Room.connect(self.base_url, meeting_id, room_token, timeout=timeout)
+    def connect_room(
+        self, meeting_id: str, room_token: str, *, timeout: float = 30.0, reconnect: bool = False
+    ) -> Room:
+        """Opens a meeting's room as its participant (the room token, not the API key, opens it).
+        ``reconnect=True``: the room resumes by itself after a dropped connection (see ``Room``)."""
+        return Room.connect(self.base_url, meeting_id, room_token, timeout=timeout, reconnect=reconnect)
 
 
 class Mailbox(MailboxResources, BaseClient):

@@ -1,6 +1,7 @@
 // Runs the Python SDK's unittest suite (sdk/python/tests) against a real platform and mailbox
 // listening on 127.0.0.1, with their webhook delivery workers running so the SDK's webhook tests
-// receive deliveries the services really sent. Skipped, saying why, only when python3 is missing.
+// receive deliveries the services really sent, and a second platform instance on the same
+// database for the room to resume on. Skipped, saying why, only when python3 is missing.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +43,7 @@ function run(command: string, args: string[], env: Record<string, string>) {
 describe('Python SDK against a running platform and mailbox', { skip: pythonMissing }, () => {
   let database: TestDatabase;
   let platform: ListeningPlatform;
+  let other: ListeningPlatform;
   let mailboxApp: AppInstance;
   let mailboxUrl: string;
   const workers: BackgroundWorker[] = [];
@@ -52,6 +54,8 @@ describe('Python SDK against a running platform and mailbox', { skip: pythonMiss
     // The wall clock, as in production: webhook signatures carry its time and the SDK checks it
     // against the real one (5 minutes of tolerance), however long the suite takes to get there.
     platform = await startListeningPlatform({ database: database.database, clock: new WallClock() });
+    // Another instance on the same database and clock: the room's resume tests move to it.
+    other = await startListeningPlatform({ database: database.database, clock: platform.clock });
     const mailbox = await createMailboxDeps(platform.deps, {
       eventChannel: `mailbox_events_sdk${randomBytes(6).toString('hex')}`,
     });
@@ -70,6 +74,7 @@ describe('Python SDK against a running platform and mailbox', { skip: pythonMiss
     for (const worker of workers) await worker.stop();
     await mailboxApp?.close();
     await platform?.close();
+    await other?.close();
     await database?.close();
   });
 
@@ -85,6 +90,7 @@ describe('Python SDK against a running platform and mailbox', { skip: pythonMiss
     const workspace = await platform.workspace();
     const result = await run('python3', ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'], {
       UNDERSTUDY_BASE_URL: platform.baseUrl,
+      UNDERSTUDY_OTHER_BASE_URL: other.baseUrl,
       MAILBOX_BASE_URL: mailboxUrl,
       UNDERSTUDY_API_KEY: workspace.key,
       PYTHONDONTWRITEBYTECODE: '1',
