@@ -299,7 +299,10 @@ export class RoomClient {
       'ended',
     );
     // A leave sent again after the meeting ended is answered `meeting_ended`, then `ended`.
-    const ended = end.type === 'ended' ? end : await this.#waitFor((f) => f.type === 'ended', from, 'ended');
+    const ended =
+      end.type === 'ended'
+        ? end
+        : await this.#waitFor((f) => f.type === 'ended', this.frames.indexOf(end) + 1, 'ended');
     this.#read = Math.max(this.#read, this.frames.indexOf(ended) + 1);
     return ended;
   }

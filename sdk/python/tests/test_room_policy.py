@@ -22,8 +22,8 @@ from .test_websocket import GUID, frame, read_client_frame
 
 class ScriptedRoom:
     """Answers each connection's ``join`` with ``joined`` (``resumed`` from the second one on) and
-    acknowledges the utterances whose id is in ``acknowledge``; records every client frame per
-    connection. ``refuse`` closes new connections at once; ``close_current(code)`` ends the last one."""
+    acknowledges the utterances whose id is in ``acknowledge``, answers ``leave`` with ``ended`` and
+    close 1000; records every client frame per connection. ``refuse`` closes new connections at once; ``close_current(code)`` ends the last one."""
 
     def __init__(self) -> None:
         self.connections: List[List[Dict[str, Any]]] = []
@@ -31,6 +31,8 @@ class ScriptedRoom:
         self.acknowledge: Set[str] = set()
         self.refuse = False
         self.refused = 0
+        #: The meeting is over: a ``join`` is answered ``meeting_ended``, ``ended``, close 1000.
+        self.meeting_ended = False
         self._current: Optional[socket.socket] = None
         self._listener = socket.socket()
         self._listener.bind(("127.0.0.1", 0))
@@ -66,6 +68,12 @@ class ScriptedRoom:
             self.accepted_at.append(time.monotonic())
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
+    @staticmethod
+    def _end(conn: socket.socket, frames: List[Dict[str, Any]]) -> None:
+        for message in frames:
+            conn.sendall(frame(0x1, json.dumps(message).encode()))
+        conn.sendall(frame(0x8, struct.pack("!H", 1000)))
+
     def _serve(self, conn: socket.socket) -> None:
         received: List[Dict[str, Any]] = []
         self.connections.append(received)
@@ -84,9 +92,14 @@ class ScriptedRoom:
                     return
                 message = json.loads(data)
                 received.append(message)
-                if message["type"] == "join":
+                if message["type"] == "join" and self.meeting_ended:
+                    error = {"type": "error", "code": "meeting_ended", "message": "Ended.", "fatal": True}
+                    self._end(conn, [error, {"type": "ended", "reason": "participant_left"}])
+                elif message["type"] == "join":
                     joined = {"type": "joined", "resumed": len(self.connections) > 1, "transcript": []}
                     conn.sendall(frame(0x1, json.dumps(joined).encode()))
+                elif message["type"] == "leave":
+                    self._end(conn, [{"type": "ended", "reason": "participant_left"}])
                 elif message["type"] == "utterance" and message.get("id") in self.acknowledge:
                     ack = {"type": "transcript.sentence", "sentence": {"message": message["text"]}, "client_id": message["id"]}
                     conn.sendall(frame(0x1, json.dumps(ack).encode()))
@@ -150,6 +163,30 @@ class RoomPolicyTest(unittest.TestCase):
                 self.assertEqual(room.state, "closed")
                 time.sleep(0.2)
                 self.assertEqual(len(server.connections), 1)
+
+    def test_leave_while_reconnecting_goes_out_after_the_next_joined(self) -> None:
+        room = self.open()
+        room.join(timeout=5)
+        self.server.close_current(None)
+        with self.assertRaises(TimeoutError):
+            room.next("agent.message", timeout=0.05)  # notices the drop
+        self.assertIn(room.state, ("reconnecting", "connecting"))
+        ended = room.leave(timeout=5)
+        self.assertEqual(ended["reason"], "participant_left")
+        self.assertEqual([f["type"] for f in self.server.connections[1]], ["join", "leave"])
+        self.assertEqual(room.state, "closed")
+
+    def test_leave_whose_meeting_ended_meanwhile_returns_ended(self) -> None:
+        room = self.open()
+        room.join(timeout=5)
+        self.server.meeting_ended = True  # say, a leave that got through just before the drop
+        self.server.close_current(None)
+        with self.assertRaises(TimeoutError):
+            room.next("agent.message", timeout=0.05)
+        ended = room.leave(timeout=5)
+        self.assertEqual(ended["reason"], "participant_left")
+        self.assertEqual([f["type"] for f in self.server.connections[1]], ["join"])
+        self.assertEqual(room.closed_code, 1000)
 
     def test_a_drop_backs_off_and_gives_up_after_the_resume_window(self) -> None:
         room = self.open()

@@ -261,7 +261,9 @@ class Room:
         """Leaves (the meeting ends with ``participant_left``); returns the ``ended`` frame. With
         ``reconnect=True`` a ``leave`` lost with the connection goes again once the room has joined
         again."""
-        if self._joined or not self._may_reconnect():
+        if self._joined and self.reconnect:
+            self._try_send({"type": "leave"})  # lost with the connection: it goes again after ``joined``
+        elif self._joined or not self._may_reconnect():
             self.send({"type": "leave"})
         self._leaving = True
         start = self._cursor
@@ -272,7 +274,7 @@ class Room:
         )
         if end.get("type") != "ended":
             # A leave sent again after the meeting ended is answered ``meeting_ended``, then ``ended``.
-            end = self._wait_from(start, lambda f: f.get("type") == "ended", timeout)
+            end = self._wait_from(self.frames.index(end) + 1, lambda f: f.get("type") == "ended", timeout)
         self._cursor = max(self._cursor, self.frames.index(end) + 1)
         self.close()
         return end

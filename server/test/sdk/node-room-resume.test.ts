@@ -297,6 +297,8 @@ describe('RoomClient across instances', () => {
 function scriptedRoom() {
   const sockets: FakeSocket[] = [];
   let refuse = false;
+  let onJoin = (socket: FakeSocket) =>
+    socket.frame({ type: 'joined', resumed: sockets.length > 1, transcript: [] });
   class FakeSocket implements WebSocketLike {
     binaryType = 'blob';
     readyState = 0;
@@ -325,8 +327,12 @@ function scriptedRoom() {
     send(data: string) {
       const frame = JSON.parse(data);
       this.sent.push(frame);
-      if (frame.type === 'join')
-        setImmediate(() => this.frame({ type: 'joined', resumed: sockets.length > 1, transcript: [] }));
+      if (frame.type === 'join') setImmediate(() => onJoin(this));
+      if (frame.type === 'leave')
+        setImmediate(() => {
+          this.frame({ type: 'ended', reason: 'participant_left' });
+          this.drop(1000);
+        });
     }
     frame(frame: RoomFrame) {
       this.emit('message', { data: JSON.stringify(frame) });
@@ -344,6 +350,10 @@ function scriptedRoom() {
     sockets,
     set refuse(value: boolean) {
       refuse = value;
+    },
+    /** What a socket answers to `join` (default: `joined`). */
+    set onJoin(answer: (socket: FakeSocket) => void) {
+      onJoin = answer;
     },
   };
 }
@@ -441,6 +451,40 @@ describe('RoomClient close-code policy (scripted socket)', () => {
       assert.equal(server.sockets.length, 1);
     });
   }
+
+  test('leave() during a reconnection goes out after the next joined', async () => {
+    const server = scriptedRoom();
+    const room = open(server);
+    await room.join();
+    server.sockets[0]!.drop(1006);
+    const ended = await room.leave();
+    assert.equal(ended.reason, 'participant_left');
+    assert.deepEqual(
+      server.sockets[1]!.sent.map((f) => f.type),
+      ['join', 'leave'],
+    );
+    assert.equal(room.state, 'closed');
+  });
+
+  test('leave() whose meeting ended meanwhile resolves with ended (after the join is answered meeting_ended)', async () => {
+    const server = scriptedRoom();
+    const room = open(server);
+    await room.join();
+    // The meeting ends while the client is away (say, a leave that got through just before the drop).
+    server.onJoin = (socket) => {
+      socket.frame({ type: 'error', code: 'meeting_ended', message: 'The meeting has ended.', fatal: true });
+      socket.frame({ type: 'ended', reason: 'participant_left' });
+      socket.drop(1000);
+    };
+    server.sockets[0]!.drop(1006);
+    const ended = await room.leave();
+    assert.equal(ended.reason, 'participant_left');
+    assert.equal(room.state, 'closed');
+    assert.deepEqual(
+      server.sockets[1]!.sent.map((f) => f.type),
+      ['join'],
+    );
+  });
 
   test('close() stops a reconnection under way', async () => {
     const server = scriptedRoom();
