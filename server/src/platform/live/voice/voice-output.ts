@@ -156,7 +156,10 @@ export class VoiceOutput {
         const { signal } = turn.controller;
         try {
           if ('drain' in job) {
-            await sleep(Math.max(0, this.#playingUntil - performance.now()), undefined, { signal });
+            // Timers count whole milliseconds from the loop's cached clock and may fire a fraction
+            // early: wait until the estimate has really passed.
+            while (performance.now() < this.#playingUntil)
+              await sleep(Math.ceil(this.#playingUntil - performance.now()), undefined, { signal });
             turn.resolveDrained();
             continue;
           }
