@@ -19,11 +19,28 @@ export interface RecognitionStream {
   cancel(): void;
 }
 
+/**
+ * The meeting an utterance belongs to (docs/speech.md, "Meeting vocabulary"): the recogniser
+ * expects the scenario's words, and keeps whatever it learns of a speaker to that meeting alone.
+ */
+export interface RecognitionContext {
+  /** Recogniser state (PocketSphinx's running cepstral mean) is kept per meeting, never shared. */
+  meetingId: string;
+  /** The scenario's own text (prompt, goals, persona background, welcome), as written. */
+  vocabulary: string;
+}
+
+export interface RecognitionOptions {
+  language: string;
+  /** Absent: a general recogniser with no meeting state (tests, tools). */
+  context?: RecognitionContext;
+}
+
 export interface SpeechRecognizer {
   readonly engine: 'pocketsphinx' | 'openai-compatible';
   /** For the start-up banner and diagnostics, e.g. "PocketSphinx (offline)". */
   readonly label: string;
-  start(options: { language: string }): RecognitionStream;
+  start(options: RecognitionOptions): RecognitionStream;
   close(): Promise<void>;
 }
 
