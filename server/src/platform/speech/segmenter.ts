@@ -1,7 +1,20 @@
 // End-of-speech detection in the service: cuts the participant's microphone stream into
-// utterances with the WebRTC voice-activity detector (@echogarden/fvad-wasm). The browser sends
-// raw audio; deciding here keeps every client (and a program speaking the protocol) equal.
+// utterances. The browser sends raw audio; deciding here keeps every client (and a program
+// speaking the protocol) equal. Noise must never hold the floor (docs/speech.md, "End of speech"):
+// a frame is voiced only when four independent models agree —
+//   1. the WebRTC VAD (@echogarden/fvad-wasm): the spectrum could be a voice;
+//   2. an adaptive noise floor: the frame is clearly louder than the quietest recent input;
+//   3. RNNoise's voice probability (rnnoise.ts): a network that knows fans, hiss and keyboards;
+//   4. syllabic modulation: speech dips between syllables and words several times a second, a
+//      tone, a fan or a music bed does not — an utterance is announced only once its loudness has
+//      dipped like speech, and stops counting as voice when it no longer does.
+// Input that fails the last test, or never pauses, is declared noise: its level becomes the floor
+// until it stops, so the same noise does not open utterance after utterance.
+import { loadOnceUnlessFailed } from './load-once.ts';
+import { RNNoiseStream } from './rnnoise.ts';
 import { INPUT_SAMPLE_RATE } from './types.ts';
+
+export { loadOnceUnlessFailed };
 
 export type SegmentEvent =
   /** Speech began; offset from the stream's first sample, pre-roll included. */
@@ -10,21 +23,32 @@ export type SegmentEvent =
   | { type: 'audio'; pcm: Buffer }
   /**
    * The utterance is over. `offsetMs` is where the speech itself ended (the end of its last voiced
-   * frame); the event is emitted `endSilenceMs` of silence later.
+   * frame); the event is emitted `endSilenceMs` of silence later. `noise`: the "utterance" went on
+   * without a pause for `maxUnbrokenMs` and was declared noise: drop it, do not recognise it.
    */
-  | { type: 'end'; offsetMs: number };
+  | { type: 'end'; offsetMs: number; noise?: true };
 
 export interface SegmenterOptions {
   /** Silence that ends an utterance (VOICE_END_SILENCE_MS). */
   endSilenceMs?: number;
-  /** An utterance is cut here even if the voice goes on (noise that never stops, a monologue). */
+  /** An utterance is cut here even if the voice goes on (a monologue). */
   maxSegmentMs?: number;
+  /**
+   * An utterance whose voice has not paused (PAUSE_MS) for this long is declared noise (speech
+   * pauses to breathe; music, an engine, a crowd do not).
+   */
+  maxUnbrokenMs?: number;
+  /**
+   * The recogniser gets RNNoise's noise-suppressed audio (default) instead of the microphone's.
+   * Detection uses both either way.
+   */
+  suppressNoise?: boolean;
 }
 
 const FRAME_MS = 20;
 const FRAME_SAMPLES = (INPUT_SAMPLE_RATE * FRAME_MS) / 1000;
 const FRAME_BYTES = FRAME_SAMPLES * 2;
-/** Voiced frames in a row before speech counts as started: a click or a knock is one or two. */
+/** Voiced frames in a row before speech may have started: a click or a knock is one or two. */
 const START_FRAMES = 3;
 /** Audio kept from before the detected start, so the first phoneme reaches the recogniser. */
 const PRE_ROLL_FRAMES = 300 / FRAME_MS;
@@ -37,6 +61,39 @@ const VAD_MODE = 3;
  */
 const NOISE_MARGIN_DB = 6;
 const FLOOR_RISE_FRAMES = 100;
+/** RNNoise's voice probability a frame needs (speech frames: mostly > 0.9; fans, keyboards: < 0.2). */
+const VOICE_PROBABILITY = 0.5;
+/**
+ * Syllabic modulation. Speech's loudness dips between syllables and words: within a second of
+ * speech, 10–60 % of the 20 ms frames are below half the mean amplitude of that second (still
+ * 5–50 % with a fan or music 10 dB under it); a steady tone, a fan, hiss or a music bed: none.
+ * A frame "dips" below DIP_RATIO of the window's mean amplitude; the window is the utterance's
+ * last MODULATION_WINDOW frames (only its own frames: the silence before it does not count).
+ */
+const DIP_RATIO = 0.5;
+const MODULATION_WINDOW = 50;
+/** The window shows modulation with at least this many dips making this share of it. */
+const MIN_DIPS = 3;
+const MIN_DIP_SHARE = 0.1;
+/**
+ * A candidate utterance is announced (`start`) once it has shown modulation; one that has not
+ * within this many frames (1 s) is noise. Speech shows it within a few syllables (≈ 0.2–0.5 s).
+ */
+const CONFIRM_FRAMES = 50;
+/** Once announced, frames count as voice only while modulation was seen this recently (1.5 s). */
+const MODULATION_MEMORY_FRAMES = 75;
+/** A pause: this many frames without voice in a row (300 ms). */
+const PAUSE_FRAMES = 15;
+/**
+ * Declared noise sets the floor to a high percentile (NOISE_PERCENTILE) of the rejected input's
+ * loudness, plus NOISE_MARGIN_DB. That level follows the noise down, never up (it is at most the
+ * same percentile of the last NOISE_HISTORY_FRAMES, 2 s), and is forgotten once the input stays
+ * NOISE_GONE_DB under it for NOISE_GONE_FRAMES (the noise stopped).
+ */
+const NOISE_HISTORY_FRAMES = 100;
+const NOISE_PERCENTILE = 0.9;
+const NOISE_GONE_DB = 6;
+const NOISE_GONE_FRAMES = 25;
 
 interface FvadModule {
   HEAPU8: Uint8Array;
@@ -49,68 +106,96 @@ interface FvadModule {
   _free(pointer: number): void;
 }
 
-/**
- * `load` run once and its promise shared, except that a rejected promise is forgotten: a failure
- * (a WASM file missing or unreadable for a moment) must not disable voice until the next restart.
- */
-export function loadOnceUnlessFailed<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | null = null;
-  return () => {
-    if (!loading) {
-      const attempt = load();
-      loading = attempt;
-      attempt.catch(() => {
-        if (loading === attempt) loading = null;
-      });
-    }
-    return loading;
-  };
-}
-
 /** The WASM module is instantiated once per process; each segmenter gets its own detector state. */
 const loadFvad = loadOnceUnlessFailed(() =>
   import('@echogarden/fvad-wasm').then((imported) => imported.default() as Promise<FvadModule>),
 );
 
+/** Where the segmenter is: between utterances, in one not yet announced, or in an announced one. */
+type State = 'idle' | 'candidate' | 'speaking';
+
 export class SpeechSegmenter {
   /** Milliseconds of voiced audio in the current utterance (0 between utterances). */
   speechMs = 0;
+  /**
+   * Silence that ends the current utterance, read at every frame: the turn-end policy
+   * (live/voice/turn-end.ts) changes it while the participant pauses. Starts at options.endSilenceMs.
+   */
+  endSilenceMs: number;
 
   readonly #vad: FvadModule;
   readonly #handle: number;
   readonly #frame: number;
-  readonly #endSilenceFrames: number;
+  readonly #rnnoise: RNNoiseStream;
   readonly #maxSegmentFrames: number;
+  readonly #maxUnbrokenFrames: number;
+  readonly #suppressNoise: boolean;
   #pending: Buffer = Buffer.alloc(0);
   /** Frames processed since the stream began. */
   #frameIndex = 0;
-  #preRoll: Buffer[] = [];
+  /** Frames before a candidate (pre-roll), then the candidate's own frames until it is announced. */
+  #held: Buffer[] = [];
   #voicedRun = 0;
-  #speaking = false;
+  #state: State = 'idle';
   #segmentFrames = 0;
   #silentRun = 0;
+  /** Frames since the voice last paused (PAUSE_FRAMES without voice). */
+  #unbrokenFrames = 0;
   #lastVoicedEnd = 0;
+  /** Offset of the candidate's start, pre-roll included. */
+  #candidateStart = 0;
+  /** Voiced frames of the candidate/utterance (speechMs once announced). */
+  #voicedFrames = 0;
+  /** Amplitudes (RMS, noise suppressed) of the utterance's own frames, the last MODULATION_WINDOW. */
+  #amplitudes: number[] = [];
+  /** Energies (dB) of the utterance's own frames, the last NOISE_HISTORY_FRAMES. */
+  #energies: number[] = [];
+  /** Frame index at which the utterance last showed modulation (-Infinity: never). */
+  #modulatedAt = Number.NEGATIVE_INFINITY;
   #noiseFloorDb: number | null = null;
+  /** Energies (dB) of the last NOISE_HISTORY_FRAMES frames. */
+  #history: number[] = [];
+  /** The level of input declared noise (dB), or null; frames must pass it by NOISE_MARGIN_DB. */
+  #declaredNoiseDb: number | null = null;
+  #quietRun = 0;
   #disposed = false;
 
-  private constructor(vad: FvadModule, options: SegmenterOptions) {
+  private constructor(vad: FvadModule, rnnoise: RNNoiseStream, options: SegmenterOptions) {
     this.#vad = vad;
+    this.#rnnoise = rnnoise;
     this.#handle = vad._fvad_new();
-    if (!this.#handle) throw new Error('fvad_new failed');
+    if (!this.#handle) {
+      rnnoise.dispose();
+      throw new Error('fvad_new failed');
+    }
     if (
       vad._fvad_set_mode(this.#handle, VAD_MODE) !== 0 ||
       vad._fvad_set_sample_rate(this.#handle, INPUT_SAMPLE_RATE) !== 0
     ) {
       vad._fvad_free(this.#handle);
+      rnnoise.dispose();
       throw new Error('fvad rejected its configuration');
     }
     this.#frame = vad._malloc(FRAME_BYTES);
-    this.#endSilenceFrames = Math.max(1, Math.round((options.endSilenceMs ?? 600) / FRAME_MS));
+    this.endSilenceMs = options.endSilenceMs ?? 600;
     this.#maxSegmentFrames = Math.round((options.maxSegmentMs ?? 30_000) / FRAME_MS);
+    this.#maxUnbrokenFrames = Math.round((options.maxUnbrokenMs ?? 10_000) / FRAME_MS);
+    this.#suppressNoise = options.suppressNoise ?? true;
   }
 
   static async create(options: SegmenterOptions = {}): Promise<SpeechSegmenter> {
-    return new SpeechSegmenter(await loadFvad(), options);
+    const [vad, rnnoise] = await Promise.all([loadFvad(), RNNoiseStream.create()]);
+    return new SpeechSegmenter(vad, rnnoise, options);
+  }
+
+  /** Silence since the last voiced frame of the utterance in progress (0 while voiced or between). */
+  get silenceMs(): number {
+    return this.#state === 'speaking' ? this.#silentRun * FRAME_MS : 0;
+  }
+
+  /** The input is declared noise (a tone, a fan, music): its level is the floor until it stops. */
+  get hearingNoise(): boolean {
+    return this.#declaredNoiseDb !== null;
   }
 
   /** PCM s16le mono 16 kHz, any length (odd trailing bytes wait for the next push). */
@@ -131,13 +216,12 @@ export class SpeechSegmenter {
   /** The stream ended (muted, disconnected): an utterance in progress ends here. */
   flush(): SegmentEvent[] {
     const events: SegmentEvent[] = [];
-    if (this.#speaking) {
+    if (this.#state === 'speaking') {
       if (this.#pending.length >= 2) events.push({ type: 'audio', pcm: this.#pending });
       events.push({ type: 'end', offsetMs: this.#lastVoicedEnd });
     }
     this.#pending = Buffer.alloc(0);
     this.#resetSegment();
-    this.#preRoll = [];
     this.#voicedRun = 0;
     return events;
   }
@@ -147,68 +231,159 @@ export class SpeechSegmenter {
     this.#disposed = true;
     this.#vad._free(this.#frame);
     this.#vad._fvad_free(this.#handle);
+    this.#rnnoise.dispose();
   }
 
-  #isVoiced(frame: Buffer): boolean {
+  /** The frame's evidence: whether it may be voice, its energy and amplitude, what to pass on. */
+  #analyse(frame: Buffer): { voiced: boolean; energy: number; amplitude: number; out: Buffer } {
     // HEAPU8 is re-read every time: the WASM memory may grow and replace the view.
     this.#vad.HEAPU8.set(frame, this.#frame);
     const vadSaysSpeech = this.#vad._fvad_process(this.#handle, this.#frame, FRAME_SAMPLES) === 1;
-    const energy = energyDb(frame);
+    const { voice, denoised } = this.#rnnoise.process(frame);
+    const power = meanPower(frame);
+    const energy = 10 * Math.log10(power + 1e-10);
     const floor = this.#noiseFloorDb ?? energy;
     this.#noiseFloorDb = energy < floor ? energy : floor + (energy - floor) / FLOOR_RISE_FRAMES;
-    return vadSaysSpeech && energy >= floor + NOISE_MARGIN_DB;
+    pushBounded(this.#history, energy, NOISE_HISTORY_FRAMES);
+    if (this.#declaredNoiseDb !== null) {
+      this.#declaredNoiseDb = Math.min(this.#declaredNoiseDb, percentile(this.#history, NOISE_PERCENTILE));
+      this.#quietRun = energy < this.#declaredNoiseDb - NOISE_GONE_DB ? this.#quietRun + 1 : 0;
+      if (this.#quietRun >= NOISE_GONE_FRAMES) this.#declaredNoiseDb = null;
+    }
+    const gate = Math.max(floor, this.#declaredNoiseDb ?? Number.NEGATIVE_INFINITY) + NOISE_MARGIN_DB;
+    return {
+      voiced: vadSaysSpeech && voice >= VOICE_PROBABILITY && energy >= gate,
+      energy,
+      // Modulation is judged on the noise-suppressed audio: RNNoise takes a fan or hiss out of the
+      // gaps between words, so speech over it still dips; a tone or music it leaves alone.
+      amplitude: Math.sqrt(meanPower(denoised)),
+      out: this.#suppressNoise ? denoised : Buffer.from(frame),
+    };
   }
 
   #processFrame(frame: Buffer, events: SegmentEvent[], speech: Buffer[]): void {
-    const voiced = this.#isVoiced(frame);
+    const { voiced: mayBeVoice, energy, amplitude, out } = this.#analyse(frame);
     const index = this.#frameIndex++;
-    if (!this.#speaking) {
-      this.#preRoll.push(Buffer.from(frame));
-      if (this.#preRoll.length > PRE_ROLL_FRAMES) this.#preRoll.shift();
-      this.#voicedRun = voiced ? this.#voicedRun + 1 : 0;
+    if (this.#state === 'idle') {
+      this.#held.push(out);
+      if (this.#held.length > PRE_ROLL_FRAMES) this.#held.shift();
+      this.#voicedRun = mayBeVoice ? this.#voicedRun + 1 : 0;
       if (this.#voicedRun < START_FRAMES) return;
-      this.#speaking = true;
-      this.#segmentFrames = this.#preRoll.length;
-      this.speechMs = this.#voicedRun * FRAME_MS;
+      // A candidate: held back until it shows speech's modulation.
+      this.#state = 'candidate';
+      this.#candidateStart = (index + 1 - this.#held.length) * FRAME_MS;
+      this.#segmentFrames = this.#held.length;
+      this.#voicedFrames = this.#voicedRun;
       this.#lastVoicedEnd = (index + 1) * FRAME_MS;
-      events.push({ type: 'start', offsetMs: (index + 1 - this.#preRoll.length) * FRAME_MS });
-      speech.push(...this.#preRoll);
-      this.#preRoll = [];
+      this.#amplitudes = [amplitude];
+      this.#energies = [energy];
       this.#voicedRun = 0;
+      this.#checkModulation(index);
+      if (this.#modulatedAt === index) this.#announce(events, speech);
       return;
     }
-    speech.push(Buffer.from(frame));
     this.#segmentFrames++;
+    pushBounded(this.#amplitudes, amplitude, MODULATION_WINDOW);
+    pushBounded(this.#energies, energy, NOISE_HISTORY_FRAMES);
+    this.#checkModulation(index);
+    // Voice that has stopped dipping like speech is not voice any more (a tone after a word).
+    const voiced =
+      mayBeVoice && (this.#state === 'candidate' || index - this.#modulatedAt <= MODULATION_MEMORY_FRAMES);
     if (voiced) {
-      this.speechMs += FRAME_MS;
+      this.#voicedFrames++;
       this.#silentRun = 0;
       this.#lastVoicedEnd = (index + 1) * FRAME_MS;
     } else {
       this.#silentRun++;
     }
-    if (this.#silentRun >= this.#endSilenceFrames || this.#segmentFrames >= this.#maxSegmentFrames) {
+    this.#unbrokenFrames = this.#silentRun >= PAUSE_FRAMES ? 0 : this.#unbrokenFrames + 1;
+    const ended = this.#silentRun >= Math.max(1, Math.round(this.endSilenceMs / FRAME_MS));
+    if (this.#state === 'candidate') {
+      this.#held.push(out);
+      if (this.#modulatedAt === index) {
+        this.#announce(events, speech);
+      } else if (ended) {
+        // A blip (a knock, a cough too short to dip): nothing was announced, nothing to say.
+        this.#resetSegment();
+      } else if (this.#segmentFrames - PRE_ROLL_FRAMES >= CONFIRM_FRAMES) {
+        // Loud and voice-like for a second without a single dip: a tone, an engine, music.
+        this.#declareNoise();
+        this.#resetSegment();
+      }
+      return;
+    }
+    speech.push(out);
+    this.speechMs = this.#voicedFrames * FRAME_MS;
+    if (this.#unbrokenFrames >= this.#maxUnbrokenFrames) {
+      flushSpeech(events, speech);
+      events.push({ type: 'end', offsetMs: this.#lastVoicedEnd, noise: true });
+      this.#declareNoise();
+      this.#resetSegment();
+    } else if (ended || this.#segmentFrames >= this.#maxSegmentFrames) {
       flushSpeech(events, speech);
       events.push({ type: 'end', offsetMs: this.#lastVoicedEnd });
       this.#resetSegment();
     }
   }
 
+  /** Records whether the utterance's recent loudness dips like speech. */
+  #checkModulation(index: number): void {
+    const window = this.#amplitudes;
+    const mean = window.reduce((sum, value) => sum + value, 0) / window.length;
+    let dips = 0;
+    for (const amplitude of window) if (amplitude < DIP_RATIO * mean) dips++;
+    if (dips >= MIN_DIPS && dips >= MIN_DIP_SHARE * window.length) this.#modulatedAt = index;
+  }
+
+  /** The candidate is speech: `start`, then everything held since its pre-roll. */
+  #announce(events: SegmentEvent[], speech: Buffer[]): void {
+    this.#state = 'speaking';
+    this.speechMs = this.#voicedFrames * FRAME_MS;
+    events.push({ type: 'start', offsetMs: this.#candidateStart });
+    speech.push(...this.#held);
+    this.#held = [];
+  }
+
+  /** The rejected utterance is noise: its level (a high percentile of its frames) becomes the floor. */
+  #declareNoise(): void {
+    const level = percentile(this.#energies, NOISE_PERCENTILE);
+    this.#declaredNoiseDb = Math.max(level, this.#declaredNoiseDb ?? Number.NEGATIVE_INFINITY);
+    this.#quietRun = 0;
+  }
+
   #resetSegment(): void {
-    this.#speaking = false;
+    this.#state = 'idle';
+    this.#held = [];
     this.#segmentFrames = 0;
     this.#silentRun = 0;
+    this.#unbrokenFrames = 0;
+    this.#voicedFrames = 0;
+    this.#amplitudes = [];
+    this.#energies = [];
+    this.#modulatedAt = Number.NEGATIVE_INFINITY;
     this.speechMs = 0;
   }
 }
 
-/** Mean power of one frame in dB relative to full scale (digital silence ≈ -100). */
-function energyDb(frame: Buffer): number {
+/** Mean power of one frame, full scale = 1 (digital silence: 0). */
+function meanPower(frame: Buffer): number {
   let sum = 0;
   for (let at = 0; at < frame.length; at += 2) {
     const sample = frame.readInt16LE(at) / 32768;
     sum += sample * sample;
   }
-  return 10 * Math.log10(sum / (frame.length / 2) + 1e-10);
+  return sum / (frame.length / 2);
+}
+
+function pushBounded(values: number[], value: number, max: number): void {
+  values.push(value);
+  if (values.length > max) values.shift();
+}
+
+/** The `share` percentile of `values` (not empty). */
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
 }
 
 /** Speech frames of one push go out as one 'audio' event (before any 'end'). */

@@ -129,7 +129,8 @@ export class VoiceInput {
     for (const event of events) {
       if (event.type === 'start') this.#begin(this.#options.startMs + event.offsetMs);
       else if (event.type === 'audio') this.#audio(event.pcm);
-      else if (this.#current) this.#finalise(this.#current, this.#options.startMs + event.offsetMs);
+      else if (this.#current)
+        this.#finalise(this.#current, this.#options.startMs + event.offsetMs, event.noise === true);
     }
     const utterance = this.#current;
     if (utterance?.overPersona && !utterance.bargedIn) this.#judge(utterance);
@@ -171,18 +172,22 @@ export class VoiceInput {
     this.#host.bargeIn();
   }
 
-  #finalise(utterance: Utterance, endMs: number): void {
+  /** `noise`: the segmenter declared it noise (it never paused): not recognised, ends with no text. */
+  #finalise(utterance: Utterance, endMs: number, noise = false): void {
     if (this.#current === utterance) this.#current = null;
     const startMs = utterance.startMs;
     const end = Math.max(startMs, Math.round(endMs));
-    const recognised = utterance.stream.finish().then(
-      (result) => result.text.trim(),
-      (error: unknown) => {
-        this.#host.logger.warn({ err: error }, 'speech recognition failed');
-        this.#host.error('speech_unavailable', 'The speech recogniser failed on that utterance.');
-        return '';
-      },
-    );
+    if (noise) utterance.stream.cancel();
+    const recognised = noise
+      ? Promise.resolve('')
+      : utterance.stream.finish().then(
+          (result) => result.text.trim(),
+          (error: unknown) => {
+            this.#host.logger.warn({ err: error }, 'speech recognition failed');
+            this.#host.error('speech_unavailable', 'The speech recogniser failed on that utterance.');
+            return '';
+          },
+        );
     // Delivered even when the connection has gone meanwhile: the words were said before it did.
     this.#finals = this.#finals
       .then(async () => {
