@@ -70,6 +70,21 @@ describe('OpenAI-compatible adapters against a loopback speech server', () => {
     assert.ok(request.audio?.pcm.equals(sentence), 'the server got exactly the audio written');
   });
 
+  test("recognition in a meeting: the scenario's names and terms go as the prompt, nothing else of it", async () => {
+    const vocabulary = [
+      '# Renewal call',
+      'You are Linda Okafor, CFO of FlowLedger. The price rose 18% and the SSO add-on is new.',
+      'Goal: the rep explains the Enterprise tier and agrees a next step.',
+    ].join('\n');
+    const stream = recognizer().start({ language: 'en-US', context: { meetingId: 'mtg_1', vocabulary } });
+    for (const chunk of chunksOf(sentence, 40)) stream.write(chunk);
+    await stream.finish();
+    const prompt = server.requests[0].fields.prompt ?? '';
+    for (const term of ['Linda Okafor', 'FlowLedger', 'SSO', 'Enterprise']) assert.ok(prompt.includes(term), prompt);
+    assert.ok(!/you are|\bthe\b|#/i.test(prompt), `no instructions or common words: ${prompt}`);
+    assert.ok(prompt.length <= 600);
+  });
+
   test('recognition: interim text while speaking, one request at a time, none after finish', async () => {
     server.override = { delayMs: 120 };
     const stream = recognizer({}, 300).start({ language: 'en-US' });

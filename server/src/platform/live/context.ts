@@ -39,6 +39,8 @@ export interface MeetingContext {
     avatar_id: string | null;
     avatar_url: string | null;
   } | null;
+  /** The scenario's goals, in order: for the recogniser's meeting vocabulary only. */
+  goals: Array<{ name: string; description: string | null }>;
 }
 
 export async function loadMeetingContext(db: Kysely<DB>, meetingId: string): Promise<MeetingContext | null> {
@@ -46,11 +48,13 @@ export async function loadMeetingContext(db: Kysely<DB>, meetingId: string): Pro
   if (!meeting) return null;
   const scenario = await repo.contextScenario(db, meeting.scenario_id);
   const persona = scenario.persona_id ? await repo.contextPersona(db, scenario.persona_id) : undefined;
+  const goals = await repo.contextGoals(db, meeting.account_id, meeting.scenario_id);
   const { persona_id: _personaId, ...scenarioFields } = scenario;
   return {
     meeting,
     scenario: { ...scenarioFields, meeting_controls: scenario.meeting_controls ?? {} },
     persona: persona ?? null,
+    goals,
   };
 }
 

@@ -62,6 +62,17 @@ export const liveRepository = {
       .where('id', '=', scenarioId)
       .executeTakeFirstOrThrow();
   },
+  /** The scenario's goals as written (their words are what the participant is likely to say). */
+  contextGoals(db: Kysely<DB>, accountId: string, scenarioId: string) {
+    return db
+      .selectFrom('scenario_goals')
+      .innerJoin('goals', 'goals.id', 'scenario_goals.goal_id')
+      .select(['goals.name', 'goals.description'])
+      .where('scenario_goals.account_id', '=', accountId)
+      .where('scenario_goals.scenario_id', '=', scenarioId)
+      .orderBy('scenario_goals.position')
+      .execute();
+  },
   contextPersona(db: Kysely<DB>, personaId: string) {
     return db
       .selectFrom('personas')

@@ -6,6 +6,7 @@ import { VOICES } from '../../personas/catalog.ts';
 import { INPUT_SAMPLE_RATE, type SpeechEngines, type VoiceChoice } from '../../speech/types.ts';
 import type { MeetingContext } from '../context.ts';
 import { AUDIO_INPUT } from '../protocol.ts';
+import { recognitionContext } from './meeting-vocabulary.ts';
 import { type SegmenterFactory, VoiceInput, type VoiceInputHost } from './voice-input.ts';
 import { VoiceOutput, type VoiceOutputHost } from './voice-output.ts';
 
@@ -72,6 +73,7 @@ export class ConnectionVoice {
         {
           startMs,
           language: this.#options.context.scenario.language,
+          recognition: recognitionContext(this.#options.context),
           endSilenceMs: this.#options.endSilenceMs,
           createSegmenter: this.#options.createSegmenter,
         },

@@ -8,7 +8,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
-import { INPUT_SAMPLE_RATE, type RecognitionStream, type SpeechRecognizer } from '../../speech/types.ts';
+import {
+  INPUT_SAMPLE_RATE,
+  type RecognitionContext,
+  type RecognitionStream,
+  type SpeechRecognizer,
+} from '../../speech/types.ts';
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
 import { isBackchannel, isEcho, shouldBargeIn } from './barge-in.ts';
 
@@ -37,6 +42,8 @@ export interface VoiceInputOptions {
   /** Meeting offset of the stream's first sample. */
   startMs: number;
   language: string;
+  /** The meeting and its scenario's text, for a recogniser that expects its words. */
+  recognition?: RecognitionContext;
   endSilenceMs?: number;
   createSegmenter?: SegmenterFactory;
 }
@@ -137,7 +144,10 @@ export class VoiceInput {
   }
 
   #begin(startMs: number): void {
-    const stream = this.#recognizer.start({ language: this.#options.language });
+    const stream = this.#recognizer.start({
+      language: this.#options.language,
+      context: this.#options.recognition,
+    });
     const utterance: Utterance = {
       stream,
       startMs: Math.round(startMs),

@@ -10,10 +10,12 @@ import { type OpenAiSpeechConfig, openAiLabel, postToSpeechServer } from '../ope
 import {
   INPUT_SAMPLE_RATE,
   type Recognition,
+  type RecognitionContext,
   type RecognitionStream,
   type SpeechRecognizer,
 } from '../types.ts';
 import { encodeWav } from '../wav.ts';
+import { promptTerms } from './prompt-terms.ts';
 
 export interface OpenAiRecognizerOptions {
   /** Interim re-transcription period (STT_INTERIM_INTERVAL_MS); 0 turns interim text off. Default 1500 ms. */
@@ -44,7 +46,22 @@ export function createOpenAiRecognizer(
   const interimEveryMs = options.interimEveryMs ?? DEFAULT_INTERIM_INTERVAL_MS;
   const interimTimeoutMs = options.interimTimeoutMs ?? 10_000;
 
-  async function transcribe(pcm: Buffer, language: string, signal: AbortSignal, timeoutMs?: number) {
+  /** The last scenario's terms: every utterance of a meeting asks for the same ones. */
+  let lastTerms = { vocabulary: '', prompt: '' };
+  function promptFor(context: RecognitionContext | undefined): string {
+    if (!context) return '';
+    if (lastTerms.vocabulary !== context.vocabulary)
+      lastTerms = { vocabulary: context.vocabulary, prompt: promptTerms(context.vocabulary) };
+    return lastTerms.prompt;
+  }
+
+  async function transcribe(
+    pcm: Buffer,
+    language: string,
+    prompt: string,
+    signal: AbortSignal,
+    timeoutMs?: number,
+  ) {
     const form = new FormData();
     form.append(
       'file',
@@ -56,6 +73,8 @@ export function createOpenAiRecognizer(
     // The API wants ISO 639-1 ("en"), the catalog speaks BCP 47 ("en-US").
     const iso = language.split('-')[0]?.toLowerCase();
     if (iso && /^[a-z]{2,3}$/.test(iso)) form.append('language', iso);
+    // The scenario's names and terms, which Whisper then spells as the author did.
+    if (prompt) form.append('prompt', prompt);
     const reply = await postToSpeechServer(
       { ...config, timeoutMs: timeoutMs ?? config.timeoutMs },
       '/audio/transcriptions',
@@ -79,7 +98,8 @@ export function createOpenAiRecognizer(
     engine: 'openai-compatible',
     label: openAiLabel(config),
 
-    start({ language }): RecognitionStream {
+    start({ language, context }): RecognitionStream {
+      const prompt = promptFor(context);
       const chunks: Buffer[] = [];
       let buffered = 0;
       let state: 'open' | 'finishing' | 'done' = 'open';
@@ -96,7 +116,7 @@ export function createOpenAiRecognizer(
         interimInFlight = true;
         lastInterimAt = performance.now();
         interimBytes = buffered;
-        transcribe(Buffer.concat(chunks), language, controller.signal, interimTimeoutMs)
+        transcribe(Buffer.concat(chunks), language, prompt, controller.signal, interimTimeoutMs)
           .then((text) => {
             if (state === 'open' && text) for (const listener of listeners) listener(text);
           })
@@ -124,7 +144,7 @@ export function createOpenAiRecognizer(
           if (closed) throw new SpeechEngineError('closed', 'recogniser is closed');
           if (buffered < 2) return { text: '' };
           try {
-            return { text: await transcribe(Buffer.concat(chunks), language, controller.signal) };
+            return { text: await transcribe(Buffer.concat(chunks), language, prompt, controller.signal) };
           } finally {
             state = 'done';
           }

@@ -6,7 +6,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { SpeechEngineError } from '../errors.ts';
-import type { Recognition, RecognitionStream, SpeechRecognizer } from '../types.ts';
+import type { Recognition, RecognitionContext, RecognitionStream, SpeechRecognizer } from '../types.ts';
 import { FrameKind, Sidecar } from './sidecar.ts';
 
 export const DEFAULT_PYTHON = '/usr/bin/python3';
@@ -131,11 +131,11 @@ export function createPocketSphinxRecognizer(options: PocketSphinxOptions): Pock
       return sidecar?.alive ? (sidecar.pid ?? null) : null;
     },
 
-    start(): RecognitionStream {
+    start({ context }): RecognitionStream {
       if (closed) return failedStream(new SpeechEngineError('closed', 'PocketSphinx recogniser is closed'));
       const target = running();
       if (target instanceof SpeechEngineError) return failedStream(target);
-      return openStream(target, nextId++, finishTimeoutMs);
+      return openStream(target, nextId++, finishTimeoutMs, context);
     },
 
     async close() {
@@ -146,26 +146,35 @@ export function createPocketSphinxRecognizer(options: PocketSphinxOptions): Pock
   };
 }
 
-function openStream(sidecar: Sidecar, id: number, finishTimeoutMs: number): RecognitionStream {
+function openStream(
+  sidecar: Sidecar,
+  id: number,
+  finishTimeoutMs: number,
+  context: RecognitionContext | undefined,
+): RecognitionStream {
   const listeners: Array<(text: string) => void> = [];
   let outcome: { text: string } | { error: SpeechEngineError } | null = null;
   let settle: ((result: Recognition) => void) | null = null;
   let fail: ((error: SpeechEngineError) => void) | null = null;
   let state: 'open' | 'finishing' | 'done' = 'open';
 
-  sidecar.open(id, {
-    interim(text) {
-      if (state !== 'done') for (const listener of listeners) listener(text);
+  sidecar.open(
+    id,
+    {
+      interim(text) {
+        if (state !== 'done') for (const listener of listeners) listener(text);
+      },
+      final(text) {
+        outcome = { text };
+        settle?.({ text });
+      },
+      error(error) {
+        outcome = { error };
+        fail?.(error);
+      },
     },
-    final(text) {
-      outcome = { text };
-      settle?.({ text });
-    },
-    error(error) {
-      outcome = { error };
-      fail?.(error);
-    },
-  });
+    context,
+  );
 
   return {
     write(pcm) {

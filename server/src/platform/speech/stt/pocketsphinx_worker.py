@@ -4,8 +4,9 @@ Multiplexes recognition streams over stdin/stdout so the service pays the Python
 model load once, not per utterance.
 
 In (stdin), frames: uint32 big-endian length N, then N bytes = kind (1 byte), stream id
-(uint32 big-endian), payload. Kinds: 1 open (payload ignored), 2 audio (PCM s16le mono 16 kHz),
-3 finish, 4 cancel.
+(uint32 big-endian), payload. Kinds: 1 open (payload: empty, or JSON {"meeting": id, "context": key}),
+2 audio (PCM s16le mono 16 kHz), 3 finish, 4 cancel, 5 context (stream id 0, payload JSON
+{"key": key, "text": the scenario's text}: sent once before the first stream that names it).
 Out (stdout), one JSON object a line: {"type": "ready"} once the first decoder is loaded, then
 {"id": n, "type": "interim"|"final", "text": "..."} and {"id": n, "type": "error", "message": "..."}.
 
@@ -13,23 +14,42 @@ A decoder holds one utterance at a time and costs ~90 MB and ~0.3 s to load, so 
 kept; streams beyond it wait with their audio buffered (at most argv[3] bytes each: more fails the
 stream) and are decoded when a decoder frees up.
 
+Each meeting is heard on its own (docs/speech.md, "Meeting vocabulary"): a stream that names a
+context is decoded with the general model interpolated with that meeting's own model
+(meeting_model.py) and a dictionary that holds its words; the running cepstral mean a decoder
+adapts to a speaker is kept per meeting and restored before each of its utterances, so nothing one
+meeting said shifts how another is heard. A decoder is prepared for exactly the context of the
+stream it serves; the pool prefers one already prepared for it.
+
 Arguments: model directory, decoders at most (default 3), audio bytes a waiting stream may buffer
-(default 30 s).
+(default 30 s), scenario contexts kept (default 32).
 Standard library and pocketsphinx only (Debian's python3-pocketsphinx).
 """
 
+import atexit
 import json
 import os
+import shutil
 import struct
 import sys
+import tempfile
 import time
+from collections import OrderedDict
 
-from pocketsphinx import Decoder
+from pocketsphinx import Decoder, NGramModel
 
-OPEN, AUDIO, FINISH, CANCEL = 1, 2, 3, 4
+import meeting_model
+import sphinx_native
+
+OPEN, AUDIO, FINISH, CANCEL, CONTEXT = 1, 2, 3, 4, 5
 INTERIM_EVERY_S = 0.25
 IDLE_DECODER_TTL_S = 60.0
 DEFAULT_MAX_WAITING_BYTES = 30 * 16000 * 2
+# The meeting's own model's share of the interpolated language model (the general one has the rest).
+MEETING_LM_WEIGHT = 0.3
+DEFAULT_CONTEXTS_KEPT = 32
+MEETINGS_KEPT = 2000
+MEETING_TALK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "meeting-talk.txt")
 
 
 class QueueFull(Exception):
@@ -46,28 +66,141 @@ def send(message):
     sys.stdout.flush()
 
 
+class Context:
+    """One scenario's language model and dictionary, built once and shared by its meetings."""
+
+    def __init__(self, key, text, contexts):
+        sentences = meeting_model.sentences_of(text) + contexts.meeting_talk
+        self.key = key
+        self.arpa = os.path.join(contexts.directory, f"{key}.arpa")
+        words = meeting_model.witten_bell_arpa(sentences, self.arpa)
+        extra = contexts.pronouncer().missing(words, text)
+        self.dictionary = contexts.base_dictionary
+        if extra:
+            self.dictionary = os.path.join(contexts.directory, f"{key}.dict")
+            with open(self.dictionary, "w", encoding="utf-8") as out:
+                with open(contexts.base_dictionary, encoding="utf-8") as base:
+                    out.write(base.read())
+                out.writelines(f"{word} {phones}\n" for word, phones in sorted(extra.items()))
+
+    def remove_files(self):
+        for path in {self.arpa, self.dictionary} - {None}:
+            if path.startswith(tempfile.gettempdir()):
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+
+
+class Contexts:
+    def __init__(self, model_dir, kept):
+        self.kept = kept
+        self.base_dictionary = os.path.join(model_dir, "cmudict-en-us.dict")
+        self.directory = tempfile.mkdtemp(prefix="understudy-sphinx-")
+        atexit.register(shutil.rmtree, self.directory, True)
+        with open(MEETING_TALK, encoding="utf-8") as talk:
+            lines = [line for line in talk if not line.startswith("#")]
+        self.meeting_talk = meeting_model.sentences_of("".join(lines))
+        self.entries = OrderedDict()
+        self._pronouncer = None
+
+    def pronouncer(self):
+        if self._pronouncer is None:
+            self._pronouncer = meeting_model.Pronouncer(self.base_dictionary)
+        return self._pronouncer
+
+    def add(self, key, text):
+        if key in self.entries:
+            self.entries.move_to_end(key)
+            return
+        self.entries[key] = Context(key, text, self)
+        while len(self.entries) > self.kept:
+            _, old = self.entries.popitem(last=False)
+            old.remove_files()
+
+    def get(self, key):
+        # Least recently used goes first, in the same order as the service's record of what it
+        # sent (sidecar.ts), so that the service sends a text again exactly when it was dropped.
+        if key in self.entries:
+            self.entries.move_to_end(key)
+            return self.entries[key]
+        return None
+
+
+class PooledDecoder:
+    """A decoder and what it is prepared for: a context's search and dictionary, a meeting's mean."""
+
+    def __init__(self, config, base_dictionary):
+        self.decoder = Decoder(config)
+        self.general = self.decoder.get_lm("_default")
+        self.general_dictionary = base_dictionary
+        self.dictionary = base_dictionary
+        self.context_key = None
+        self.native = True
+        try:
+            self.initial_cmn = sphinx_native.get_cmn(self.decoder)
+        except sphinx_native.NativeUnavailable as error:
+            log(f"recognising without meeting models: {error}")
+            self.native = False
+
+    def prepare(self, context, meeting, means):
+        """Ready for one utterance of `meeting` in `context` (either may be None)."""
+        if not self.native:
+            return
+        wanted = context.dictionary if context else self.general_dictionary
+        if self.dictionary != wanted:
+            self.decoder.load_dict(wanted, None, "dict")
+            self.dictionary = wanted
+            # A reloaded dictionary leaves an interpolated search hearing nothing: build it again.
+            self.context_key = None
+        if context is None:
+            self.decoder.set_search("_default")
+        else:
+            if self.context_key != context.key:
+                model = NGramModel(self.decoder.get_config(), self.decoder.get_logmath(), context.arpa)
+                sphinx_native.set_interpolated_lm(self.decoder, "meeting", self.general, model, MEETING_LM_WEIGHT)
+                self.context_key = context.key
+            self.decoder.set_search("meeting")
+        if meeting:
+            # A stream with no meeting (tests, tools) keeps the decoder's own running mean.
+            sphinx_native.set_cmn(self.decoder, means.get(meeting, self.initial_cmn))
+
+    def remember(self, meeting, means):
+        """After an utterance: keep what the decoder learnt of this meeting's channel, for it alone."""
+        if self.native and meeting:
+            means[meeting] = sphinx_native.get_cmn(self.decoder)
+            means.move_to_end(meeting)
+            while len(means) > MEETINGS_KEPT:
+                means.popitem(last=False)
+
+
 class DecoderPool:
     def __init__(self, model_dir, max_decoders):
         self.model_dir = model_dir
         self.max_decoders = max_decoders
-        self.idle = []  # (decoder, idle since)
+        self.idle = []  # (pooled decoder, idle since)
         self.busy = 0
 
     def _load(self):
         config = Decoder.default_config()
         config.set_string("-hmm", os.path.join(self.model_dir, "en-us"))
         config.set_string("-lm", os.path.join(self.model_dir, "en-us.lm.bin"))
-        config.set_string("-dict", os.path.join(self.model_dir, "cmudict-en-us.dict"))
+        dictionary = os.path.join(self.model_dir, "cmudict-en-us.dict")
+        config.set_string("-dict", dictionary)
         config.set_string("-logfn", os.devnull)
-        return Decoder(config)
+        return PooledDecoder(config, dictionary)
 
     def warm(self):
         self.idle.append((self._load(), time.monotonic()))
 
-    def take(self):
-        """An idle or new decoder, or None when the pool is full."""
+    def take(self, context_key=None):
+        """An idle decoder (preferably one prepared for this context) or a new one; None when full."""
         if self.idle:
-            decoder, _ = self.idle.pop()
+            at = next(
+                (i for i in range(len(self.idle) - 1, -1, -1) if self.idle[i][0].context_key == context_key),
+                len(self.idle) - 1,
+            )
+            decoder, _ = self.idle.pop(at)
         elif self.busy < self.max_decoders:
             decoder = self._load()
         else:
@@ -89,8 +222,12 @@ class DecoderPool:
 
 
 class Stream:
-    def __init__(self, stream_id, max_waiting_bytes):
+    def __init__(self, stream_id, max_waiting_bytes, context=None, meeting=None, means=None):
         self.id = stream_id
+        self.context = context
+        self.meeting = meeting
+        self.means = means
+        self.pooled = None
         self.decoder = None
         self.in_utterance = False
         self.waiting_audio = []
@@ -100,8 +237,10 @@ class Stream:
         self.last_interim_at = 0.0
         self.last_interim = ""
 
-    def attach(self, decoder):
-        self.decoder = decoder
+    def attach(self, pooled):
+        pooled.prepare(self.context, self.meeting, self.means)
+        self.pooled = pooled
+        self.decoder = decoder = pooled.decoder
         decoder.start_utt()
         self.in_utterance = True
         for chunk in self.waiting_audio:
@@ -129,9 +268,13 @@ class Stream:
             self.last_interim = text
             send({"id": self.id, "type": "interim", "text": text})
 
-    def final_text(self):
+    def end(self):
         self.in_utterance = False
         self.decoder.end_utt()
+        self.pooled.remember(self.meeting, self.means)
+
+    def final_text(self):
+        self.end()
         hypothesis = self.decoder.hyp()
         return hypothesis.hypstr.strip() if hypothesis else ""
 
@@ -152,6 +295,8 @@ def main():
     max_waiting_bytes = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_MAX_WAITING_BYTES
     pool = DecoderPool(model_dir, max_decoders)
     pool.warm()
+    contexts = Contexts(model_dir, int(sys.argv[4]) if len(sys.argv) > 4 else DEFAULT_CONTEXTS_KEPT)
+    means = OrderedDict()  # meeting id → its running cepstral mean
     send({"type": "ready"})
     streams = {}
     waiting = []  # streams without a decoder, oldest first
@@ -160,13 +305,12 @@ def main():
     def release(stream):
         if stream.decoder is not None:
             if stream.in_utterance:
-                stream.in_utterance = False
-                stream.decoder.end_utt()
-            pool.give_back(stream.decoder)
-            stream.decoder = None
+                stream.end()
+            pool.give_back(stream.pooled)
+            stream.decoder = stream.pooled = None
         # A freed decoder goes to the oldest waiting stream, which may have finished meanwhile.
         while waiting:
-            decoder = pool.take()
+            decoder = pool.take(waiting[0].context and waiting[0].context.key)
             if decoder is None:
                 break
             queued = waiting.pop(0)
@@ -195,10 +339,16 @@ def main():
         (stream_id,) = struct.unpack(">I", frame[1:5])
         payload = frame[5:]
         try:
+            if kind == CONTEXT:
+                request = json.loads(payload)
+                contexts.add(str(request["key"]), str(request["text"]))
+                continue
             if kind == OPEN:
-                stream = Stream(stream_id, max_waiting_bytes)
+                request = json.loads(payload) if payload else {}
+                context = contexts.get(request.get("context"))
+                stream = Stream(stream_id, max_waiting_bytes, context, request.get("meeting"), means)
                 streams[stream_id] = stream
-                decoder = pool.take()
+                decoder = pool.take(context and context.key)
                 if decoder is None:
                     waiting.append(stream)
                 else:

@@ -5,14 +5,16 @@
 // than buffering without bound; the child gets only the environment Python needs, never the
 // service's secrets.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
 import { sourcePath } from '../../../core/paths.ts';
 import { SpeechEngineError } from '../errors.ts';
+import type { RecognitionContext } from '../types.ts';
 
 export const SIDECAR_SCRIPT = sourcePath('platform', 'speech', 'stt', 'pocketsphinx_worker.py');
 
-export const FrameKind = { open: 1, audio: 2, finish: 3, cancel: 4 } as const;
+export const FrameKind = { open: 1, audio: 2, finish: 3, cancel: 4, context: 5 } as const;
 
 export interface StreamHandlers {
   interim(text: string): void;
@@ -41,6 +43,8 @@ export interface SidecarExit {
 
 /** PCM s16le mono 16 kHz. */
 const BYTES_PER_MS = 32;
+/** Scenario language models the sidecar keeps built (a few hundred KB each, on disk). */
+const CONTEXTS_KEPT = 32;
 
 /**
  * The child's environment: what Python needs to start and find its modules, nothing else. The
@@ -66,6 +70,11 @@ export class Sidecar {
   readonly pid: number | undefined;
   #child: ChildProcessWithoutNullStreams;
   #streams = new Map<number, StreamHandlers>();
+  /**
+   * Keys of the scenario texts the process holds, least recently used first: it keeps
+   * CONTEXTS_KEPT and drops in this same order, so a text is sent again exactly when it was dropped.
+   */
+  #contextsSent = new Set<string>();
   /** Per stream: audio bytes handed to stdin whose write has not completed yet. */
   #unwritten = new Map<number, number>();
   readonly #maxQueuedMs: number;
@@ -84,6 +93,7 @@ export class Sidecar {
         options.modelDir,
         String(options.maxDecoders),
         String(options.maxQueuedMs * BYTES_PER_MS),
+        String(CONTEXTS_KEPT),
       ],
       { stdio: ['pipe', 'pipe', 'pipe'], env: sidecarEnvironment() },
     );
@@ -134,10 +144,31 @@ export class Sidecar {
     return !this.#exited;
   }
 
-  /** Registers the stream and tells the sidecar to open it. */
-  open(id: number, handlers: StreamHandlers): void {
+  /**
+   * Registers the stream and tells the sidecar to open it, in its meeting's context when it has
+   * one: the scenario's text goes to this sidecar once, keyed by its hash.
+   */
+  open(id: number, handlers: StreamHandlers, context?: RecognitionContext): void {
     this.#streams.set(id, handlers);
-    this.send(FrameKind.open, id);
+    if (!context) {
+      this.send(FrameKind.open, id);
+    } else {
+      const key = createHash('sha256').update(context.vocabulary).digest('hex').slice(0, 24);
+      if (this.#contextsSent.delete(key)) {
+        this.#contextsSent.add(key);
+      } else {
+        this.#contextsSent.add(key);
+        this.send(FrameKind.context, 0, Buffer.from(JSON.stringify({ key, text: context.vocabulary })));
+        if (this.#contextsSent.size > CONTEXTS_KEPT) {
+          this.#contextsSent.delete(this.#contextsSent.values().next().value as string);
+        }
+      }
+      this.send(
+        FrameKind.open,
+        id,
+        Buffer.from(JSON.stringify({ meeting: context.meetingId, context: key })),
+      );
+    }
     this.#updateRef();
   }
 
