@@ -9,29 +9,37 @@
 //     (latency.ts explains the split). Baseline in the same run: a bare WebSocket round trip on
 //     loopback (microphone frame → audio frame), whose two hops the share also holds.
 //     Target: platform share p50 < 20 ms.
-// (2) Word error rate of the offline recogniser on the fixed sentences spoken by every Flite voice.
+// (2) Word error rate of the offline recogniser on the speech test set (wer.ts): role-play sentences
+//     spoken by festival, espeak-ng and the Flite voices, and real human recordings, each recognised
+//     without a context and with its meeting's; per voice, in total, in-domain and not; and the
+//     recogniser's CPU per second of audio.
 //
 // Usage: npx tsx bench/voice/run.ts
-//   UTTERANCES (default 20, plus 2 warm-up), CONFIGS=offline,openai (default both), WER=0 skips (2);
+//   UTTERANCES (default 20, plus 2 warm-up), CONFIGS=offline,openai (default both), LATENCY=0 skips
+//   (1), WER=0 skips (2), VOICES=flite-rms,festival-kal… limits (2) to those voices (ids in
+//   server/test/speech/speech-voices.ts), HUMAN=0 leaves the human recordings out;
 //   DATABASE_URL optional (else a throwaway database on the local PostgreSQL). Needs PocketSphinx
-//   for the offline configuration and the word error rate (scripts/ensure-speech.sh).
+//   for the offline configuration and the word error rate, and the test set's voices for (2)
+//   (scripts/ensure-speech.sh installs both; a missing voice is skipped with the reason).
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { normalizeWords, wordEditDistance } from '../../server/src/platform/speech/wer.ts';
 import { spokenPcm } from '../../server/test/speech/audio-fixtures.ts';
+import { SPEECH_SET } from '../../server/test/speech/speech-set.ts';
+import { TEST_VOICES } from '../../server/test/speech/speech-voices.ts';
 import { startChild, stopChild } from '../lib/child.ts';
 import { benchDatabaseUrl, ratio } from '../lib/postgres.ts';
 import { deadline, fmt, percentile } from '../live/lib.ts';
 import { measureBaseline } from './baseline.ts';
 import { measureLatency, type Utterance, type UtteranceSample, type VoiceServerInfo } from './latency.ts';
-import { PARTICIPANT_VOICES, SENTENCES, WER_VOICES } from './sentences.ts';
-import { measureWer } from './wer.ts';
+import { PARTICIPANT_VOICES, SENTENCES } from './sentences.ts';
+import { measureSpeechSet, printSpeechSet } from './wer.ts';
 
 const UTTERANCES = Number(process.env.UTTERANCES ?? 20);
 const WARMUP = 2;
 const BASELINE_SAMPLES = 300;
 const CONFIGS = (process.env.CONFIGS ?? 'offline,openai').split(',').filter(Boolean);
-const LIMIT_MS = 25 * 60_000;
+const LIMIT_MS = 75 * 60_000;
 const TARGET_P50_MS = 20;
 /** What the loopback OpenAI-compatible recogniser answers for every utterance. */
 const LOOPBACK_TRANSCRIPT = SENTENCES[0];
@@ -154,30 +162,28 @@ try {
         `bench/voice on ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)} before the run;` +
           ` ${UTTERANCES} utterances (+${WARMUP} warm-up) per configuration`,
       );
-      const utterances = await participantAudio();
-      const base = await baseline();
-      const agent = await startChild<{ url: string }>('bench/voice/agent-server.ts', {});
-      children.push(agent.child);
-      for (const name of CONFIGS) {
-        const { info, results } = await runConfig(name, agent.info.url, utterances);
-        report(name, info, results, base);
+      if (process.env.LATENCY !== '0') {
+        const utterances = await participantAudio();
+        const base = await baseline();
+        const agent = await startChild<{ url: string }>('bench/voice/agent-server.ts', {});
+        children.push(agent.child);
+        for (const name of CONFIGS) {
+          const { info, results } = await runConfig(name, agent.info.url, utterances);
+          report(name, info, results, base);
+        }
       }
       if (process.env.WER !== '0') {
-        const wer = await measureWer(SENTENCES, WER_VOICES);
-        if ('unavailable' in wer) {
-          console.log(`\nword error rate: skipped, PocketSphinx is not installed (${wer.unavailable})`);
+        const only = process.env.VOICES?.split(',').filter(Boolean);
+        const voices = only ? TEST_VOICES.filter((voice) => only.includes(voice.id)) : TEST_VOICES;
+        const started = performance.now();
+        const run = await measureSpeechSet(SPEECH_SET, voices, { human: process.env.HUMAN !== '0' });
+        if ('unavailable' in run) {
+          console.log(`\nword error rate: skipped, PocketSphinx is not installed (${run.unavailable})`);
         } else {
+          printSpeechSet(run, SPEECH_SET);
           console.log(
-            `\nword error rate of the offline recogniser, ${SENTENCES.length} sentences per Flite voice`,
+            `\nthe word error rate part took ${((performance.now() - started) / 60_000).toFixed(1)} min`,
           );
-          for (const row of wer.results) {
-            console.log(
-              `  ${row.voice.padEnd(6)} WER ${((row.edits / row.words) * 100).toFixed(1).padStart(5)} %` +
-                `  (${row.edits} edits / ${row.words} words; ${row.exact} of ${row.sentences} exact;` +
-                ` ${row.realTimeFactor.toFixed(2)} s of decoding per s of speech)`,
-            );
-          }
-          for (const miss of wer.misheard) console.log(`    ${miss.voice}: "${miss.said}" → "${miss.heard}"`);
         }
       }
     })(),

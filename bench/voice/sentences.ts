@@ -1,6 +1,6 @@
-// The fixed texts of bench/voice: what the participant says in the latency runs, and the set the
-// offline recogniser's word error rate is measured on. The audio is made at run time with the
-// embedded Flite voices, so only the texts are committed. Plain words a job interview would hold,
+// The fixed texts of bench/voice's latency runs: what the participant says. The audio is made at
+// run time with the embedded Flite voices, so only the texts are committed. (The word error rate is
+// measured on the speech test set, server/test/speech/speech-set.ts.) Plain words a job interview would hold,
 // written as they are spoken (numbers in words), lower case without punctuation.
 import type { FliteVoice } from '../../server/src/platform/speech/tts/flite-wasi.ts';
 
@@ -19,6 +19,3 @@ export const SENTENCES = [
 
 /** The participant's voices in the latency runs (the two male voices PocketSphinx hears best). */
 export const PARTICIPANT_VOICES: readonly FliteVoice[] = ['rms', 'awb'];
-
-/** Every voice Flite ships, for the word error rate. */
-export const WER_VOICES: readonly FliteVoice[] = ['rms', 'awb', 'slt', 'kal16'];
