@@ -204,6 +204,11 @@ describe('room audio and display parts in Chromium', { skip: chromiumMissing }, 
       step(() => status.ready('service'));
       step(() => status.setMuted(false));
       step(() => status.setConnection('reconnecting'));
+      step(() => status.setConnection('connected'));
+      step(() => status.useInput('service', '', 'pocketsphinx'));
+      step(() => status.ready('service'));
+      step(() => status.useInput('service', '', 'openai-compatible'));
+      step(() => status.ready('service'));
       return seen;
     })()`);
     assert.deepEqual(lines, [
@@ -218,6 +223,11 @@ describe('room audio and display parts in Chromium', { skip: chromiumMissing }, 
       'Microphone muted. Type your replies, or unmute to speak.',
       'Voice recognised by the service. Speak or type.',
       'Connection lost. Reconnecting…',
+      'Voice recognised by the service. Speak or type.',
+      'Starting your microphone…',
+      'Voice recognised by the service’s offline recogniser (PocketSphinx: speak clearly, close to the microphone). Speak or type.',
+      'Starting your microphone…',
+      'Voice recognised by the service’s speech recogniser (Whisper-compatible). Speak or type.',
     ]);
   });
 

@@ -15,6 +15,13 @@ const READY = {
   browser: 'Voice recognised by your browser. Speak or type.',
 };
 
+/** Which recogniser listens (`joined.speech.recognition`): the participant should know what hears them. */
+const SERVICE_ENGINES = {
+  pocketsphinx:
+    'Voice recognised by the service’s offline recogniser (PocketSphinx: speak clearly, close to the microphone). Speak or type.',
+  'openai-compatible': 'Voice recognised by the service’s speech recogniser (Whisper-compatible). Speak or type.',
+};
+
 /** The status line for a state (pure, for the tests). */
 export function describeStatus(state) {
   if (state.connection === 'joining') return { text: 'Joining the meeting…', tone: 'info' };
@@ -25,7 +32,10 @@ export function describeStatus(state) {
     return { text: state.reason ? `Type your replies. ${state.reason}` : 'Type your replies.', tone: 'info' };
   }
   if (state.muted) return { text: 'Microphone muted. Type your replies, or unmute to speak.', tone: 'info' };
-  if (state.phase === 'ready') return { text: READY[state.input], tone: 'ok' };
+  if (state.phase === 'ready') {
+    const text = (state.input === 'service' && SERVICE_ENGINES[state.engine]) || READY[state.input];
+    return { text, tone: 'ok' };
+  }
   return {
     text: state.input === 'service' ? 'Starting your microphone…' : 'Starting voice recognition…',
     tone: 'info',
@@ -43,8 +53,9 @@ export class StatusLine {
   }
 
   /** The input chosen (at join, or a fallback after a failure). */
-  useInput(input, reason = '') {
-    this.state = { ...this.state, input, reason, phase: input === 'typing' ? 'ready' : 'starting' };
+  /** `engine`: the service's recogniser (`joined.speech.recognition`), named once it is ready. */
+  useInput(input, reason = '', engine = '') {
+    this.state = { ...this.state, input, reason, engine, phase: input === 'typing' ? 'ready' : 'starting' };
     this.render();
   }
 

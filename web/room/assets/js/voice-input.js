@@ -49,7 +49,7 @@ export class VoiceInput extends EventTarget {
     }
     if (recognition && audio && MicrophoneCapture.supported(audio.context)) {
       this.mode = 'service';
-      this.status.useInput('service');
+      this.status.useInput('service', '', recognition);
       this.capture = new MicrophoneCapture(audio.context);
       this.capture.addEventListener('chunk', (event) => this.#chunk(event.detail));
       this.#startCapture();
