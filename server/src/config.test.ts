@@ -69,6 +69,7 @@ test('invalid values fail with a message naming the variable', () => {
     [{ TTS_BASE_URL: 'speech server' }, /TTS_BASE_URL must be a URL/],
     [{ VOICE_END_SILENCE_MS: '50' }, /VOICE_END_SILENCE_MS must be an integer from 200 to 5000/],
     [{ VOICE_END_SILENCE_MS: 'long' }, /VOICE_END_SILENCE_MS must be an integer/],
+    [{ VOICE_END_OF_TURN: 'smart' }, /VOICE_END_OF_TURN must be one of adaptive, fixed/],
     [{ STT_INTERIM_INTERVAL_MS: '100' }, /STT_INTERIM_INTERVAL_MS must be 0 \(off\) or from 500 to 60000/],
     [{ STT_INTERIM_INTERVAL_MS: '-1' }, /STT_INTERIM_INTERVAL_MS must be an integer from 0 to 60000/],
     [{ STT_INTERIM_INTERVAL_MS: 'often' }, /STT_INTERIM_INTERVAL_MS must be an integer/],
@@ -104,6 +105,7 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
     stt: { engine: 'auto', baseUrl: null, apiKey: null, model: 'whisper-1', interimIntervalMs: 1500 },
     tts: { engine: 'auto', baseUrl: null, apiKey: null, model: 'tts-1' },
     endSilenceMs: 600,
+    endOfTurn: 'adaptive',
   });
   const configured = loadConfig({
     DATA_DIR: dir,
@@ -114,6 +116,7 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
     TTS_ENGINE: 'off',
     TTS_BASE_URL: 'https://speech.example/v1',
     VOICE_END_SILENCE_MS: '900',
+    VOICE_END_OF_TURN: 'Fixed',
     STT_INTERIM_INTERVAL_MS: '0',
   }).speech;
   assert.deepEqual(configured.stt, {
@@ -130,6 +133,7 @@ test('speech: automatic engines by default; OpenAI-compatible endpoints with the
     model: 'tts-1',
   });
   assert.equal(configured.endSilenceMs, 900);
+  assert.equal(configured.endOfTurn, 'fixed');
 });
 
 test('bounds: header, body, upload and keep-alive timeouts, SMTP timeouts and the WebSocket buffer', () => {

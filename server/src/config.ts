@@ -23,9 +23,13 @@ export interface SpeechConfig {
     interimIntervalMs: number;
   };
   tts: SpeechEndpointConfig & { engine: (typeof TTS_ENGINES)[number] };
-  /** Silence that ends an utterance (VOICE_END_SILENCE_MS). */
+  /** Silence that ends an utterance (VOICE_END_SILENCE_MS); the adaptive policy's default. */
   endSilenceMs: number;
+  /** `adaptive`: the silence is decided each pause from the words and the voice (VOICE_END_OF_TURN). */
+  endOfTurn: (typeof END_OF_TURN)[number];
 }
+
+export const END_OF_TURN = ['adaptive', 'fixed'] as const;
 
 export interface Config {
   port: number;
@@ -295,7 +299,12 @@ function speech(env: NodeJS.ProcessEnv): SpeechConfig {
   const tts = { engine: oneOf(env, 'TTS_ENGINE', TTS_ENGINES, 'auto'), ...endpoint('TTS', 'tts-1') };
   if (stt.engine === 'openai' && !stt.baseUrl) throw new ConfigError('STT_ENGINE=openai needs STT_BASE_URL');
   if (tts.engine === 'openai' && !tts.baseUrl) throw new ConfigError('TTS_ENGINE=openai needs TTS_BASE_URL');
-  return { stt, tts, endSilenceMs: integer(env, 'VOICE_END_SILENCE_MS', 600, 200, 5000) };
+  return {
+    stt,
+    tts,
+    endSilenceMs: integer(env, 'VOICE_END_SILENCE_MS', 600, 200, 5000),
+    endOfTurn: oneOf(env, 'VOICE_END_OF_TURN', END_OF_TURN, 'adaptive'),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {

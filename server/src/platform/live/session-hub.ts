@@ -37,7 +37,7 @@ import { liveRepository } from './repository.ts';
 import { LiveSession, type RoomSocket, type SessionDeps, sendTo } from './session.ts';
 import { toolsFor } from './tools.ts';
 import { speechCapabilities } from './voice/connection-voice.ts';
-import type { SegmenterFactory } from './voice/voice-input.ts';
+import type { EndOfTurn, SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
 export interface OutboundCalls {
@@ -60,6 +60,8 @@ export interface MeetingSessionHubDeps {
   speech: SpeechEngines;
   /** Silence that ends a spoken utterance (VOICE_END_SILENCE_MS). */
   voiceEndSilenceMs?: number;
+  /** VOICE_END_OF_TURN (adaptive when absent). */
+  voiceEndOfTurn?: EndOfTurn;
   /** The microphone streams' voice-activity segmenter (the WebRTC VAD when absent; tests swap it). */
   createSegmenter?: SegmenterFactory;
   fillerDelayMs?: number;
@@ -113,6 +115,7 @@ export class MeetingSessionHub {
       webSearch: deps.webSearch,
       speech: deps.speech,
       voiceEndSilenceMs: deps.voiceEndSilenceMs,
+      voiceEndOfTurn: deps.voiceEndOfTurn,
       createSegmenter: deps.createSegmenter,
       fillerDelayMs: deps.fillerDelayMs ?? FILLER_DELAY_MS,
       fillerIntervalMs: deps.fillerIntervalMs ?? FILLER_INTERVAL_MS,

@@ -30,7 +30,7 @@ import { liveRepository } from './repository.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
 import { ConnectionVoice } from './voice/connection-voice.ts';
 import { PersonaEcho } from './voice/persona-echo.ts';
-import type { SegmenterFactory } from './voice/voice-input.ts';
+import type { EndOfTurn, SegmenterFactory } from './voice/voice-input.ts';
 import type { WebSearch } from './web-search.ts';
 
 /** What the session writes to: a WebSocket, or anything that behaves like one (benchmarks). */
@@ -54,6 +54,8 @@ export interface SessionDeps {
   speech: SpeechEngines;
   /** Silence that ends a spoken utterance (the segmenter's default when absent). */
   voiceEndSilenceMs?: number;
+  /** Whether that silence adapts to the words and the voice (voice/turn-end.ts; adaptive when absent). */
+  voiceEndOfTurn?: EndOfTurn;
   /** The microphone streams' voice-activity segmenter (the WebRTC VAD when absent). */
   createSegmenter?: SegmenterFactory;
   /** First token later than this: a `filler` notice. */
@@ -284,7 +286,7 @@ export class LiveSession {
   }
 
   #connectionVoice(output: boolean): ConnectionVoice {
-    const { logger, speech, voiceEndSilenceMs, createSegmenter } = this.#deps;
+    const { logger, speech, voiceEndSilenceMs, voiceEndOfTurn, createSegmenter } = this.#deps;
     return new ConnectionVoice(
       speech,
       {
@@ -313,6 +315,7 @@ export class LiveSession {
         output,
         context: this.#setup.context,
         endSilenceMs: voiceEndSilenceMs,
+        endOfTurn: voiceEndOfTurn,
         createSegmenter,
         logger: logger.child({ meeting_id: this.meetingId }),
       },

@@ -52,6 +52,7 @@ export function createLiveModule(deps: LiveModuleDeps) {
     webSearch: config.searchUrl ? createWebSearch(config.searchUrl) : null,
     speech: deps.speech,
     voiceEndSilenceMs: config.speech.endSilenceMs,
+    voiceEndOfTurn: config.speech.endOfTurn,
     ...deps.hub,
   });
   const publicRoutes = [

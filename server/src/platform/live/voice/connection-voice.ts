@@ -7,7 +7,7 @@ import { INPUT_SAMPLE_RATE, type SpeechEngines, type VoiceChoice } from '../../s
 import type { MeetingContext } from '../context.ts';
 import { AUDIO_INPUT } from '../protocol.ts';
 import { recognitionContext } from './meeting-vocabulary.ts';
-import { type SegmenterFactory, VoiceInput, type VoiceInputHost } from './voice-input.ts';
+import { type EndOfTurn, type SegmenterFactory, VoiceInput, type VoiceInputHost } from './voice-input.ts';
 import { VoiceOutput, type VoiceOutputHost } from './voice-output.ts';
 
 export type ConnectionVoiceHost = Omit<VoiceInputHost, 'logger'> & Omit<VoiceOutputHost, 'logger'>;
@@ -17,6 +17,7 @@ export interface ConnectionVoiceOptions {
   output: boolean;
   context: MeetingContext;
   endSilenceMs?: number;
+  endOfTurn?: EndOfTurn;
   /** The voice-activity segmenter of each microphone stream (the WebRTC VAD when absent). */
   createSegmenter?: SegmenterFactory;
   logger: Logger;
@@ -75,6 +76,7 @@ export class ConnectionVoice {
           language: this.#options.context.scenario.language,
           recognition: recognitionContext(this.#options.context),
           endSilenceMs: this.#options.endSilenceMs,
+          endOfTurn: this.#options.endOfTurn,
           createSegmenter: this.#options.createSegmenter,
         },
       );

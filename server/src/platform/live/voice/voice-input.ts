@@ -4,7 +4,9 @@
 // `speech.stopped` with the final text, which the session then stores and answers like a spoken
 // `utterance`. Times come from the audio itself: `audio.start`'s start_ms plus sample offsets.
 // Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts):
-// backchannels and the persona's own echo neither interrupt it nor become a turn.
+// backchannels and the persona's own echo neither interrupt it nor become a turn. How much silence
+// ends an utterance is decided while the participant pauses, from the interim text and the pitch of
+// the last words (turn-end.ts), unless the end of turn is configured fixed.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
@@ -16,6 +18,8 @@ import {
 } from '../../speech/types.ts';
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
 import { isBackchannel, isEcho, shouldBargeIn } from './barge-in.ts';
+import { PitchTracker } from './prosody.ts';
+import { turnEndSilence } from './turn-end.ts';
 
 export interface VoiceInputHost {
   send(message: ServerMessage): void;
@@ -33,8 +37,12 @@ export interface VoiceInputHost {
   logger: Logger;
 }
 
-/** What VoiceInput needs of the voice-activity segmenter. */
-export type Segmenter = Pick<SpeechSegmenter, 'push' | 'flush' | 'dispose' | 'speechMs'>;
+/**
+ * What VoiceInput needs of the voice-activity segmenter. Without `silenceMs` and `endSilenceMs`
+ * (a test's stand-in) the end of turn stays fixed.
+ */
+export type Segmenter = Pick<SpeechSegmenter, 'push' | 'flush' | 'dispose' | 'speechMs'> &
+  Partial<Pick<SpeechSegmenter, 'silenceMs' | 'endSilenceMs'>>;
 /** Builds a stream's segmenter (SpeechSegmenter.create; tests inject others, e.g. one that fails). */
 export type SegmenterFactory = (options: SegmenterOptions) => Promise<Segmenter>;
 
@@ -44,8 +52,27 @@ export interface VoiceInputOptions {
   language: string;
   /** The meeting and its scenario's text, for a recogniser that expects its words. */
   recognition?: RecognitionContext;
+  /** VOICE_END_SILENCE_MS: the fixed end silence, and the adaptive policy's default (turn-end.ts). */
   endSilenceMs?: number;
+  /** VOICE_END_OF_TURN: `adaptive` (default) decides each pause from the words and the voice. */
+  endOfTurn?: EndOfTurn;
   createSegmenter?: SegmenterFactory;
+}
+
+export type EndOfTurn = 'adaptive' | 'fixed';
+
+/** The policy is asked again at least this often (ms of audio): the room's frames may be longer. */
+const POLICY_STEP_MS = 20;
+/** An interim that came this long after the pause began holds the words said before it. */
+const INTERIM_AFTER_PAUSE_MS = 40;
+/** Allowance over the recogniser's interim cadence for the hypothesis to reach us. */
+const CADENCE_MARGIN_MS = 60;
+/** Gaps between interim texts kept to estimate the recogniser's cadence (their median). */
+const INTERIM_GAPS_KEPT = 16;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
@@ -57,6 +84,8 @@ interface Utterance {
   startMs: number;
   bytes: number;
   interim: string;
+  /** Stream offset (ms of audio written) when the last interim text arrived. */
+  interimAtMs: number;
   /** It began while the persona was talking: backchannels are ignored, the rest barges in. */
   overPersona: boolean;
   bargedIn: boolean;
@@ -74,6 +103,12 @@ export class VoiceInput {
   #finals: Promise<void> = Promise.resolve();
   #closed = false;
   #warnedAhead = false;
+  /** Audio handed to the segmenter so far, in ms (the stream's clock). */
+  #writtenMs = 0;
+  /** The last gaps between two interim texts (ms of audio): how often the recogniser sends one. */
+  readonly #interimGaps: number[] = [];
+  readonly #pitch = new PitchTracker();
+  #lastDecision = '';
 
   private constructor(
     recognizer: SpeechRecognizer,
@@ -109,7 +144,50 @@ export class VoiceInput {
       return;
     }
     this.#receivedMs += frameMs;
-    this.#handle(this.#segmenter.push(pcm));
+    if (!this.#adaptive) {
+      this.#writtenMs += frameMs;
+      this.#handle(this.#segmenter.push(pcm));
+      return;
+    }
+    // The policy is asked before every 20 ms: the frame that completes the silence must be judged
+    // with what is known just before it.
+    const step = POLICY_STEP_MS * BYTES_PER_MS;
+    for (let at = 0; at < pcm.length; at += step) {
+      const slice = pcm.subarray(at, at + step);
+      this.#decideEndSilence();
+      this.#writtenMs += slice.length / BYTES_PER_MS;
+      this.#handle(this.#segmenter.push(slice));
+    }
+  }
+
+  get #adaptive(): boolean {
+    return (
+      this.#options.endOfTurn !== 'fixed' &&
+      this.#segmenter.silenceMs !== undefined &&
+      this.#segmenter.endSilenceMs !== undefined
+    );
+  }
+
+  /** Sets the silence that ends the utterance in progress (turn-end.ts). */
+  #decideEndSilence(): void {
+    const defaultMs = this.#options.endSilenceMs ?? 600;
+    const silenceMs = this.#segmenter.silenceMs ?? 0;
+    const utterance = this.#current;
+    if (!utterance || silenceMs === 0) {
+      this.#segmenter.endSilenceMs = defaultMs;
+      return;
+    }
+    const pauseAtMs = this.#writtenMs - silenceMs;
+    const cadence = this.#interimGaps.length >= 2 ? median(this.#interimGaps) : null;
+    const textCurrent =
+      utterance.interimAtMs >= pauseAtMs + INTERIM_AFTER_PAUSE_MS ||
+      (cadence !== null && silenceMs >= cadence + CADENCE_MARGIN_MS);
+    const decision = turnEndSilence(
+      { text: utterance.interim, textCurrent, pitch: this.#pitch.cue() },
+      defaultMs,
+    );
+    this.#segmenter.endSilenceMs = decision.silenceMs;
+    this.#lastDecision = `${decision.silenceMs} ms: ${decision.reason}`;
   }
 
   /** The stream ends (audio.stop): an utterance in progress is finalised. Resolves once delivered. */
@@ -153,13 +231,23 @@ export class VoiceInput {
       startMs: Math.round(startMs),
       bytes: 0,
       interim: '',
+      interimAtMs: 0,
       overPersona: this.#host.personaSpeaking(),
       bargedIn: false,
     };
     this.#current = utterance;
+    this.#pitch.reset();
+    let previousInterimAtMs: number | null = null;
     stream.onInterim((text) => {
       if (this.#current !== utterance || this.#closed) return;
       utterance.interim = text;
+      utterance.interimAtMs = this.#writtenMs;
+      if (previousInterimAtMs !== null) {
+        const gap = this.#writtenMs - previousInterimAtMs;
+        this.#interimGaps.push(gap);
+        if (this.#interimGaps.length > INTERIM_GAPS_KEPT) this.#interimGaps.shift();
+      }
+      previousInterimAtMs = this.#writtenMs;
       this.#host.send({ type: 'transcript.interim', text });
       if (utterance.overPersona && !utterance.bargedIn) this.#judge(utterance);
     });
@@ -172,6 +260,7 @@ export class VoiceInput {
     if (!utterance) return;
     utterance.stream.write(pcm);
     utterance.bytes += pcm.length;
+    if (this.#adaptive) this.#pitch.push(pcm);
   }
 
   /** Speech over the persona: interrupt once it is more than a backchannel, and not its echo. */
@@ -185,6 +274,10 @@ export class VoiceInput {
   /** `noise`: the segmenter declared it noise (it never paused): not recognised, ends with no text. */
   #finalise(utterance: Utterance, endMs: number, noise = false): void {
     if (this.#current === utterance) this.#current = null;
+    if (this.#lastDecision !== '') {
+      this.#host.logger.debug({ end_of_turn: this.#lastDecision }, 'utterance ended');
+      this.#lastDecision = '';
+    }
     const startMs = utterance.startMs;
     const end = Math.max(startMs, Math.round(endMs));
     if (noise) utterance.stream.cancel();

@@ -28,6 +28,8 @@ export interface WasiRun {
   exitCode: number;
   /** Files the program wrote into the directory, by name. */
   files: Map<string, Buffer>;
+  /** What it printed on standard output (Flite's -psdur segment timings; usually nothing). */
+  stdout: string;
 }
 
 /** Runs a WASI command module to completion: `args` as argv, one writable directory `directory`. */
@@ -38,6 +40,7 @@ export async function runWasiCommand(
 ): Promise<WasiRun> {
   let memory: WebAssembly.Memory | null = null;
   const files = new Map<string, Buffer>();
+  const stdout: Buffer[] = [];
   const open = new Map<number, OpenFile>();
   let nextFd = DIRECTORY_FD + 1;
   const encodedArgs = args.map((arg) => Buffer.from(`${arg}\0`, 'utf8'));
@@ -141,9 +144,11 @@ export async function runWasiCommand(
           file.position += chunk.length;
         }
         files.set(file.name, content);
+      } else if (fd === 1) {
+        for (const chunk of chunks) stdout.push(Buffer.from(chunk));
       } else if (fd > 2) {
         return ERRNO.badf;
-      } // stdout and stderr: Flite prints nothing useful; dropped.
+      } // stderr: dropped.
       view().setUint32(writtenPointer, length, true);
       return ERRNO.success;
     },
@@ -185,5 +190,5 @@ export async function runWasiCommand(
     if (!(error instanceof WasiExit)) throw error;
     exitCode = error.code;
   }
-  return { exitCode, files };
+  return { exitCode, files, stdout: Buffer.concat(stdout).toString('utf8') };
 }
