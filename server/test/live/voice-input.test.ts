@@ -105,4 +105,51 @@ describe('VoiceInput', () => {
     await input.stop();
     assert.deepEqual(testHost.said, ['two']);
   });
+
+  test('an utterance the segmenter declares noise is not recognised: it stops with no text and is no turn', async () => {
+    let pushes = 0;
+    const segmenter: Segmenter = {
+      speechMs: 0,
+      push(pcm: Buffer): SegmentEvent[] {
+        pushes += 1;
+        const start = (pushes - 1) * (pcm.length / 32);
+        const end = start + pcm.length / 32;
+        // The first "utterance" went on without a pause (music, a crowd): declared noise.
+        const noise = pushes === 1 ? { noise: true as const } : {};
+        return [
+          { type: 'start', offsetMs: start },
+          { type: 'audio', pcm },
+          { type: 'end', offsetMs: end, ...noise },
+        ];
+      },
+      flush: () => [],
+      dispose() {},
+    };
+    const testHost = host();
+    const recognizer = scriptedRecognizer([{ final: 'la la la' }, { final: 'my answer' }]);
+    const input = await VoiceInput.open(recognizer, testHost, {
+      startMs: 0,
+      language: 'en-US',
+      createSegmenter: async () => segmenter,
+    });
+    input.write(Buffer.alloc(3200));
+    input.write(Buffer.alloc(3200));
+    await input.stop();
+    assert.deepEqual(
+      recognizer.streams.map(({ finished, cancelled }) => ({ finished, cancelled })),
+      [
+        { finished: false, cancelled: true },
+        { finished: true, cancelled: false },
+      ],
+    );
+    const stopped = testHost.sent.filter((m) => m.type === 'speech.stopped');
+    assert.deepEqual(
+      stopped.map((m) => [m.start_ms, m.end_ms, m.text]),
+      [
+        [0, 100, ''],
+        [100, 200, 'my answer'],
+      ],
+    );
+    assert.deepEqual(testHost.said, ['my answer']);
+  });
 });

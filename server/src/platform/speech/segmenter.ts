@@ -39,8 +39,10 @@ export interface SegmenterOptions {
    */
   maxUnbrokenMs?: number;
   /**
-   * The recogniser gets RNNoise's noise-suppressed audio (default) instead of the microphone's.
-   * Detection uses both either way.
+   * The recogniser gets RNNoise's noise-suppressed audio where that helps (default): for an
+   * utterance that starts over a background RNNoise takes SUPPRESSION_HELPS_DB or more out of (a
+   * fan, hiss, traffic, keyboards); over silence, a tone or music it gets the microphone's audio,
+   * which suppression would only distort. `false`: always the microphone's. Detection uses both.
    */
   suppressNoise?: boolean;
 }
@@ -94,6 +96,10 @@ const NOISE_HISTORY_FRAMES = 100;
 const NOISE_PERCENTILE = 0.9;
 const NOISE_GONE_DB = 6;
 const NOISE_GONE_FRAMES = 25;
+/** Suppression helps where RNNoise removes this much of the background between utterances. */
+const SUPPRESSION_HELPS_DB = 6;
+/** Time constant (frames) of the background's power, raw and suppressed, between utterances. */
+const BACKGROUND_FRAMES = 50;
 
 interface FvadModule {
   HEAPU8: Uint8Array;
@@ -134,7 +140,11 @@ export class SpeechSegmenter {
   /** Frames processed since the stream began. */
   #frameIndex = 0;
   /** Frames before a candidate (pre-roll), then the candidate's own frames until it is announced. */
-  #held: Buffer[] = [];
+  #held: Array<{ raw: Buffer; denoised: Buffer }> = [];
+  /** The utterance's audio is RNNoise's (decided at its start, see suppressNoise). */
+  #denoising = false;
+  /** Mean power of the background between utterances, as heard and after suppression. */
+  #background = { raw: 0, denoised: 0 };
   #voicedRun = 0;
   #state: State = 'idle';
   #segmentFrames = 0;
@@ -235,7 +245,13 @@ export class SpeechSegmenter {
   }
 
   /** The frame's evidence: whether it may be voice, its energy and amplitude, what to pass on. */
-  #analyse(frame: Buffer): { voiced: boolean; energy: number; amplitude: number; out: Buffer } {
+  #analyse(frame: Buffer): {
+    voiced: boolean;
+    energy: number;
+    amplitude: number;
+    denoisedPower: number;
+    denoised: Buffer;
+  } {
     // HEAPU8 is re-read every time: the WASM memory may grow and replace the view.
     this.#vad.HEAPU8.set(frame, this.#frame);
     const vadSaysSpeech = this.#vad._fvad_process(this.#handle, this.#frame, FRAME_SAMPLES) === 1;
@@ -251,26 +267,36 @@ export class SpeechSegmenter {
       if (this.#quietRun >= NOISE_GONE_FRAMES) this.#declaredNoiseDb = null;
     }
     const gate = Math.max(floor, this.#declaredNoiseDb ?? Number.NEGATIVE_INFINITY) + NOISE_MARGIN_DB;
+    const denoisedPower = meanPower(denoised);
     return {
       voiced: vadSaysSpeech && voice >= VOICE_PROBABILITY && energy >= gate,
       energy,
       // Modulation is judged on the noise-suppressed audio: RNNoise takes a fan or hiss out of the
       // gaps between words, so speech over it still dips; a tone or music it leaves alone.
-      amplitude: Math.sqrt(meanPower(denoised)),
-      out: this.#suppressNoise ? denoised : Buffer.from(frame),
+      amplitude: Math.sqrt(denoisedPower),
+      denoisedPower,
+      denoised,
     };
   }
 
   #processFrame(frame: Buffer, events: SegmentEvent[], speech: Buffer[]): void {
-    const { voiced: mayBeVoice, energy, amplitude, out } = this.#analyse(frame);
+    const { voiced: mayBeVoice, energy, amplitude, denoisedPower, denoised } = this.#analyse(frame);
+    const raw = Buffer.from(frame);
     const index = this.#frameIndex++;
     if (this.#state === 'idle') {
-      this.#held.push(out);
+      this.#held.push({ raw, denoised });
       if (this.#held.length > PRE_ROLL_FRAMES) this.#held.shift();
       this.#voicedRun = mayBeVoice ? this.#voicedRun + 1 : 0;
+      if (!mayBeVoice) {
+        const background = this.#background;
+        background.raw += (10 ** (energy / 10) - background.raw) / BACKGROUND_FRAMES;
+        background.denoised += (denoisedPower - background.denoised) / BACKGROUND_FRAMES;
+      }
       if (this.#voicedRun < START_FRAMES) return;
       // A candidate: held back until it shows speech's modulation.
       this.#state = 'candidate';
+      const { raw: heard, denoised: left } = this.#background;
+      this.#denoising = this.#suppressNoise && heard >= left * 10 ** (SUPPRESSION_HELPS_DB / 10) && heard > 0;
       this.#candidateStart = (index + 1 - this.#held.length) * FRAME_MS;
       this.#segmentFrames = this.#held.length;
       this.#voicedFrames = this.#voicedRun;
@@ -299,7 +325,7 @@ export class SpeechSegmenter {
     this.#unbrokenFrames = this.#silentRun >= PAUSE_FRAMES ? 0 : this.#unbrokenFrames + 1;
     const ended = this.#silentRun >= Math.max(1, Math.round(this.endSilenceMs / FRAME_MS));
     if (this.#state === 'candidate') {
-      this.#held.push(out);
+      this.#held.push({ raw, denoised });
       if (this.#modulatedAt === index) {
         this.#announce(events, speech);
       } else if (ended) {
@@ -312,7 +338,7 @@ export class SpeechSegmenter {
       }
       return;
     }
-    speech.push(out);
+    speech.push(this.#denoising ? denoised : raw);
     this.speechMs = this.#voicedFrames * FRAME_MS;
     if (this.#unbrokenFrames >= this.#maxUnbrokenFrames) {
       flushSpeech(events, speech);
@@ -340,7 +366,7 @@ export class SpeechSegmenter {
     this.#state = 'speaking';
     this.speechMs = this.#voicedFrames * FRAME_MS;
     events.push({ type: 'start', offsetMs: this.#candidateStart });
-    speech.push(...this.#held);
+    for (const held of this.#held) speech.push(this.#denoising ? held.denoised : held.raw);
     this.#held = [];
   }
 
