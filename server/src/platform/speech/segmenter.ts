@@ -98,6 +98,8 @@ const NOISE_GONE_DB = 6;
 const NOISE_GONE_FRAMES = 25;
 /** Suppression helps where RNNoise removes this much of the background between utterances. */
 const SUPPRESSION_HELPS_DB = 6;
+/** A background quieter than this (dBFS) has nothing worth suppressing (digital silence: -100). */
+const AUDIBLE_BACKGROUND_DB = -70;
 /** Time constant (frames) of the background's power, raw and suppressed, between utterances. */
 const BACKGROUND_FRAMES = 50;
 
@@ -141,8 +143,11 @@ export class SpeechSegmenter {
   #frameIndex = 0;
   /** Frames before a candidate (pre-roll), then the candidate's own frames until it is announced. */
   #held: Array<{ raw: Buffer; denoised: Buffer }> = [];
-  /** The utterance's audio is RNNoise's (decided at its start, see suppressNoise). */
-  #denoising = false;
+  /**
+   * RNNoise takes SUPPRESSION_HELPS_DB or more out of the background the utterance started over:
+   * its modulation is judged on the suppressed audio, and the recogniser gets that (suppressNoise).
+   */
+  #suppressionHelps = false;
   /** Mean power of the background between utterances, as heard and after suppression. */
   #background = { raw: 0, denoised: 0 };
   #voicedRun = 0;
@@ -156,7 +161,7 @@ export class SpeechSegmenter {
   #candidateStart = 0;
   /** Voiced frames of the candidate/utterance (speechMs once announced). */
   #voicedFrames = 0;
-  /** Amplitudes (RMS, noise suppressed) of the utterance's own frames, the last MODULATION_WINDOW. */
+  /** Amplitudes (RMS) of the utterance's own frames, the last MODULATION_WINDOW of them. */
   #amplitudes: number[] = [];
   /** Energies (dB) of the utterance's own frames, the last NOISE_HISTORY_FRAMES. */
   #energies: number[] = [];
@@ -249,7 +254,7 @@ export class SpeechSegmenter {
     voiced: boolean;
     energy: number;
     amplitude: number;
-    denoisedPower: number;
+    denoisedAmplitude: number;
     denoised: Buffer;
   } {
     // HEAPU8 is re-read every time: the WASM memory may grow and replace the view.
@@ -267,22 +272,24 @@ export class SpeechSegmenter {
       if (this.#quietRun >= NOISE_GONE_FRAMES) this.#declaredNoiseDb = null;
     }
     const gate = Math.max(floor, this.#declaredNoiseDb ?? Number.NEGATIVE_INFINITY) + NOISE_MARGIN_DB;
-    const denoisedPower = meanPower(denoised);
     return {
       voiced: vadSaysSpeech && voice >= VOICE_PROBABILITY && energy >= gate,
       energy,
-      // Modulation is judged on the noise-suppressed audio: RNNoise takes a fan or hiss out of the
-      // gaps between words, so speech over it still dips; a tone or music it leaves alone.
-      amplitude: Math.sqrt(denoisedPower),
-      denoisedPower,
+      amplitude: Math.sqrt(power),
+      denoisedAmplitude: Math.sqrt(meanPower(denoised)),
       denoised,
     };
   }
 
   #processFrame(frame: Buffer, events: SegmentEvent[], speech: Buffer[]): void {
-    const { voiced: mayBeVoice, energy, amplitude, denoisedPower, denoised } = this.#analyse(frame);
+    const analysed = this.#analyse(frame);
+    const { voiced: mayBeVoice, energy, denoised } = analysed;
     const raw = Buffer.from(frame);
     const index = this.#frameIndex++;
+    // Over a background RNNoise removes (a fan, hiss), speech still dips in the suppressed audio
+    // where it would not in the microphone's; elsewhere the microphone's is judged (RNNoise,
+    // adapting to a noise that has just begun, makes its onset fade: a dip of its own making).
+    const amplitude = this.#suppressionHelps ? analysed.denoisedAmplitude : analysed.amplitude;
     if (this.#state === 'idle') {
       this.#held.push({ raw, denoised });
       if (this.#held.length > PRE_ROLL_FRAMES) this.#held.shift();
@@ -290,18 +297,19 @@ export class SpeechSegmenter {
       if (!mayBeVoice) {
         const background = this.#background;
         background.raw += (10 ** (energy / 10) - background.raw) / BACKGROUND_FRAMES;
-        background.denoised += (denoisedPower - background.denoised) / BACKGROUND_FRAMES;
+        background.denoised += (analysed.denoisedAmplitude ** 2 - background.denoised) / BACKGROUND_FRAMES;
       }
       if (this.#voicedRun < START_FRAMES) return;
       // A candidate: held back until it shows speech's modulation.
       this.#state = 'candidate';
       const { raw: heard, denoised: left } = this.#background;
-      this.#denoising = this.#suppressNoise && heard >= left * 10 ** (SUPPRESSION_HELPS_DB / 10) && heard > 0;
+      this.#suppressionHelps =
+        heard >= 10 ** (AUDIBLE_BACKGROUND_DB / 10) && heard >= left * 10 ** (SUPPRESSION_HELPS_DB / 10);
       this.#candidateStart = (index + 1 - this.#held.length) * FRAME_MS;
       this.#segmentFrames = this.#held.length;
       this.#voicedFrames = this.#voicedRun;
       this.#lastVoicedEnd = (index + 1) * FRAME_MS;
-      this.#amplitudes = [amplitude];
+      this.#amplitudes = [this.#suppressionHelps ? analysed.denoisedAmplitude : analysed.amplitude];
       this.#energies = [energy];
       this.#voicedRun = 0;
       this.#checkModulation(index);
@@ -338,7 +346,7 @@ export class SpeechSegmenter {
       }
       return;
     }
-    speech.push(this.#denoising ? denoised : raw);
+    speech.push(this.#recognisesSuppressed ? denoised : raw);
     this.speechMs = this.#voicedFrames * FRAME_MS;
     if (this.#unbrokenFrames >= this.#maxUnbrokenFrames) {
       flushSpeech(events, speech);
@@ -353,6 +361,10 @@ export class SpeechSegmenter {
   }
 
   /** Records whether the utterance's recent loudness dips like speech. */
+  get #recognisesSuppressed(): boolean {
+    return this.#suppressNoise && this.#suppressionHelps;
+  }
+
   #checkModulation(index: number): void {
     const window = this.#amplitudes;
     const mean = window.reduce((sum, value) => sum + value, 0) / window.length;
@@ -366,7 +378,7 @@ export class SpeechSegmenter {
     this.#state = 'speaking';
     this.speechMs = this.#voicedFrames * FRAME_MS;
     events.push({ type: 'start', offsetMs: this.#candidateStart });
-    for (const held of this.#held) speech.push(this.#denoising ? held.denoised : held.raw);
+    for (const held of this.#held) speech.push(this.#recognisesSuppressed ? held.denoised : held.raw);
     this.#held = [];
   }
 
