@@ -23,11 +23,13 @@ import { words } from './barge-in.ts';
 import type { PitchCue } from './prosody.ts';
 
 /**
- * The shortest silence that ends a turn. Speech is full of shorter gaps that are not pauses at all
- * (the closure before a "p", "t" or "k", the breath between two words runs 50–180 ms): below
- * 200 ms a turn would end inside a word. 200 ms is also about the quickest a person takes the turn.
+ * The shortest silence that ends a turn. Speech is full of shorter gaps that are not pauses at all:
+ * the voice-activity segmenter hears no voice through a stop's closure or a quiet fricative, and
+ * between words; on the speech test set's Flite voices those gaps are 60–80 ms at the median,
+ * 140–180 ms at p90 and 240–360 ms at p99 (docs/speech.md, "End of turn"). 300 ms clears all but
+ * the rarest of them; people themselves take the turn after about 200–300 ms.
  */
-export const MIN_END_SILENCE_MS = 200;
+export const MIN_END_SILENCE_MS = 300;
 /**
  * The longest silence the policy waits after words that promise more. Hesitations inside a
  * sentence are mostly under a second; past 1.2 s the participant who did stop ("so…") waits twice
@@ -38,7 +40,7 @@ export const MAX_END_SILENCE_MS = 1_200;
 /** After words that usually, not always, promise more. */
 export const WEAK_INCOMPLETE_MS = 900;
 /** A finished sentence said on a level pitch: a list or a thought may go on. */
-export const LEVEL_COMPLETE_MS = 300;
+export const LEVEL_COMPLETE_MS = 400;
 
 export type TextVerdict =
   /** A sentence, a question or an answer that stands on its own. */
@@ -380,11 +382,13 @@ function clauseCount(parsed: Term[]): number {
 
 /**
  * How much silence ends the turn now. `defaultMs` is VOICE_END_SILENCE_MS: what is waited when
- * neither the words nor the voice tell anything; it also raises the upper bound if set above it.
+ * neither the words nor the voice tell anything; set above MAX_END_SILENCE_MS it raises the upper
+ * bound, set below MIN_END_SILENCE_MS it lowers the lower one (an operator's explicit choice).
  */
 export function turnEndSilence(input: TurnEndInput, defaultMs: number): TurnEndDecision {
   const longest = Math.max(MAX_END_SILENCE_MS, defaultMs);
-  const clamp = (ms: number) => Math.min(longest, Math.max(MIN_END_SILENCE_MS, ms));
+  const shortest = Math.min(MIN_END_SILENCE_MS, defaultMs);
+  const clamp = (ms: number) => Math.min(longest, Math.max(shortest, ms));
   const text = readText(input.text);
   const decide = (ms: number, why: string) => ({ silenceMs: clamp(ms), reason: `${why}; ${text.reason}` });
   switch (text.verdict) {
@@ -405,6 +409,6 @@ export function turnEndSilence(input: TurnEndInput, defaultMs: number): TurnEndD
       if (input.pitch === 'rising' && !text.question)
         return decide(defaultMs, 'finished words on a rising pitch');
       if (input.pitch === 'level') return decide(LEVEL_COMPLETE_MS, 'finished words on a level pitch');
-      return decide(MIN_END_SILENCE_MS, `finished words, ${input.pitch} pitch`);
+      return decide(shortest, `finished words, ${input.pitch} pitch`);
   }
 }

@@ -6,7 +6,11 @@
 // Speech that starts while the persona talks is judged by the barge-in policy (barge-in.ts):
 // backchannels and the persona's own echo neither interrupt it nor become a turn. How much silence
 // ends an utterance is decided while the participant pauses, from the interim text and the pitch of
-// the last words (turn-end.ts), unless the end of turn is configured fixed.
+// the last words (turn-end.ts), unless the end of turn is configured fixed. With PocketSphinx the
+// adaptive end of turn also finishes the recognition speculatively when a pause looks like the end:
+// the final text is then ready about when the turn ends. If the participant goes on instead, that
+// final is dropped and the whole utterance is recognised again by a new stream (decoding runs at a
+// fifth of real time), so no word loses the words around it.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { type SegmentEvent, type SegmenterOptions, SpeechSegmenter } from '../../speech/segmenter.ts';
@@ -19,7 +23,7 @@ import {
 import type { RoomErrorCode, ServerMessage } from '../protocol.ts';
 import { isBackchannel, isEcho, shouldBargeIn } from './barge-in.ts';
 import { PitchTracker } from './prosody.ts';
-import { turnEndSilence } from './turn-end.ts';
+import { readText, turnEndSilence } from './turn-end.ts';
 
 export interface VoiceInputHost {
   send(message: ServerMessage): void;
@@ -69,6 +73,20 @@ const INTERIM_AFTER_PAUSE_MS = 40;
 const CADENCE_MARGIN_MS = 60;
 /** Gaps between interim texts kept to estimate the recogniser's cadence (their median). */
 const INTERIM_GAPS_KEPT = 16;
+/**
+ * Silence after which the recognition is finished speculatively, unless the words so far promise
+ * more. PocketSphinx's final pass takes 100–250 ms, so the final text is there about when the
+ * shortest end of turn (turn-end.ts, 300 ms) comes. Gaps inside a sentence reach it about once a
+ * sentence (p90 of the segmenter's gaps: 140–180 ms); each costs a new decoding of the utterance
+ * so far when the participant goes on (a fifth of its duration in CPU).
+ */
+export const SPECULATE_AFTER_MS = 160;
+
+/** Words that promise more (a trailing "and", "the"…): no end comes soon, nothing to speculate on. */
+function promisesMore(text: string, current: boolean): boolean {
+  const verdict = readText(text).verdict;
+  return current && (verdict === 'incomplete' || verdict === 'weak-incomplete');
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -80,7 +98,12 @@ const BYTES_PER_MS = (INPUT_SAMPLE_RATE * 2) / 1000;
 export const AUDIO_AHEAD_ALLOWANCE_MS = 15_000;
 
 interface Utterance {
-  stream: RecognitionStream;
+  /** The recognition under way; null after a speculative final, until the voice comes back. */
+  stream: RecognitionStream | null;
+  /** The speculative final of the words up to a pause; `text` once known. */
+  speculation: { final: Promise<string>; text: string | null } | null;
+  /** The utterance's audio so far, recognised again if it goes on after a speculative final. */
+  audio: Buffer[];
   startMs: number;
   bytes: number;
   interim: string;
@@ -157,7 +180,15 @@ export class VoiceInput {
       this.#decideEndSilence();
       this.#writtenMs += slice.length / BYTES_PER_MS;
       this.#handle(this.#segmenter.push(slice));
+      const utterance = this.#current;
+      // The voice came back after a speculative final: the utterance goes on.
+      if (utterance && !utterance.stream && this.#segmenter.silenceMs === 0) this.#resume(utterance);
     }
+  }
+
+  /** PocketSphinx's finals are local and quick; a Whisper server would be asked (and paid) again. */
+  get #speculative(): boolean {
+    return this.#adaptive && this.#recognizer.engine === 'pocketsphinx';
   }
 
   get #adaptive(): boolean {
@@ -179,11 +210,22 @@ export class VoiceInput {
     }
     const pauseAtMs = this.#writtenMs - silenceMs;
     const cadence = this.#interimGaps.length >= 2 ? median(this.#interimGaps) : null;
-    const textCurrent =
+    const interimCurrent =
       utterance.interimAtMs >= pauseAtMs + INTERIM_AFTER_PAUSE_MS ||
       (cadence !== null && silenceMs >= cadence + CADENCE_MARGIN_MS);
+    if (
+      this.#speculative &&
+      utterance.stream &&
+      silenceMs >= SPECULATE_AFTER_MS &&
+      !promisesMore(utterance.interim, interimCurrent)
+    )
+      this.#speculate(utterance);
+    // A speculative final is exactly the words before the pause.
+    const final = utterance.speculation?.text ?? null;
     const decision = turnEndSilence(
-      { text: utterance.interim, textCurrent, pitch: this.#pitch.cue() },
+      final !== null
+        ? { text: final, textCurrent: true, pitch: this.#pitch.cue() }
+        : { text: utterance.interim, textCurrent: interimCurrent, pitch: this.#pitch.cue() },
       defaultMs,
     );
     this.#segmenter.endSilenceMs = decision.silenceMs;
@@ -205,7 +247,7 @@ export class VoiceInput {
   dispose(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#current?.stream.cancel();
+    this.#current?.stream?.cancel();
     this.#current = null;
     this.#segmenter.dispose();
   }
@@ -222,12 +264,10 @@ export class VoiceInput {
   }
 
   #begin(startMs: number): void {
-    const stream = this.#recognizer.start({
-      language: this.#options.language,
-      context: this.#options.recognition,
-    });
     const utterance: Utterance = {
-      stream,
+      stream: null,
+      speculation: null,
+      audio: [],
       startMs: Math.round(startMs),
       bytes: 0,
       interim: '',
@@ -237,9 +277,21 @@ export class VoiceInput {
     };
     this.#current = utterance;
     this.#pitch.reset();
+    this.#recognition(utterance);
+    this.#host.heard();
+    this.#host.send({ type: 'speech.started', start_ms: utterance.startMs });
+  }
+
+  /** A recognition stream for the utterance (its interim text becomes the utterance's). */
+  #recognition(utterance: Utterance): RecognitionStream {
+    const stream = this.#recognizer.start({
+      language: this.#options.language,
+      context: this.#options.recognition,
+    });
+    utterance.stream = stream;
     let previousInterimAtMs: number | null = null;
     stream.onInterim((text) => {
-      if (this.#current !== utterance || this.#closed) return;
+      if (this.#current !== utterance || utterance.stream !== stream || this.#closed) return;
       utterance.interim = text;
       utterance.interimAtMs = this.#writtenMs;
       if (previousInterimAtMs !== null) {
@@ -251,15 +303,51 @@ export class VoiceInput {
       this.#host.send({ type: 'transcript.interim', text });
       if (utterance.overPersona && !utterance.bargedIn) this.#judge(utterance);
     });
-    this.#host.heard();
-    this.#host.send({ type: 'speech.started', start_ms: utterance.startMs });
+    return stream;
+  }
+
+  /** Finishes the recognition while the participant pauses (see SPECULATE_AFTER_MS). */
+  #speculate(utterance: Utterance): void {
+    const stream = utterance.stream!;
+    utterance.stream = null;
+    const speculation: NonNullable<Utterance['speculation']> = {
+      final: this.#finalText(stream),
+      text: null,
+    };
+    utterance.speculation = speculation;
+    void speculation.final.then((text) => {
+      speculation.text = text;
+    });
+  }
+
+  /**
+   * The participant goes on after a speculative final: it is dropped, and a new stream recognises
+   * the whole utterance again, so the words before the pause keep their context.
+   */
+  #resume(utterance: Utterance): void {
+    utterance.speculation = null;
+    const stream = this.#recognition(utterance);
+    stream.write(Buffer.concat(utterance.audio));
+  }
+
+  /** The final text of a stream ('' when the recogniser failed: the participant is told). */
+  #finalText(stream: RecognitionStream): Promise<string> {
+    return stream.finish().then(
+      (result) => result.text.trim(),
+      (error: unknown) => {
+        this.#host.logger.warn({ err: error }, 'speech recognition failed');
+        this.#host.error('speech_unavailable', 'The speech recogniser failed on that utterance.');
+        return '';
+      },
+    );
   }
 
   #audio(pcm: Buffer): void {
     const utterance = this.#current;
     if (!utterance) return;
-    utterance.stream.write(pcm);
+    utterance.stream?.write(pcm);
     utterance.bytes += pcm.length;
+    if (this.#speculative) utterance.audio.push(pcm);
     if (this.#adaptive) this.#pitch.push(pcm);
   }
 
@@ -280,17 +368,15 @@ export class VoiceInput {
     }
     const startMs = utterance.startMs;
     const end = Math.max(startMs, Math.round(endMs));
-    if (noise) utterance.stream.cancel();
+    const stream = utterance.stream;
+    utterance.stream = null;
+    utterance.audio = [];
+    if (noise) stream?.cancel();
     const recognised = noise
       ? Promise.resolve('')
-      : utterance.stream.finish().then(
-          (result) => result.text.trim(),
-          (error: unknown) => {
-            this.#host.logger.warn({ err: error }, 'speech recognition failed');
-            this.#host.error('speech_unavailable', 'The speech recogniser failed on that utterance.');
-            return '';
-          },
-        );
+      : stream
+        ? this.#finalText(stream)
+        : (utterance.speculation?.final ?? Promise.resolve(''));
     // Delivered even when the connection has gone meanwhile: the words were said before it did.
     this.#finals = this.#finals
       .then(async () => {
