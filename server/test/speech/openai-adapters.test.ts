@@ -80,7 +80,8 @@ describe('OpenAI-compatible adapters against a loopback speech server', () => {
     for (const chunk of chunksOf(sentence, 40)) stream.write(chunk);
     await stream.finish();
     const prompt = server.requests[0].fields.prompt ?? '';
-    for (const term of ['Linda Okafor', 'FlowLedger', 'SSO', 'Enterprise']) assert.ok(prompt.includes(term), prompt);
+    for (const term of ['Linda Okafor', 'FlowLedger', 'SSO', 'Enterprise'])
+      assert.ok(prompt.includes(term), prompt);
     assert.ok(!/you are|\bthe\b|#/i.test(prompt), `no instructions or common words: ${prompt}`);
     assert.ok(prompt.length <= 600);
   });

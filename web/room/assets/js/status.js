@@ -19,7 +19,8 @@ const READY = {
 const SERVICE_ENGINES = {
   pocketsphinx:
     'Voice recognised by the service’s offline recogniser (PocketSphinx: speak clearly, close to the microphone). Speak or type.',
-  'openai-compatible': 'Voice recognised by the service’s speech recogniser (Whisper-compatible). Speak or type.',
+  'openai-compatible':
+    'Voice recognised by the service’s speech recogniser (Whisper-compatible). Speak or type.',
 };
 
 /** The status line for a state (pure, for the tests). */
