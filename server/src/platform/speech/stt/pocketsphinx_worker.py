@@ -49,6 +49,8 @@ DEFAULT_MAX_WAITING_BYTES = 30 * 16000 * 2
 MEETING_LM_WEIGHT = 0.3
 DEFAULT_CONTEXTS_KEPT = 32
 MEETINGS_KEPT = 2000
+# Scenario searches a decoder keeps ready (~55 MB each); more scenarios at once rebuild the oldest.
+SEARCHES_PER_DECODER = 2
 MEETING_TALK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "meeting-talk.txt")
 
 
@@ -67,29 +69,20 @@ def send(message):
 
 
 class Context:
-    """One scenario's language model and dictionary, built once and shared by its meetings."""
+    """One scenario's language model and the words it adds, built once and shared by its meetings."""
 
     def __init__(self, key, text, contexts):
         sentences = meeting_model.sentences_of(text) + contexts.meeting_talk
         self.key = key
         self.arpa = os.path.join(contexts.directory, f"{key}.arpa")
         words = meeting_model.witten_bell_arpa(sentences, self.arpa)
-        extra = contexts.pronouncer().missing(words, text)
-        self.dictionary = contexts.base_dictionary
-        if extra:
-            self.dictionary = os.path.join(contexts.directory, f"{key}.dict")
-            with open(self.dictionary, "w", encoding="utf-8") as out:
-                with open(contexts.base_dictionary, encoding="utf-8") as base:
-                    out.write(base.read())
-                out.writelines(f"{word} {phones}\n" for word, phones in sorted(extra.items()))
+        self.extra = contexts.pronouncer().missing(words, text)
 
     def remove_files(self):
-        for path in {self.arpa, self.dictionary} - {None}:
-            if path.startswith(tempfile.gettempdir()):
-                try:
-                    os.remove(path)
-                except OSError:
-                    pass
+        try:
+            os.remove(self.arpa)
+        except OSError:
+            pass
 
 
 class Contexts:
@@ -128,14 +121,21 @@ class Contexts:
 
 
 class PooledDecoder:
-    """A decoder and what it is prepared for: a context's search and dictionary, a meeting's mean."""
+    """A decoder and what it is prepared for: scenarios' searches and words, a meeting's mean.
 
-    def __init__(self, config, base_dictionary):
+    Its dictionary only grows (the general one plus every prepared scenario's words): a word a
+    search's language model does not hold is never part of that search, so extra words change
+    nothing for the others (tested), and switching between prepared searches costs nothing, where
+    reloading the dictionary costs ~0.2 s and rebuilding a search ~0.4 s.
+    """
+
+    def __init__(self, config, base_dictionary, directory):
         self.decoder = Decoder(config)
         self.general = self.decoder.get_lm("_default")
-        self.general_dictionary = base_dictionary
-        self.dictionary = base_dictionary
-        self.context_key = None
+        self.base_dictionary = base_dictionary
+        self.dictionary_path = os.path.join(directory, f"decoder-{id(self)}.dict")
+        self.words = {}  # the words added to the general dictionary
+        self.searches = OrderedDict()  # context key → search name, least recently used first
         self.native = True
         try:
             self.initial_cmn = sphinx_native.get_cmn(self.decoder)
@@ -147,23 +147,41 @@ class PooledDecoder:
         """Ready for one utterance of `meeting` in `context` (either may be None)."""
         if not self.native:
             return
-        wanted = context.dictionary if context else self.general_dictionary
-        if self.dictionary != wanted:
-            self.decoder.load_dict(wanted, None, "dict")
-            self.dictionary = wanted
-            # A reloaded dictionary leaves an interpolated search hearing nothing: build it again.
-            self.context_key = None
         if context is None:
             self.decoder.set_search("_default")
         else:
-            if self.context_key != context.key:
-                model = NGramModel(self.decoder.get_config(), self.decoder.get_logmath(), context.arpa)
-                sphinx_native.set_interpolated_lm(self.decoder, "meeting", self.general, model, MEETING_LM_WEIGHT)
-                self.context_key = context.key
-            self.decoder.set_search("meeting")
+            self.decoder.set_search(self._search_for(context))
         if meeting:
             # A stream with no meeting (tests, tools) keeps the decoder's own running mean.
             sphinx_native.set_cmn(self.decoder, means.get(meeting, self.initial_cmn))
+
+    def _search_for(self, context):
+        if any(self.words.get(word) != phones for word, phones in context.extra.items()):
+            self.words.update(context.extra)
+            with open(self.dictionary_path, "w", encoding="utf-8") as out:
+                with open(self.base_dictionary, encoding="utf-8") as base:
+                    out.write(base.read())
+                out.writelines(f"{word} {phones}\n" for word, phones in sorted(self.words.items()))
+            self.decoder.load_dict(self.dictionary_path, None, "dict")
+            # A reloaded dictionary leaves an interpolated search hearing nothing: build them again.
+            self.searches.clear()
+        name = self.searches.get(context.key)
+        if name is None:
+            if len(self.searches) >= SEARCHES_PER_DECODER:
+                _, name = self.searches.popitem(last=False)  # its slot is rebuilt for this scenario
+            else:
+                name = f"meeting{len(self.searches)}"
+            model = NGramModel(self.decoder.get_config(), self.decoder.get_logmath(), context.arpa)
+            sphinx_native.set_interpolated_lm(self.decoder, name, self.general, model, MEETING_LM_WEIGHT)
+        self.searches[context.key] = name
+        self.searches.move_to_end(context.key)
+        return name
+
+    def forget(self):
+        try:
+            os.remove(self.dictionary_path)
+        except OSError:
+            pass
 
     def remember(self, meeting, means):
         """After an utterance: keep what the decoder learnt of this meeting's channel, for it alone."""
@@ -175,8 +193,9 @@ class PooledDecoder:
 
 
 class DecoderPool:
-    def __init__(self, model_dir, max_decoders):
+    def __init__(self, model_dir, max_decoders, directory):
         self.model_dir = model_dir
+        self.directory = directory
         self.max_decoders = max_decoders
         self.idle = []  # (pooled decoder, idle since)
         self.busy = 0
@@ -188,7 +207,7 @@ class DecoderPool:
         dictionary = os.path.join(self.model_dir, "cmudict-en-us.dict")
         config.set_string("-dict", dictionary)
         config.set_string("-logfn", os.devnull)
-        return PooledDecoder(config, dictionary)
+        return PooledDecoder(config, dictionary, self.directory)
 
     def warm(self):
         self.idle.append((self._load(), time.monotonic()))
@@ -197,7 +216,7 @@ class DecoderPool:
         """An idle decoder (preferably one prepared for this context) or a new one; None when full."""
         if self.idle:
             at = next(
-                (i for i in range(len(self.idle) - 1, -1, -1) if self.idle[i][0].context_key == context_key),
+                (i for i in range(len(self.idle) - 1, -1, -1) if context_key in self.idle[i][0].searches),
                 len(self.idle) - 1,
             )
             decoder, _ = self.idle.pop(at)
@@ -218,6 +237,9 @@ class DecoderPool:
         keep = [entry for entry in self.idle if now - entry[1] < IDLE_DECODER_TTL_S]
         if not keep and self.idle:
             keep = [self.idle[-1]]
+        for pooled, _ in self.idle:
+            if all(pooled is not kept for kept, _ in keep):
+                pooled.forget()
         self.idle = keep
 
 
@@ -293,9 +315,9 @@ def main():
     model_dir = sys.argv[1]
     max_decoders = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     max_waiting_bytes = int(sys.argv[3]) if len(sys.argv) > 3 else DEFAULT_MAX_WAITING_BYTES
-    pool = DecoderPool(model_dir, max_decoders)
-    pool.warm()
     contexts = Contexts(model_dir, int(sys.argv[4]) if len(sys.argv) > 4 else DEFAULT_CONTEXTS_KEPT)
+    pool = DecoderPool(model_dir, max_decoders, contexts.directory)
+    pool.warm()
     means = OrderedDict()  # meeting id → its running cepstral mean
     send({"type": "ready"})
     streams = {}
