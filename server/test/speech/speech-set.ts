@@ -8,6 +8,8 @@
 // jargon, the facts of the case), out-of-domain when it is ordinary meeting talk said in that
 // meeting but not drawn from its text. Texts are written as they are spoken (numbers in words);
 // the audio is made at test time by speech-voices.ts, never committed.
+import type { MeetingContext } from '../../src/platform/live/context.ts';
+import { recognitionContext } from '../../src/platform/live/voice/meeting-vocabulary.ts';
 import { DEFAULT_SCENARIO_SEEDS } from '../../src/platform/scenarios/seeds.ts';
 
 /** The parts of a scenario the recogniser's vocabulary is made of. */
@@ -37,16 +39,23 @@ export interface SetMeeting {
   sentences: readonly SetSentence[];
 }
 
-/** The scenario's own text, in the order a reader meets it, blank lines between the parts. */
+/**
+ * The scenario's text as the room passes it to the recogniser: the room's own builder
+ * (live/voice/meeting-vocabulary.ts), given the parts of a meeting it reads.
+ */
 export function scenarioVocabulary(scenario: SetScenario): string {
-  return [
-    scenario.name,
-    scenario.description,
-    scenario.prompt,
-    `${scenario.persona.name}, ${scenario.persona.job_title}. ${scenario.persona.background}`,
-    ...scenario.goals.map((goal) => `${goal.name}: ${goal.description} ${goal.instructions}`),
-    scenario.welcome_message,
-  ].join('\n\n');
+  const meeting = {
+    meeting: { id: 'speech-set' },
+    scenario: {
+      name: scenario.name,
+      description: scenario.description,
+      prompt: scenario.prompt,
+      welcome_message: scenario.welcome_message,
+    },
+    persona: scenario.persona,
+    goals: scenario.goals,
+  };
+  return recognitionContext(meeting as unknown as MeetingContext).vocabulary;
 }
 
 function seeded(kind: 'plus_one' | 'requirement_gathering'): SetScenario {
