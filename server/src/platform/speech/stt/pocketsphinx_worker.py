@@ -49,6 +49,9 @@ DEFAULT_MAX_WAITING_BYTES = 30 * 16000 * 2
 MEETING_LM_WEIGHT = 0.3
 DEFAULT_CONTEXTS_KEPT = 32
 MEETINGS_KEPT = 2000
+# How much the model's initial cepstral mean weighs against a meeting's first utterance (frames of
+# 10 ms; PocketSphinx's own is 500): little, so that utterance's own mean takes over.
+FIRST_UTTERANCE_PRIOR_FRAMES = 20
 # Scenario searches a decoder keeps ready (~55 MB each); more scenarios at once rebuild the oldest.
 SEARCHES_PER_DECODER = 2
 MEETING_TALK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "meeting-talk.txt")
@@ -151,9 +154,13 @@ class PooledDecoder:
             self.decoder.set_search("_default")
         else:
             self.decoder.set_search(self._search_for(context))
-        if meeting:
-            # A stream with no meeting (tests, tools) keeps the decoder's own running mean.
-            sphinx_native.set_cmn(self.decoder, means.get(meeting, self.initial_cmn))
+        if meeting in means:
+            sphinx_native.set_cmn(self.decoder, means[meeting])
+        elif meeting:
+            # A new meeting: the model's own mean, held lightly so that its first utterance sets
+            # the mean (and is heard again with it, see Stream.final_text).
+            sphinx_native.set_cmn(self.decoder, self.initial_cmn, FIRST_UTTERANCE_PRIOR_FRAMES)
+        # A stream with no meeting (tests, tools) keeps the decoder's own running mean.
 
     def _search_for(self, context):
         if any(self.words.get(word) != phones for word, phones in context.extra.items()):
@@ -258,15 +265,19 @@ class Stream:
         self.finish_requested = False
         self.last_interim_at = 0.0
         self.last_interim = ""
+        # A meeting's first utterance is decoded twice (see final_text); its audio is kept for that.
+        self.first_heard = None
 
     def attach(self, pooled):
         pooled.prepare(self.context, self.meeting, self.means)
         self.pooled = pooled
         self.decoder = decoder = pooled.decoder
+        if pooled.native and self.meeting and self.meeting not in self.means:
+            self.first_heard = []
         decoder.start_utt()
         self.in_utterance = True
         for chunk in self.waiting_audio:
-            decoder.process_raw(chunk, False, False)
+            self._process(chunk)
         self.waiting_audio = []
         self.waiting_bytes = 0
 
@@ -279,7 +290,7 @@ class Stream:
             self.waiting_audio.append(pcm)
             self.waiting_bytes += len(pcm)
             return
-        self.decoder.process_raw(pcm, False, False)
+        self._process(pcm)
         now = time.monotonic()
         if now - self.last_interim_at < INTERIM_EVERY_S:
             return
@@ -290,13 +301,29 @@ class Stream:
             self.last_interim = text
             send({"id": self.id, "type": "interim", "text": text})
 
+    def _process(self, pcm):
+        self.decoder.process_raw(pcm, False, False)
+        if self.first_heard is not None:
+            self.first_heard.append(pcm)
+
     def end(self):
         self.in_utterance = False
         self.decoder.end_utt()
         self.pooled.remember(self.meeting, self.means)
 
     def final_text(self):
-        self.end()
+        self.in_utterance = False
+        self.decoder.end_utt()
+        if self.first_heard:
+            # A meeting's first utterance was heard with the model's generic cepstral mean, which can
+            # be far from this microphone and voice (short first answers suffer most). Ending it
+            # moved the mean toward this speaker: hear the same audio again with it. Costs one more
+            # decode of the first utterance only, and stays deterministic.
+            self.decoder.start_utt()
+            self.decoder.process_raw(b"".join(self.first_heard), False, False)
+            self.decoder.end_utt()
+            self.first_heard = None
+        self.pooled.remember(self.meeting, self.means)
         hypothesis = self.decoder.hyp()
         return hypothesis.hypstr.strip() if hypothesis else ""
 

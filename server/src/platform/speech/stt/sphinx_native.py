@@ -124,8 +124,13 @@ def get_cmn(decoder):
     return list(vector)
 
 
-def set_cmn(decoder, values):
+def set_cmn(decoder, values, frames=500):
+    """Set the running mean as if it had been measured over `frames` frames (cmn_live_set's is
+    CMN_WIN, 500): the fewer, the faster the next utterance pulls it toward itself."""
     cmn = _cmn(decoder)
     if len(values) != cmn.contents.veclen:
         raise NativeUnavailable("cepstral mean of the wrong length")
     _base.cmn_live_set(cmn, (ctypes.c_float * len(values))(*values))
+    for i, value in enumerate(values):
+        cmn.contents.sum[i] = value * frames
+    cmn.contents.nframe = frames
