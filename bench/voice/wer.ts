@@ -255,6 +255,10 @@ export function groupWer(samples: readonly Sample[], pass: Pass): { wer: number;
 const fixed = (value: number | null | undefined, digits = 3) =>
   value === null || value === undefined ? '–' : value.toFixed(digits);
 
+function printRow(label: string, samples: readonly Sample[]): void {
+  if (samples.length > 0) console.log(werRow(label, samples));
+}
+
 function werRow(label: string, samples: readonly Sample[]): string {
   const cells: string[] = [];
   for (const pass of PASSES) {
@@ -290,45 +294,35 @@ export function printSpeechSet(run: SpeechSetRun, meetings: readonly SetMeeting[
   const columns = `${['in', 'out', 'all'].map((column) => column.padStart(7)).join('')}  `;
   console.log(`  ${''.padEnd(30)}${columns}${columns}${'(all)'.padStart(6)}`);
   for (const voice of voices)
-    console.log(
-      werRow(
-        voice,
-        voiced.filter((sample) => sample.source === voice),
-      ),
+    printRow(
+      voice,
+      voiced.filter((sample) => sample.source === voice),
     );
   for (const family of [...new Set(voiced.map((sample) => sample.family))]) {
-    console.log(
-      werRow(
-        `all ${family}`,
-        voiced.filter((sample) => sample.family === family),
-      ),
+    printRow(
+      `all ${family}`,
+      voiced.filter((sample) => sample.family === family),
     );
   }
-  console.log(
-    werRow(
-      'all voices but Flite',
-      voiced.filter((sample) => sample.family !== 'flite'),
-    ),
+  printRow(
+    'all voices but Flite',
+    voiced.filter((sample) => sample.family !== 'flite'),
   );
-  console.log(werRow('all voices', voiced));
+  printRow('all voices', voiced);
   for (const meeting of meetings) {
     const label = `${meeting.id} (${meeting.seeded ? 'seeded' : 'not seeded'})`;
-    console.log(
-      werRow(
-        label,
-        voiced.filter((sample) => sample.meeting === meeting.id),
-      ),
+    printRow(
+      label,
+      voiced.filter((sample) => sample.meeting === meeting.id),
     );
   }
   for (const source of [...new Set(human.map((sample) => sample.source))]) {
-    console.log(
-      werRow(
-        source,
-        human.filter((sample) => sample.source === source),
-      ),
+    printRow(
+      source,
+      human.filter((sample) => sample.source === source),
     );
   }
-  if (human.length > 0) console.log(werRow('human, all', human));
+  if (human.length > 0) printRow('human, all', human);
 
   for (const pass of PASSES) {
     const cost = run.cost[pass];
@@ -347,13 +341,20 @@ export function printSpeechSet(run: SpeechSetRun, meetings: readonly SetMeeting[
     console.log(`  CPU with / without context: ${ratio(withContext.cpuMs, without.cpuMs)}`);
   }
 
-  const misheard = run.samples.filter(
-    (sample) => sample.inDomain && (sample.edits.without || sample.edits.with),
+  const misheard = voiced.filter((sample) => sample.inDomain && (sample.edits.without || sample.edits.with));
+  printMisheard(
+    `in-domain sentences misheard in either pass (${misheard.length} of ${voiced.filter((s) => s.inDomain).length})`,
+    misheard,
   );
-  console.log(
-    `\n  in-domain sentences misheard (${misheard.length} of ${voiced.filter((s) => s.inDomain).length}):`,
+  printMisheard(
+    'human recordings misheard in either pass',
+    human.filter((sample) => sample.edits.without || sample.edits.with),
   );
-  for (const sample of misheard) {
+}
+
+function printMisheard(title: string, samples: readonly Sample[]): void {
+  console.log(`\n  ${title}:`);
+  for (const sample of samples) {
     const same = sample.heard.with === sample.heard.without;
     console.log(
       `    ${sample.source}: "${sample.said}"\n      → "${sample.heard.without}"` +
