@@ -32,16 +32,27 @@ const scenario = await call('POST', '/v1/scenarios', key, {
   custom_agent_config: { base_url: process.env.AGENT_URL, timeout_s: 10 },
   session_options: { recording_enabled: false },
 });
+// The embedded offline persona engine (bench/voice/turns.ts, PERSONA=offline).
+const offline = await call('POST', '/v1/scenarios', key, {
+  name: 'Voice screen (offline persona)',
+  type: 'interview',
+  persona_id: personaId,
+  prompt: 'Interview a backend engineer about their last projects.',
+  welcome_message: 'Hello. Shall we begin?',
+  call_duration: 240,
+  session_options: { recording_enabled: false },
+});
 
 console.log(
   JSON.stringify({
     base,
     apiKey: key,
-    offlineScenarioId: null,
+    offlineScenarioId: offline.id,
     agentScenarioId: scenario.id,
     recognizer: engines.recognizer?.label ?? null,
     synthesizer: engines.synthesizer?.label ?? null,
     endSilenceMs: config.speech.endSilenceMs,
+    endOfTurn: config.speech.endOfTurn,
   }),
 );
 
