@@ -8,7 +8,9 @@
 // adaptive policy, and waits for the persona's voice after each. For every sentence:
 //   total       end of the participant's speech (the frame holding the last voiced audio, as the
 //               service's segmenter placed it: speech.stopped.end_ms) → first persona audio byte;
-//   end wait    that frame → the service finishing the recognition (the turn-end decision);
+//   stopped     that frame → speech.stopped at the client: the turn is over and its text known;
+//   end wait    that frame → the service asking the recogniser for its final (the end of turn, or
+//               with the adaptive one the speculative final during the pause, which comes before);
 //   recognition finish() → the final text; reply: final text → first sentence handed to the
 //               synthesiser (the persona engine or the loopback agent, and the plumbing around it);
 //               synthesis of that sentence; rest: the audio's way to the client.
@@ -56,6 +58,8 @@ interface ServerInfo extends VoiceServerInfo {
 
 interface Sample {
   totalMs: number;
+  /** End of speech → speech.stopped at the client: the turn is over and its text known. */
+  stoppedMs: number;
   endWaitMs: number;
   recognitionMs: number;
   replyMs: number;
@@ -201,6 +205,7 @@ async function speak(
     throw new Error(`no engine timings for "${heard}": ${JSON.stringify(timings)}`);
   result.sample = {
     totalMs: first.at - speechEndAt,
+    stoppedMs: last.at - speechEndAt,
     endWaitMs: recognition.startedAt - toWall(speechEndAt),
     recognitionMs: recognition.ms,
     replyMs: synthesis.startedAt - recognition.endedAt,
@@ -297,7 +302,8 @@ function report(info: ServerInfo, results: Result[]): void {
       pick('totalMs', (s) => s.paused),
     ),
   );
-  console.log(line('  end wait (silence → recognition finishing)', pick('endWaitMs')));
+  console.log(line('  end of speech → speech.stopped (turn over, text known)', pick('stoppedMs')));
+  console.log(line('  end wait (silence → the final recognition asked)', pick('endWaitMs')));
   console.log(line('  recognition (final text, after the end)', pick('recognitionMs')));
   console.log(line('  reply (final text → first sentence to synthesis)', pick('replyMs')));
   console.log(line('  synthesis (first sentence)', pick('synthesisMs')));

@@ -74,18 +74,20 @@ const CADENCE_MARGIN_MS = 60;
 /** Gaps between interim texts kept to estimate the recogniser's cadence (their median). */
 const INTERIM_GAPS_KEPT = 16;
 /**
- * Silence after which the recognition is finished speculatively, unless the words so far promise
- * more. PocketSphinx's final pass takes 100–250 ms, so the final text is there about when the
- * shortest end of turn (turn-end.ts, 300 ms) comes. Gaps inside a sentence reach it about once a
- * sentence (p90 of the segmenter's gaps: 140–180 ms); each costs a new decoding of the utterance
- * so far when the participant goes on (a fifth of its duration in CPU).
+ * Silence after which the recognition is finished speculatively, once the interim text covers the
+ * pause and its words do not promise more. Only then: PocketSphinx's final pass weighs how likely a
+ * sentence is to end there, and drops a trailing "on" or "and" that the interim text still had.
+ * The final pass takes 100–250 ms, so the final text is there about when the shortest end of turn
+ * (turn-end.ts, 300 ms) comes. Gaps inside a sentence reach 160 ms about once a sentence (p90 of
+ * the segmenter's gaps: 140–180 ms); each then costs a new decoding of the utterance so far when
+ * the participant goes on (a fifth of its duration in CPU).
  */
 export const SPECULATE_AFTER_MS = 160;
 
 /** Words that promise more (a trailing "and", "the"…): no end comes soon, nothing to speculate on. */
-function promisesMore(text: string, current: boolean): boolean {
+function promisesMore(text: string): boolean {
   const verdict = readText(text).verdict;
-  return current && (verdict === 'incomplete' || verdict === 'weak-incomplete');
+  return verdict === 'incomplete' || verdict === 'weak-incomplete';
 }
 
 function median(values: number[]): number {
@@ -217,7 +219,8 @@ export class VoiceInput {
       this.#speculative &&
       utterance.stream &&
       silenceMs >= SPECULATE_AFTER_MS &&
-      !promisesMore(utterance.interim, interimCurrent)
+      interimCurrent &&
+      !promisesMore(utterance.interim)
     )
       this.#speculate(utterance);
     // A speculative final is exactly the words before the pause.

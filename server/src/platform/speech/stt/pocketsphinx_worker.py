@@ -42,7 +42,10 @@ import meeting_model
 import sphinx_native
 
 OPEN, AUDIO, FINISH, CANCEL, CONTEXT = 1, 2, 3, 4, 5
-INTERIM_EVERY_S = 0.25
+# A changed hypothesis is sent at most this often. The end of turn (live/voice/turn-end.ts) reads
+# the interim text when the participant pauses: at 0.25 s the words just before a pause ("…and")
+# were often not sent yet when the pause began to count.
+INTERIM_EVERY_S = 0.1
 IDLE_DECODER_TTL_S = 60.0
 DEFAULT_MAX_WAITING_BYTES = 30 * 16000 * 2
 # The meeting's own model's share of the interpolated language model (the general one has the rest).
