@@ -109,12 +109,14 @@ const noRecogniser = detection.available
 
 /**
  * What each voice says here: two in-domain sentences (a seeded scenario's and one the engine was
- * not built around) and one of ordinary talk.
+ * not built around) and one of ordinary talk. A meeting here is one room the voices take turns in
+ * (bench/voice gives each voice its own): two scenarios and two meetings in all, so the recogniser
+ * prepares each scenario once and hears only two first utterances, and the run stays short.
  */
 const PICKED: ReadonlyArray<{ meeting: SetMeeting; text: string }> = [
   ['northwind', 'So each depot spends about two hours in spreadsheets every morning?'],
   ['vet-billing', 'Would you like me to send the itemized invoice to PetGuard for your claim?'],
-  ['solar-sales', 'Do you mind if I share my screen for a moment?'],
+  ['vet-billing', 'I completely understand why that would be frustrating.'],
 ].map(([id, text]) => {
   const meeting = SPEECH_SET.find((candidate) => candidate.id === id)!;
   assert.ok(
@@ -129,11 +131,11 @@ const PICKED: ReadonlyArray<{ meeting: SetMeeting; text: string }> = [
  * over the sentences above.
  */
 const CEILINGS: Record<Exclude<TestVoice['family'], 'flite'>, number> = {
-  'festival diphone': 0.4, // 0.17 (kal), 0.28 (ked) on 2026-11-29
-  'festival HTS': 0.3, // 0.17
-  'espeak-ng': 0.95, // 0.64 (en-us), 0.78 (en-gb)
+  'festival diphone': 0.4, // 0.21 (kal), 0.27 (ked) on 2026-11-29, before the meeting's context
+  'festival HTS': 0.3, // 0.18
+  'espeak-ng': 0.95, // 0.52 (en-us), 0.70 (en-gb)
 };
-const HUMAN_CEILING = 0.45; // 0.18–0.23
+const HUMAN_CEILING = 0.45; // 0.09–0.18
 /** The voices heard here (bench/voice hears them all): festival's three and two of espeak-ng's. */
 const VOICES = OTHER_TEST_VOICES.filter((voice) => voice.id !== 'espeak-en-us-f3');
 const HUMAN_CLIPS = [
@@ -168,10 +170,7 @@ describe('the speech test set through the recogniser', { skip: noRecogniser }, (
       const heard: string[] = [];
       for (const { meeting, text } of PICKED) {
         const pcm = await voicePcm(voice, text);
-        const hypothesis = await recognise(pcm, {
-          meetingId: `${voice.id}/${meeting.id}`,
-          vocabulary: meeting.vocabulary,
-        });
+        const hypothesis = await recognise(pcm, { meetingId: meeting.id, vocabulary: meeting.vocabulary });
         const reference = normalizeWords(text);
         edits += wordEditDistance(reference, normalizeWords(hypothesis));
         words += reference.length;
@@ -194,8 +193,8 @@ describe('the speech test set through the recogniser', { skip: noRecogniser }, (
       return;
     }
     // Out of the scenario's domain: its context must not hurt.
-    const meeting = SPEECH_SET.find((candidate) => candidate.id === 'solar-sales')!;
-    for (const context of [undefined, { meetingId: 'human/solar-sales', vocabulary: meeting.vocabulary }]) {
+    const meeting = SPEECH_SET.find((candidate) => candidate.id === 'vet-billing')!;
+    for (const context of [undefined, { meetingId: 'human/vet-billing', vocabulary: meeting.vocabulary }]) {
       let edits = 0;
       let words = 0;
       const heard: string[] = [];
