@@ -151,9 +151,15 @@ test('the participant speaks: PocketSphinx hears it in the service and the perso
     started.start_ms >= 4_000 + 100 && started.start_ms <= 4_000 + 500,
     `start_ms ${started.start_ms}`,
   );
-  const interim = await p.next('transcript.interim');
-  assert.ok(interim.text.length > 0);
   const stopped = await p.next('speech.stopped', () => true, 20_000);
+  // Interim text is best effort (RecognitionStream.onInterim "may never fire"): a recogniser that
+  // falls behind on a loaded machine, or is building the meeting's model, may go straight to the
+  // final. What comes must be text, and before the utterance's end.
+  const interims = p.messages.filter((m) => m.type === 'transcript.interim');
+  for (const interim of interims) {
+    assert.ok('text' in interim && typeof interim.text === 'string' && interim.text.length > 0);
+    assert.ok(p.messages.indexOf(interim) < p.messages.indexOf(stopped));
+  }
   const heard = stopped.text.split(' ');
   const right = SPOKEN.split(' ').filter((word) => heard.includes(word));
   assert.ok(right.length >= 8, `recognised "${stopped.text}"`);
