@@ -76,6 +76,8 @@ export class Meeting {
     this.recording = null;
     this.ended = false;
     this.joinedOnce = false;
+    /** Why the room is reconnecting, said again after the resume redraws the transcript. */
+    this.reconnectNote = null;
     /** The `agent.audio` whose binary frame comes next. */
     this.pendingAudio = null;
     this.audioGraceTimer = 0;
@@ -203,7 +205,10 @@ export class Meeting {
       this.transcript.sentences(message.transcript ?? []);
       // What the service had not stored yet is shown again, and sent again below.
       for (const [id, frame] of this.utterances.pending) this.transcript.userLine(frame.text, id);
+      // The stored transcript replaced the lines, and with them why the room reconnected: say it again.
+      if (this.reconnectNote) this.transcript.note(this.reconnectNote);
       this.transcript.note('Reconnected.');
+      this.reconnectNote = null;
     }
     this.utterances.resend();
     this.status.setConnection('connected');
@@ -321,9 +326,10 @@ export class Meeting {
     // A header whose frame was lost with the connection must not claim the next frame.
     this.pendingAudio = null;
     if (state.state === 'reconnecting' && state.attempt === 1) {
-      this.transcript.note(
-        state.restart ? 'The service is restarting. Reconnecting…' : 'Connection lost. Reconnecting…',
-      );
+      this.reconnectNote = state.restart
+        ? 'The service is restarting. Reconnecting…'
+        : 'Connection lost. Reconnecting…';
+      this.transcript.note(this.reconnectNote);
       this.status.setConnection('reconnecting');
       this.voiceInput.connectionChanged(false);
       this.activity.set({ userSpeaking: false });
