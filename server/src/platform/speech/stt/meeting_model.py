@@ -65,11 +65,25 @@ TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[a-z]+(?:'[a-z]+)*|[%&+@=]")
 SENTENCE_END = re.compile(r"[.!?;:()\[\]\"“”]+(?:\s|$)|\n")
 
 
+# Written abbreviations said in full. A title only before a name ("Dr. Patel", "St Ives"; "MS" or
+# "Main St." are left alone); the others wherever they are written with their period.
+TITLES = {"dr": "doctor", "mr": "mister", "mrs": "missus", "ms": "miz", "prof": "professor", "st": "saint"}
+TITLE = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.?\s+(?=[A-Z])")
+ABBREVIATIONS = {"vs": "versus", "etc": "et cetera", "approx": "approximately", "e.g": "for example", "i.e": "that is"}
+ABBREVIATION = re.compile(r"\b(vs|etc|approx|e\.g|i\.e)\.", re.IGNORECASE)
+
+
+def spelled_out(line):
+    """The line with its abbreviations as they are said (and no period that would end a sentence)."""
+    line = TITLE.sub(lambda match: TITLES[match.group(1).lower()] + " ", line)
+    return ABBREVIATION.sub(lambda match: ABBREVIATIONS[match.group(1).lower()], line)
+
+
 def sentences_of(text):
     """The text as spoken word sequences, one per sentence, line or list item."""
     result = []
     for line in text.splitlines():
-        line = LINE_PREFIX.sub("", line.replace("’", "'"))
+        line = spelled_out(LINE_PREFIX.sub("", line.replace("’", "'")))
         for part in SENTENCE_END.split(line):
             words = words_of(part)
             if words:

@@ -54,6 +54,17 @@ class SpokenText(unittest.TestCase):
             ],
         )
 
+    def test_abbreviations_are_said_in_full_and_do_not_end_a_sentence(self):
+        text = "Pickles saw Dr. Abernathy and Mr Lee, e.g. on Tuesday vs. Friday.\nMS is on Main St. today."
+        self.assertEqual(
+            model.sentences_of(text),
+            [
+                "pickles saw doctor abernathy and mister lee for example on tuesday versus friday".split(),
+                ["ms", "is", "on", "main", "st"],
+                ["today"],
+            ],
+        )
+
 
 class LanguageModel(unittest.TestCase):
     def setUp(self):
