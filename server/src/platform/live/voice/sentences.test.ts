@@ -41,6 +41,35 @@ describe('SentenceSplitter', () => {
     assert.equal(all.join(' ').replace(/\s+/g, ' '), clause.repeat(12).trim().replace(/\s+/g, ' '));
   });
 
+  it("hands out the reply's first clause on its own, before its sentence is complete", () => {
+    const splitter = new SentenceSplitter();
+    assert.deepEqual(splitter.push('I have been with the practice nine years, so'), [
+      'I have been with the practice nine years,',
+    ]);
+    assert.deepEqual(splitter.push(' this bill surprised me. It was, frankly, a shock.'), [
+      'so this bill surprised me.',
+    ]);
+    assert.deepEqual(splitter.flush(), ['It was, frankly, a shock.'], 'only the first clause of the reply');
+    const text = 'Our renewal is due in March, and the board wants a decision first. Fine.';
+    const whole = stream(text, text.length).all;
+    assert.deepEqual(whole, [
+      'Our renewal is due in March,',
+      'and the board wants a decision first.',
+      'Fine.',
+    ]);
+    for (const size of [1, 3, 7, 16]) assert.deepEqual(stream(text, size).all, whole, `chunks of ${size}`);
+  });
+
+  it('keeps a short opening and a clause with nothing after it whole', () => {
+    assert.deepEqual(stream('Well, I think the price is too high.', 4).all, [
+      'Well, I think the price is too high.',
+    ]);
+    assert.deepEqual(stream('Hi, I am Jane. Shall we begin?', 2).all, ['Hi, I am Jane.', 'Shall we begin?']);
+    assert.deepEqual(stream('That is the number I was given, …', 5).all, [
+      'That is the number I was given, …',
+    ]);
+  });
+
   it('skips pieces with nothing to say', () => {
     const splitter = new SentenceSplitter();
     assert.deepEqual([...splitter.push('Right. '), ...splitter.push('… ')], ['Right.']);

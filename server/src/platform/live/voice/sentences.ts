@@ -9,10 +9,19 @@
 export const MAX_SENTENCE_CHARS = 300;
 /** …but never into pieces shorter than this. */
 const MIN_CUT_CHARS = 40;
+/**
+ * The reply's first piece ends at its first clause ("I have been with the practice nine years, so…")
+ * when the clause is at least this long: synthesis takes time in proportion to the text, and the
+ * participant waits for the first piece only (RealtimeTTS calls this a fast sentence fragment).
+ * Shorter openings ("Well, …", "Hi, I am Jane.") stay whole, so the voice does not stop after a word.
+ */
+const FIRST_CLAUSE_MIN_CHARS = 24;
+const CLAUSE_MARKS = [', ', '; ', ': ', ' - ', ' — '];
 
 export class SentenceSplitter {
   readonly #segmenter: Intl.Segmenter;
   #pending = '';
+  #handedOut = false;
 
   constructor(language = 'en') {
     this.#segmenter = sentenceSegmenter(language);
@@ -24,20 +33,47 @@ export class SentenceSplitter {
     const segments = [...this.#segmenter.segment(this.#pending)].map((s) => s.segment);
     const done = segments.slice(0, -1);
     this.#pending = segments.at(-1) ?? '';
+    if (!this.#handedOut) {
+      // The first clause may go before its sentence is complete.
+      const first = done[0] ?? this.#pending;
+      const cut = firstClauseEnd(first);
+      if (cut > 0 && done.length > 0) done.splice(0, 1, first.slice(0, cut), first.slice(cut));
+      else if (cut > 0) {
+        done.push(first.slice(0, cut));
+        this.#pending = first.slice(cut);
+      }
+    }
     while (this.#pending.length > MAX_SENTENCE_CHARS) {
       const cut = cutPoint(this.#pending);
       done.push(this.#pending.slice(0, cut));
       this.#pending = this.#pending.slice(cut);
     }
-    return speakable(done);
+    return this.#handOut(done);
   }
 
   /** The reply is complete: whatever is left is the last sentence. */
   flush(): string[] {
     const rest = this.#pending;
     this.#pending = '';
-    return speakable([rest]);
+    return this.#handOut([rest]);
   }
+
+  #handOut(pieces: string[]): string[] {
+    const sentences = speakable(pieces);
+    if (sentences.length > 0) this.#handedOut = true;
+    return sentences;
+  }
+}
+
+/** Where the reply's first clause ends (after its mark), or 0 when it should stay whole. */
+function firstClauseEnd(text: string): number {
+  const marks = CLAUSE_MARKS.map((mark) => text.indexOf(mark, FIRST_CLAUSE_MIN_CHARS - 1)).filter(
+    (at) => at >= 0,
+  );
+  if (marks.length === 0) return 0;
+  const end = Math.min(...marks) + 1;
+  // Something worth saying must follow in the same sentence, or the cut gains nothing.
+  return /[\p{L}\p{N}]/u.test(text.slice(end)) ? end : 0;
 }
 
 function sentenceSegmenter(language: string): Intl.Segmenter {
