@@ -18,19 +18,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import type { Browser } from 'playwright-core';
-import {
-  createPocketSphinxRecognizer,
-  detectPocketSphinx,
-} from '../../src/platform/speech/stt/pocketsphinx.ts';
-import { createFliteSynthesizer } from '../../src/platform/speech/tts/flite.ts';
+import { detectPocketSphinx } from '../../src/platform/speech/stt/pocketsphinx.ts';
 import type { SpeechEngines } from '../../src/platform/speech/types.ts';
 import { INPUT_SAMPLE_RATE } from '../../src/platform/speech/types.ts';
 import { encodeWav } from '../../src/platform/speech/wav.ts';
 import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
+import { createInterviewMeeting, startedOfflineEngines } from './offline-voice.ts';
 import { webmDurationMs } from './webm.ts';
 
 const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '', 'voice-');
@@ -70,13 +66,7 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
 
   before(async () => {
     if (!sphinx.available) return;
-    speech = {
-      recognizer: createPocketSphinxRecognizer({
-        modelDir: sphinx.modelDir,
-        logger: pino({ level: 'silent' }),
-      }),
-      synthesizer: createFliteSynthesizer(),
-    };
+    speech = await startedOfflineEngines(sphinx.modelDir);
     // The participant's line, spoken by the service's own Flite ('rms' is recognised best).
     const wav = join(dir, 'participant.wav');
     const pcm = Buffer.concat([
@@ -85,19 +75,6 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
       silencePcm(8000),
     ]);
     writeFileSync(wav, encodeWav(pcm, INPUT_SAMPLE_RATE));
-    // Both engines start lazily (the PocketSphinx sidecar loads its model on the first utterance,
-    // the Flite worker compiles its module on the first sentence): start them now, so a loaded
-    // machine (CI runs test files in parallel) does not shift the meeting's timeline against the
-    // WAV's and leave no time between the welcome and the participant's words.
-    const warmUp = speech.recognizer!.start({ language: 'en-US' });
-    warmUp.write(silencePcm(200));
-    await warmUp.finish();
-    await speech.synthesizer!.synthesize('Ready.', {
-      ttsVoice: null,
-      gender: 'female',
-      voiceId: null,
-      language: 'en-US',
-    });
     t = await startListeningPlatform({ speech });
     key = (await t.createApiKey(await t.signup())).secret;
     browser = await launchChromium([
@@ -115,33 +92,13 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function createMeeting() {
-    const persona = await api('POST', '/v1/personas', {
-      name: 'Elena Fischer',
-      job_title: 'Support Director',
-      gender: 'female',
-      demeanor: 'friendly',
-    });
-    assert.equal(persona.status, 201, JSON.stringify(persona.body));
-    const scenario = await api('POST', '/v1/scenarios', {
-      name: 'Support Lead Interview',
-      type: 'interview',
-      persona_id: persona.body.id ?? persona.body.data?.id,
-      description: 'A screening interview for a support team lead.',
+  const createMeeting = () =>
+    createInterviewMeeting(api, {
       prompt: 'Ask about the candidate’s experience leading a team, then about a difficult escalation.',
       welcome_message: WELCOME,
-      call_duration: 10,
       // Recorded without a consent step: the room joins from the devices screen.
       session_options: { recording_enabled: true, recording_consent_required: false },
     });
-    assert.equal(scenario.status, 201, JSON.stringify(scenario.body));
-    const created = await api('POST', '/v1/meetings', {
-      scenario_id: scenario.body.id ?? scenario.body.data?.id,
-      person_name: 'Sam Lee',
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body.data as { id: string; room_meeting_url: string; room_token: string };
-  }
 
   it('hears the participant through the service, plays the persona, stops it on barge-in, keeps to its origin', async () => {
     const meeting = await createMeeting();

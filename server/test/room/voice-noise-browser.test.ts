@@ -16,19 +16,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import type { Browser } from 'playwright-core';
-import {
-  createPocketSphinxRecognizer,
-  detectPocketSphinx,
-} from '../../src/platform/speech/stt/pocketsphinx.ts';
-import { createFliteSynthesizer } from '../../src/platform/speech/tts/flite.ts';
+import { detectPocketSphinx } from '../../src/platform/speech/stt/pocketsphinx.ts';
 import { INPUT_SAMPLE_RATE, type SpeechEngines } from '../../src/platform/speech/types.ts';
 import { encodeWav } from '../../src/platform/speech/wav.ts';
 import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
-import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
+import { spokenPcm } from '../speech/audio-fixtures.ts';
 import { type NoiseKind, soxMissing, soxNoisePcm, speechOverNoise } from '../speech/noise-fixtures.ts';
+import { createInterviewMeeting, startedOfflineEngines } from './offline-voice.ts';
 
 const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '', 'noise-');
 const NOISE_SEQUENCE: NoiseKind[] = ['tone', 'fan', 'music', 'keyboard'];
@@ -70,13 +66,7 @@ describe('noise on the microphone in Chromium', { skip }, () => {
 
   before(async () => {
     if (skip) return;
-    speech = {
-      recognizer: createPocketSphinxRecognizer({
-        modelDir: sphinx.available ? sphinx.modelDir : '',
-        logger: pino({ level: 'silent' }),
-      }),
-      synthesizer: createFliteSynthesizer(),
-    };
+    speech = await startedOfflineEngines(sphinx.available ? sphinx.modelDir : '');
     const parts: Buffer[] = [];
     for (const kind of NOISE_SEQUENCE) parts.push(await soxNoisePcm(kind, NOISE_PART_MS));
     writeFileSync(noiseWav, encodeWav(Buffer.concat(parts), INPUT_SAMPLE_RATE));
@@ -86,16 +76,6 @@ describe('noise on the microphone in Chromium', { skip }, () => {
       speechWav,
       encodeWav(speechOverNoise(sentence, fan, 15, SPEECH_LEAD_MS, 6000), INPUT_SAMPLE_RATE),
     );
-    // Both engines start lazily: start them now, so a loaded machine does not shift the meeting.
-    const warmUp = speech.recognizer!.start({ language: 'en-US' });
-    warmUp.write(silencePcm(200));
-    await warmUp.finish();
-    await speech.synthesizer!.synthesize('Ready.', {
-      ttsVoice: null,
-      gender: 'female',
-      voiceId: null,
-      language: 'en-US',
-    });
     t = await startListeningPlatform({ speech });
     key = (await t.createApiKey(await t.signup())).secret;
   });
@@ -108,32 +88,12 @@ describe('noise on the microphone in Chromium', { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function createMeeting() {
-    const persona = await api('POST', '/v1/personas', {
-      name: 'Elena Fischer',
-      job_title: 'Support Director',
-      gender: 'female',
-      demeanor: 'friendly',
-    });
-    assert.equal(persona.status, 201, JSON.stringify(persona.body));
-    const scenario = await api('POST', '/v1/scenarios', {
-      name: 'Support Lead Interview',
-      type: 'interview',
-      persona_id: persona.body.id ?? persona.body.data?.id,
-      description: 'A screening interview for a support team lead.',
+  const createMeeting = () =>
+    createInterviewMeeting(api, {
       prompt: 'Ask about the candidate’s experience leading a team.',
       welcome_message: WELCOME,
-      call_duration: 10,
       session_options: { recording_enabled: false },
     });
-    assert.equal(scenario.status, 201, JSON.stringify(scenario.body));
-    const created = await api('POST', '/v1/meetings', {
-      scenario_id: scenario.body.id ?? scenario.body.data?.id,
-      person_name: 'Sam Lee',
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body.data as { id: string; room_meeting_url: string; room_token: string };
-  }
 
   /** A room in a browser whose microphone plays `wav`, joined; what it received, as it came. */
   async function joinRoom(wav: string, loop: boolean) {
