@@ -167,8 +167,22 @@ describe('dashboard: scenarios', { skip: chromiumMissing }, () => {
     assert.equal(await page.locator('input[type="password"]').count(), 0);
     assert.match(String(await page.locator('.key-field').textContent()), /set.*\*+abcd/);
 
-    // Session options go through their own route.
+    // Sharing results is a meeting control (meeting_controls.share_results_with_participant): the
+    // switch shows the stored value and saves it there.
     await page.getByRole('tab', { name: 'Session & recording' }).click();
+    const share = page.getByLabel('Share results with the participant');
+    assert.equal(await share.isChecked(), false);
+    await share.check();
+    await page.getByRole('button', { name: 'Save controls' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const controls = (await apiGet(`scenarios/${scenarioId}`)).body.meeting_controls;
+    assert.equal(controls.share_results_with_participant, true);
+    await page.reload();
+    await settled(page);
+    await page.getByRole('tab', { name: 'Session & recording' }).click();
+    assert.equal(await page.getByLabel('Share results with the participant').isChecked(), true);
+
+    // Session options go through their own route.
     await page.getByLabel('Remember the participant across meetings').check();
     await page.getByLabel('Email when a meeting ends').fill('coach@example.com');
     await page.getByRole('button', { name: 'Save options' }).click();

@@ -2,7 +2,7 @@
 // form, used to create a scenario and to edit one. The script is Markdown with a live preview.
 import { api, fetchAll } from '../../api.js';
 import { Markdown } from '../../components/markdown.js';
-import { Async, Button, Checkbox, ErrorNotice, Select, TextArea, TextInput } from '../../components/ui.js';
+import { Async, Button, ErrorNotice, Select, TextArea, TextInput } from '../../components/ui.js';
 import { fieldError, useAction, useApi } from '../../hooks.js';
 import { html, useState } from '../../lib.js';
 
@@ -24,7 +24,6 @@ const FIELDS = [
   'call_duration',
   'welcome_message',
   'visibility',
-  'share_results_with_participant',
 ];
 
 function draftOf(scenario) {
@@ -37,13 +36,12 @@ function draftOf(scenario) {
     call_duration: String(scenario?.call_duration ?? 30),
     welcome_message: scenario?.welcome_message ?? '',
     visibility: scenario?.visibility ?? 'public',
-    share_results_with_participant: scenario?.share_results_with_participant ?? false,
   };
 }
 
 /** The request body: numbers as numbers, empty optional texts as null. */
-function bodyOf(draft, scenario) {
-  const body = {
+function bodyOf(draft) {
+  return {
     name: draft.name,
     type: draft.type,
     persona_id: draft.persona_id,
@@ -53,11 +51,6 @@ function bodyOf(draft, scenario) {
     welcome_message: draft.welcome_message.trim() ? draft.welcome_message : null,
     visibility: draft.visibility,
   };
-  // Sent only where the API has the field (older servers refuse unknown fields).
-  if (scenario && 'share_results_with_participant' in scenario) {
-    body.share_results_with_participant = draft.share_results_with_participant;
-  }
-  return body;
 }
 
 /** `scenario` null: a new one. `onSaved(scenario)` receives the API's answer. */
@@ -70,7 +63,7 @@ export function BasicsForm({ scenario, onSaved, submitLabel = 'Save changes' }) 
     setDraft((previous) => ({ ...previous, [field]: value }));
   };
   const [save, { busy, error }] = useAction(async () => {
-    const body = bodyOf(draft, scenario);
+    const body = bodyOf(draft);
     const answer = scenario
       ? await api.put(`scenarios/${scenario.id}`, body)
       : await api.post('scenarios', body);
@@ -109,13 +102,6 @@ export function BasicsForm({ scenario, onSaved, submitLabel = 'Save changes' }) 
         <div data-script-preview><${Markdown} text=${draft.prompt} empty="The formatted script appears here as you type." /></div>
       </section>
     </div>
-    ${
-      scenario &&
-      'share_results_with_participant' in scenario &&
-      html`<${Checkbox} label="Share results with the participant" checked=${draft.share_results_with_participant}
-        onChange=${set('share_results_with_participant')}
-        hint="The participant can read their scores and feedback after the meeting." />`
-    }
     <${ErrorNotice} error=${error && !FIELDS.includes(error.param) ? error : null} />
     ${error && FIELDS.includes(error.param) && html`<p class="field__error" role="alert">Check the field marked above: ${error.message}</p>`}
     <div class="form-actions">

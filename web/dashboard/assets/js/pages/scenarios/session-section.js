@@ -28,6 +28,7 @@ function ControlsCard({ scenario, onChanged }) {
     idle_timeout_seconds: String(controls.idle_timeout_seconds ?? 300),
     show_timer: controls.show_timer ?? true,
     agent_fallback: controls.agent_fallback ?? 'auto',
+    share_results_with_participant: controls.share_results_with_participant ?? false,
   });
   const [saved, setSaved] = useState(false);
   const set = (field) => (value) => {
@@ -47,6 +48,9 @@ function ControlsCard({ scenario, onChanged }) {
     }}>
       <${Checkbox} label="The participant may end the call" checked=${draft.allow_participant_end} onChange=${set('allow_participant_end')} />
       <${Checkbox} label="Show the remaining time in the room" checked=${draft.show_timer} onChange=${set('show_timer')} />
+      <${Checkbox} label="Share results with the participant" checked=${draft.share_results_with_participant}
+        onChange=${set('share_results_with_participant')}
+        hint="After the analysis, the participant's meeting page shows their score per goal, strengths and what to practise next." />
       <div class="form-grid">
         <${TextInput} label="End after silence (seconds)" type="number" min="30" max="3600" value=${draft.idle_timeout_seconds}
           onInput=${set('idle_timeout_seconds')} error=${err('idle_timeout_seconds')} hint="30 to 3600." />
