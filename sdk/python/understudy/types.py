@@ -1003,9 +1003,9 @@ class RoomSentence(TypedDict):
     speaker: str
     message: str
     start_duration: str
+    start_ms: int
     sequence_number: int
     provider: Optional[str]
-    start_ms: int
 
 
 class RoomSpeech(TypedDict):
@@ -1222,6 +1222,7 @@ class Sentence(TypedDict):
     speaker: str
     message: str
     start_duration: str
+    start_ms: int
     sequence_number: int
     provider: Optional[str]
 

@@ -15,6 +15,25 @@ import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { dashboardShot, openDashboard, PHONE, seriousViolations, settled } from './browser.ts';
 import { addSessionToContext, freshCredentials, type TestSession } from './session.ts';
 
+/** `seconds` of silence as a WAV file (8 kHz, 8-bit mono). */
+function silentWav(seconds: number): Buffer {
+  const samples = 8000 * seconds;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28); // bytes per second
+  header.writeUInt16LE(1, 32); // block align
+  header.writeUInt16LE(8, 34); // bits per sample
+  header.write('data', 36);
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, Buffer.alloc(samples, 128)]);
+}
+
 const PARTICIPANT_LINE = 'I designed a payments ledger on PostgreSQL with an outbox for events.';
 
 describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
@@ -126,6 +145,8 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
     await agentLines.first().waitFor({ timeout: 15_000 });
     // The recorder has started (as the room's own test waits for) before the turn is taken.
     await room.locator('#rec-indicator').waitFor();
+    // The meeting's clock (a fake one here) moves on, so the sentences have distinct offsets.
+    t.clock.advance(20_000);
     await room.getByLabel('Your message').fill(PARTICIPANT_LINE);
     await room.getByRole('button', { name: 'Send' }).click();
     await room.locator('#transcript li.line--user', { hasText: PARTICIPANT_LINE }).waitFor();
@@ -228,7 +249,67 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
   });
 
   it.todo('the meeting page with a recording has no horizontal scroll at phone width');
-  it.todo('the transcript highlight follows the recording after a click, in headless Chromium');
+  it("seeks the recording to a sentence's time when the sentence is chosen, and highlights it", async () => {
+    const read = await api('GET', `/meetings/${meetingId}`);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    const sentences = read.body.data.sentenced_transcripts as Array<{
+      message: string;
+      start_ms: number;
+      start_duration: string;
+      sequence_number: number;
+    }>;
+    for (const sentence of sentences) {
+      assert.ok(Number.isInteger(sentence.start_ms) && sentence.start_ms >= 0, JSON.stringify(sentence));
+      const seconds = Math.floor(sentence.start_ms / 1000);
+      const shown = `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+      assert.equal(sentence.start_duration, shown);
+    }
+    const chosen = sentences.find((sentence) => sentence.message.includes(PARTICIPANT_LINE));
+    assert.ok(chosen && chosen.start_ms > 0, JSON.stringify(sentences));
+    const last = [...sentences].sort((a, b) => a.sequence_number - b.sequence_number).at(-1)!;
+    assert.notEqual(last.message, chosen.message, 'the persona answered after the chosen line');
+
+    // Headless Chromium's recorder may have stored nothing: the recording is served here as a
+    // minute of silence (a WAV the page can seek in), so only the page's own seeking is tested.
+    const { page, problems, close } = await openDashboard(browser, t.baseUrl, `/#/meetings/${meetingId}`, {
+      context,
+    });
+    const wav = silentWav(60);
+    await page.route(`**/v1/recordings/url-with-thumbnail/${meetingId}`, (route) =>
+      route.fulfill({
+        json: { success: true, data: { url: `${t.baseUrl}/test-recording.wav`, content_type: 'audio/wav' } },
+      }),
+    );
+    await page.route('**/test-recording.wav', (route) => {
+      const range = /bytes=(\d+)-(\d*)/.exec(route.request().headers().range ?? '');
+      if (!range)
+        return route.fulfill({ body: wav, contentType: 'audio/wav', headers: { 'accept-ranges': 'bytes' } });
+      const start = Number(range[1]);
+      const end = range[2] ? Number(range[2]) : wav.length - 1;
+      return route.fulfill({
+        status: 206,
+        body: wav.subarray(start, end + 1),
+        contentType: 'audio/wav',
+        headers: { 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${wav.length}` },
+      });
+    });
+    await page.reload();
+    await settled(page);
+    const player = page.locator('audio.recording__media');
+    await player.waitFor();
+    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).readyState >= 1);
+    const line = page.locator('.transcript__line', { hasText: PARTICIPANT_LINE });
+    await line.locator('button').click();
+    await page.waitForFunction((seconds) => {
+      const audio = document.querySelector('audio') as HTMLAudioElement;
+      return audio.currentTime >= seconds - 0.05 && audio.currentTime < seconds + 3;
+    }, chosen.start_ms / 1000);
+    assert.equal(await line.getAttribute('aria-current'), 'true');
+    assert.equal(await page.locator('.transcript__line[aria-current="true"]').count(), 1);
+    await page.evaluate(() => (document.querySelector('audio') as HTMLAudioElement).pause());
+    assert.deepEqual(problems, []);
+    await close();
+  });
 
   it('charts the results per scenario and per participant', async () => {
     await view(`/#/results?scenario=${scenario.id}`, async (page) => {

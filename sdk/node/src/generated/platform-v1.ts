@@ -3490,10 +3490,10 @@ export interface components {
              * @example 02:05
              */
             start_duration: string;
-            sequence_number: number;
-            provider: string | null;
             /** @description Offset from the meeting start, in milliseconds. */
             start_ms: number;
+            sequence_number: number;
+            provider: string | null;
         };
         /** RoomSpeech */
         RoomSpeech: {
@@ -3982,6 +3982,11 @@ export interface components {
              * @example 02:05
              */
             start_duration: string;
+            /**
+             * @description Offset from the meeting start in milliseconds: where the sentence begins in the recording (`start_duration` is it rounded down to the second).
+             * @example 125400
+             */
+            start_ms: number;
             sequence_number: number;
             provider: string | null;
         };

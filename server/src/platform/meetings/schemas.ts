@@ -124,6 +124,12 @@ export const Sentence = Type.Object(
       description: 'Offset from the meeting start, `MM:SS`.',
       examples: ['02:05'],
     }),
+    start_ms: Type.Integer({
+      minimum: 0,
+      description:
+        'Offset from the meeting start in milliseconds: where the sentence begins in the recording (`start_duration` is it rounded down to the second).',
+      examples: [125400],
+    }),
     sequence_number: Type.Integer(),
     provider: Nullable(
       Type.String({
