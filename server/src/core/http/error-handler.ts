@@ -65,9 +65,56 @@ export function validationToFieldErrors(validation: AjvError[], context?: string
     const message =
       issue.keyword === 'required'
         ? `Missing required parameter: ${param}.`
-        : `Invalid ${param}: ${issue.message ?? 'invalid value'}.`;
+        : `Invalid ${param}: ${plainRule(issue)}.`;
     return { param, code, message };
   });
+}
+
+const FORMATS: Record<string, string> = {
+  email: 'an e-mail address',
+  uri: 'an absolute URL',
+  'date-time': 'a date and time (ISO 8601)',
+  date: 'a date (YYYY-MM-DD)',
+  uuid: 'an id (UUID)',
+};
+
+/** The rule a value broke, in the words a person reads on a form (not the validator's own). */
+function plainRule(issue: AjvError): string {
+  const { limit, type, format, allowedValues, allowedValue, pattern } = issue.params as Record<
+    string,
+    unknown
+  >;
+  const count = (noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
+  switch (issue.keyword) {
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${count('character')} long`;
+    case 'maxLength':
+      return `must be at most ${count('character')} long`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'minItems':
+      return `must have at least ${count('item')}`;
+    case 'maxItems':
+      return `must have at most ${count('item')}`;
+    case 'type':
+      return `must be ${type === 'integer' ? 'a whole number' : type === 'array' ? 'a list' : `a ${type}`}`;
+    case 'format':
+      return `must be ${FORMATS[String(format)] ?? `in the ${format} format`}`;
+    case 'enum':
+      return `must be one of ${(allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(allowedValue)}`;
+    case 'pattern':
+      return `does not have the expected form (${pattern})`;
+    default:
+      return issue.message ?? 'invalid value';
+  }
 }
 
 /** Maps framework, validation and database errors to AppError; anything else is an internal error. */
