@@ -166,6 +166,16 @@ describe('dashboard: scenarios', { skip: chromiumMissing }, () => {
     await page.getByRole('button', { name: 'Replace key' }).waitFor();
     assert.equal(await page.locator('input[type="password"]').count(), 0);
     assert.match(String(await page.locator('.key-field').textContent()), /set.*\*+abcd/);
+    // The API's placeholder model name (another product's) is never shown.
+    assert.equal(await page.getByLabel('Model').inputValue(), '');
+    assert.doesNotMatch(String(await page.locator('main').textContent()), /waterr/i);
+
+    // The Functions tab points to where functions are written.
+    await page.getByRole('tab', { name: 'Functions' }).click();
+    await page.locator('main').getByRole('link', { name: 'Custom functions' }).click();
+    await page.waitForFunction(() => location.hash === '#/functions');
+    await page.goBack();
+    await settled(page);
 
     // Sharing results is a meeting control (meeting_controls.share_results_with_participant): the
     // switch shows the stored value and saves it there.

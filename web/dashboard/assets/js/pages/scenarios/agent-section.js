@@ -22,11 +22,15 @@ function parseHeaders(text) {
   return headers;
 }
 
+/** What the API stores when no model is given (platform-api-v1, custom_agent_config.model). */
+const PLACEHOLDER_MODEL = 'waterr-agent';
+
 export function AgentSection({ scenario, onChanged }) {
   const config = scenario.custom_agent_config;
   const [enabled, setEnabled] = useState(scenario.custom_agent_enabled);
   const [baseUrl, setBaseUrl] = useState(config?.base_url ?? '');
-  const [model, setModel] = useState(config?.model ?? '');
+  // The API's placeholder model name (the contract's default) is shown as an empty field.
+  const [model, setModel] = useState(config?.model === PLACEHOLDER_MODEL ? '' : (config?.model ?? ''));
   const [timeout, setTimeoutSeconds] = useState(String(config?.timeout_s ?? 10));
   const [headers, setHeaders] = useState(headersText(config?.extra_headers));
   const [replacingKey, setReplacingKey] = useState(!config?.api_key);
@@ -75,7 +79,7 @@ export function AgentSection({ scenario, onChanged }) {
       <div class="form-grid">
         <${TextInput} label="Base URL" type="url" value=${baseUrl} onInput=${setBaseUrl} error=${err('base_url')}
           placeholder="https://agent.example.com/v1" hint="The part before /chat/completions; public HTTPS." />
-        <${TextInput} label="Model" optional value=${model} onInput=${setModel} error=${err('model')} hint="Sent as model; default waterr-agent." />
+        <${TextInput} label="Model" optional value=${model} onInput=${setModel} error=${err('model')} hint="Sent to your agent as the request's model. Leave it empty if your agent does not read it." />
         <${TextInput} label="First-response timeout (seconds)" type="number" min="1" max="30" value=${timeout}
           onInput=${setTimeoutSeconds} error=${err('timeout_s')} />
       </div>

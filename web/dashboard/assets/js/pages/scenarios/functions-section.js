@@ -1,5 +1,5 @@
 // Custom functions the persona may call during a meeting: attach one of the workspace's functions
-// or detach it (the functions themselves are written under Integrations).
+// or detach it (the functions themselves are written on the Custom functions page, under Authoring).
 import { api, fetchAll } from '../../api.js';
 import { Async, Button, Card, ErrorNotice, Select } from '../../components/ui.js';
 import { useAction, useApi } from '../../hooks.js';
@@ -17,7 +17,8 @@ export function FunctionsSection({ scenario }) {
 
   return html`<div class="stack">
     <${Card} title="Attached functions">
-      <p class="muted">The persona can call these webhooks during a meeting, for example to look up an order.</p>
+      <p class="muted">The persona can call these webhooks during a meeting, for example to look up an order.
+        Functions are written on the <a href="#/functions">Custom functions</a> page.</p>
       <${ErrorNotice} error=${error} />
       <${Async} state=${attached} rows=${2}
         empty=${{ when: (items) => items.length === 0, title: 'No functions attached', text: 'Attach one below, or leave this empty.' }}>
@@ -37,7 +38,7 @@ export function FunctionsSection({ scenario }) {
     <//>
     <${Card} title="Attach a function">
       <${Async} state=${all} rows=${1}
-        empty=${{ when: (items) => items.length === 0, title: 'No custom functions in this workspace', text: 'Create one under Integrations, then attach it here.' }}>
+        empty=${{ when: (items) => items.length === 0, title: 'No custom functions in this workspace', text: 'Create one on the Custom functions page (Authoring), then attach it here.' }}>
         ${(items) => {
           const attachedIds = new Set((attached.data ?? []).map((item) => item.id));
           const free = items.filter((item) => !attachedIds.has(item.id));
