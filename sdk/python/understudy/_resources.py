@@ -54,6 +54,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'finishOidcSignIn': Operation('finishOidcSignIn', 'GET', '/v1/auth/oidc/callback', (), ('code', 'state', 'error', 'error_description', 'error_uri', 'iss', 'scope', 'session_state', 'authuser', 'prompt', 'hd'), (), None, None, None),
     'listApiSecrets': Operation('listApiSecrets', 'GET', '/v1/api-secrets', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createApiSecret': Operation('createApiSecret', 'POST', '/v1/api-secrets', (), (), (), 'json', None, None),
+    'listApiSecretScopes': Operation('listApiSecretScopes', 'GET', '/v1/api-secrets/scopes', (), (), (), None, None, None),
     'getApiSecret': Operation('getApiSecret', 'GET', '/v1/api-secrets/{id}', ('id',), (), (), None, None, None),
     'deleteApiSecret': Operation('deleteApiSecret', 'DELETE', '/v1/api-secrets/{id}', ('id',), (), (), None, None, None),
     'revokeApiSecret': Operation('revokeApiSecret', 'POST', '/v1/api-secrets/{id}/revoke', ('id',), (), (), None, None, None),
@@ -407,6 +408,22 @@ class PlatformApiKeys(_Namespace):
             PLATFORM_OPERATIONS['createApiSecret'],
             (),
             {'name': name, 'scopes': scopes},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_api_secret_scopes(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.ListApiSecretScopesResponse:
+        """GET /v1/api-secrets/scopes: Every scope an API key can be restricted to (user token only): `<resource>:read` for reads and `<resource>:write` for changes, with how many operations ask for each."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listApiSecretScopes'],
+            (),
+            {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 

@@ -588,6 +588,11 @@ class JwksResponse(TypedDict):
 ListAnalysesResponse = 'Union[List[Analysis], AnalysisPage]'
 
 
+class ListApiSecretScopesResponse(TypedDict):
+    status: Literal['success']
+    data: List[Dict[str, Any]]
+
+
 class _ListApiSecretsResponseRequired(TypedDict):
     status: Literal['success']
     data: List[ApiSecret]

@@ -6,6 +6,7 @@ import { installOperations } from '../core/http/ops.ts';
 import type { Principal } from '../core/http/principal.ts';
 import { closeQueryStrings } from '../core/http/query-rules.ts';
 import { installRateLimits } from '../core/http/rate-limit.ts';
+import { ScopeCatalog } from '../core/http/scope-catalog.ts';
 import type { AppInstance } from '../core/http/types.ts';
 import { RouteCatalog } from '../core/mcp/route-tool.ts';
 import { PLATFORM_WEBHOOKS } from '../platform/events/schemas.ts';
@@ -153,11 +154,15 @@ export async function buildPlatformApp(deps: PlatformDeps): Promise<AppInstance>
   installApiRateLimits(app, deps);
   // Before the routes register: the MCP tools take their schemas from them.
   const routes = RouteCatalog.collect(app);
+  // The scopes a key can hold: those the authenticated /v1 routes ask for, and the mailbox service's two.
+  const scopes = new ScopeCatalog({ 'mailbox:read': 0, 'mailbox:write': 0 });
+  app.decorate('scopeCatalog', scopes);
   for (const routes of deps.publicRoutes) await routes(app);
 
   await app.register(
     async (v1) => {
       requireAuthentication(v1);
+      scopes.collect(v1, '/v1/');
       installIdempotency(v1, deps);
       v1.setNotFoundHandler(notFound);
       for (const routes of deps.routes) await routes(v1 as AppInstance);

@@ -186,6 +186,54 @@ describe('API keys', () => {
     assert.equal(missingName.json().error.param, 'name');
   });
 
+  test('scopes: the list is what the routes ask for, and a scope outside it is refused by name', async () => {
+    const ws = await t.signup();
+    const listed = await get(ws.token, '/v1/api-secrets/scopes');
+    assert.equal(listed.statusCode, 200, listed.body);
+    const entries = listed.json().data as Array<{ scope: string; operations: number }>;
+    const scopes = entries.map((entry) => entry.scope);
+    for (const scope of [
+      'meetings:read',
+      'meetings:write',
+      'memories:read',
+      'scenarios:write',
+      'webhooks:read',
+      'mailbox:write',
+    ]) {
+      assert.ok(scopes.includes(scope), `${scope} is listed`);
+    }
+    assert.deepEqual(scopes, [...scopes].sort(), 'sorted');
+    assert.ok(entries.every((entry) => /^[a-z_]+:(read|write)$/.test(entry.scope)));
+    assert.ok(entries.find((entry) => entry.scope === 'meetings:read')!.operations > 1);
+    // API keys are managed with a signed-in user's token only: no key scope reaches them.
+    assert.ok(!scopes.includes('api_secrets:read') && !scopes.includes('api_secrets:write'));
+    // Nor to the public routes (sign-up, sign-in), which ask no credential at all.
+    assert.ok(!scopes.some((scope) => scope.startsWith('auth:')));
+
+    // Every listed scope is accepted; one no operation asks for is refused, naming its position.
+    const all = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: { name: 'every scope', scopes: scopes.slice(0, 20) },
+    });
+    assert.equal(all.statusCode, 201, all.body);
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/v1/api-secrets',
+      headers: bearer(ws.token),
+      payload: { name: 'typo', scopes: ['meetings:read', 'meeting:read'] },
+    });
+    assert.equal(unknown.statusCode, 400);
+    assert.equal(unknown.json().error.code, 'parameter_invalid');
+    assert.equal(unknown.json().error.param, 'scopes[1]');
+    assert.match(unknown.json().error.message, /meeting:read is not a scope/);
+    // A key made with the listed scope works for the operation that asks for it.
+    const key = await t.createApiKey(ws, { name: 'meetings reader', scopes: ['meetings:read'] });
+    assert.equal((await get(key.secret, '/v1/meetings')).statusCode, 200);
+    assert.equal((await get(key.secret, '/v1/personas')).statusCode, 403);
+  });
+
   test('a scoped key gets 403 outside its scopes, also on routes that declare none', async () => {
     const ws = await t.signup();
     const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>

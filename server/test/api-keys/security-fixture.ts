@@ -7,6 +7,7 @@ export const apiKeysSecurity: SecurityFixture = {
   routes: {
     'POST /api-secrets': { body: () => ({ name: 'key' }), noForeignIds: 'creates in the caller’s workspace' },
     'GET /api-secrets': { noForeignIds: 'lists the caller’s workspace' },
+    'GET /api-secrets/scopes': { noForeignIds: 'the same list for every workspace' },
     'GET /api-secrets/{id}': {},
     'DELETE /api-secrets/{id}': {},
     'POST /api-secrets/{id}/revoke': {},

@@ -22,6 +22,7 @@ export const platformOperations = {
   apiKeys: {
     listApiSecrets: {"operationId":"listApiSecrets","method":"GET","path":"/v1/api-secrets","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     createApiSecret: {"operationId":"createApiSecret","method":"POST","path":"/v1/api-secrets","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    listApiSecretScopes: {"operationId":"listApiSecretScopes","method":"GET","path":"/v1/api-secrets/scopes","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     getApiSecret: {"operationId":"getApiSecret","method":"GET","path":"/v1/api-secrets/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     deleteApiSecret: {"operationId":"deleteApiSecret","method":"DELETE","path":"/v1/api-secrets/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     revokeApiSecret: {"operationId":"revokeApiSecret","method":"POST","path":"/v1/api-secrets/{id}/revoke","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
@@ -191,6 +192,8 @@ export interface UnderstudyApi {
     listApiSecrets(params?: Params<operations['listApiSecrets']>, options?: RequestOptions): PagePromise<Result<operations['listApiSecrets']>, CursorItem<Result<operations['listApiSecrets']>>>;
     /** Create an API key (user token only). The plain secret is returned once. (`createApiSecret`: POST /v1/api-secrets) */
     createApiSecret(params: Params<operations['createApiSecret']>, options?: RequestOptions): Promise<Result<operations['createApiSecret']>>;
+    /** Every scope an API key can be restricted to (user token only): `<resource>:read` for reads and `<resource>:write` for changes, with how many operations ask for each. (`listApiSecretScopes`: GET /v1/api-secrets/scopes) */
+    listApiSecretScopes(params?: Params<operations['listApiSecretScopes']>, options?: RequestOptions): Promise<Result<operations['listApiSecretScopes']>>;
     /** (`getApiSecret`: GET /v1/api-secrets/{id}) */
     getApiSecret(id: string, params?: Params<operations['getApiSecret']>, options?: RequestOptions): Promise<Result<operations['getApiSecret']>>;
     /** Delete a key permanently. (`deleteApiSecret`: DELETE /v1/api-secrets/{id}) */

@@ -291,6 +291,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-secrets/scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every scope an API key can be restricted to (user token only): `<resource>:read` for reads and `<resource>:write` for changes, with how many operations ask for each. */
+        get: operations["listApiSecretScopes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-secrets/{id}": {
         parameters: {
             query?: never;
@@ -2792,6 +2809,16 @@ export interface components {
             }[];
         };
         ListAnalysesResponse: components["schemas"]["Analysis"][] | components["schemas"]["AnalysisPage"];
+        ListApiSecretScopesResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: {
+                /** @example memories:read */
+                scope: string;
+                /** @description Operations of this API that ask for it (0 for `mailbox:read` and `mailbox:write`, which the mailbox service honours). */
+                operations: number;
+            }[];
+        };
         ListApiSecretsResponse: {
             /** @enum {string} */
             status: "success";
@@ -5521,6 +5548,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreateApiSecretResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiSecretScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiSecretScopesResponse"];
                 };
             };
             /** @description Default Response */

@@ -24,13 +24,21 @@ export function bearerToken(request: FastifyRequest): string | null {
  * scope is still closed to keys scoped to something else. Empty for unknown paths (they 404).
  */
 export function requiredScopes(request: FastifyRequest, prefix: string): string[] {
-  const declared = request.routeOptions.config.scopes;
+  return routeScopes(request.routeOptions.url, request.method, prefix, request.routeOptions.config.scopes);
+}
+
+/** requiredScopes for a route as it registers (its url, method and declared `config.scopes`). */
+export function routeScopes(
+  url: string | undefined,
+  method: string,
+  prefix: string,
+  declared: string[] | undefined,
+): string[] {
   if (declared) return declared;
-  const url = request.routeOptions.url;
   if (!url?.startsWith(prefix)) return [];
   const resource = url.slice(prefix.length).split('/').find(Boolean);
   if (!resource || resource.startsWith(':') || resource.includes('*')) return [];
-  return [`${resource.replaceAll('-', '_')}:${isWrite(request.method) ? 'write' : 'read'}`];
+  return [`${resource.replaceAll('-', '_')}:${isWrite(method) ? 'write' : 'read'}`];
 }
 
 declare module 'fastify' {

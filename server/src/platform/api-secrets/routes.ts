@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AppError } from '../../core/http/errors.ts';
 import { PageQuery } from '../../core/http/pagination.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
@@ -34,6 +35,16 @@ export const apiSecretRoutes: RouteModule<{ apiSecrets: ApiSecretService }> = (a
       },
     },
     async (request, reply) => {
+      const catalog = request.server.scopeCatalog;
+      // A scope no operation asks for would restrict the key to nothing: say so instead.
+      const unknown = (request.body.scopes ?? []).findIndex((scope) => catalog && !catalog.has(scope));
+      if (unknown >= 0) {
+        throw new AppError(
+          'parameter_invalid',
+          `Invalid scopes[${unknown}]: ${request.body.scopes![unknown]} is not a scope of this API. GET /v1/api-secrets/scopes lists them.`,
+          { param: `scopes[${unknown}]` },
+        );
+      }
       const data = await apiSecrets.create(request.principal, request.body);
       return reply.status(201).send({ status: 'success', message: 'API key created.', data });
     },
@@ -66,6 +77,35 @@ export const apiSecretRoutes: RouteModule<{ apiSecrets: ApiSecretService }> = (a
         ? { status: 'success' as const, data: result }
         : { status: 'success' as const, ...result };
     },
+  );
+
+  app.get(
+    '/api-secrets/scopes',
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'listApiSecretScopes',
+        summary:
+          'Every scope an API key can be restricted to (user token only): `<resource>:read` for reads and `<resource>:write` for changes, with how many operations ask for each.',
+        response: withErrors({
+          200: Type.Object({
+            status: Type.Literal('success'),
+            data: Type.Array(
+              Type.Object({
+                scope: Type.String({ examples: ['memories:read'] }),
+                operations: Type.Integer({
+                  minimum: 0,
+                  description:
+                    'Operations of this API that ask for it (0 for `mailbox:read` and `mailbox:write`, which the mailbox service honours).',
+                }),
+              }),
+            ),
+          }),
+        }),
+      },
+    },
+    async (request) => ({ status: 'success' as const, data: request.server.scopeCatalog?.entries() ?? [] }),
   );
 
   app.get(
