@@ -219,6 +219,30 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
     await close();
   });
 
+  it('creates a key restricted to scopes chosen from the real list', async () => {
+    const { page, problems, close } = await open('/#/api-keys');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name').fill('Meeting reader');
+    await page.getByLabel('Only the scopes I choose').check();
+    const picker = page.getByRole('table', { name: 'Scopes' });
+    await picker.getByRole('checkbox', { name: 'meetings: read' }).check();
+    await picker.getByRole('checkbox', { name: 'mailbox: write' }).waitFor();
+    // Every offered scope is one the API knows; nothing is typed by hand.
+    assert.equal(await page.getByRole('textbox', { name: 'Scopes' }).count(), 0);
+    await expectClean(page, problems);
+    await dashboardShot(page, 'api-key-scopes');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = String(await page.locator('[data-secret]').textContent());
+    const row = page.locator('tbody tr', { hasText: 'Meeting reader' });
+    await row.getByText('meetings:read').waitFor();
+    const call = async (path: string) =>
+      (await fetch(`${baseUrl}/v1/${path}`, { headers: { authorization: `Bearer ${key}` } })).status;
+    assert.equal(await call('meetings'), 200);
+    assert.equal(await call('scenarios'), 403);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   it('shows usage as figures', async () => {
     const { page, problems, close } = await open('/#/usage');
     await page.getByText('Session minutes').first().waitFor();

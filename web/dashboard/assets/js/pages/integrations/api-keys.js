@@ -18,38 +18,79 @@ import { formatDateTime } from '../../format.js';
 import { fieldError, useAction, useApi } from '../../hooks.js';
 import { html, useState } from '../../lib.js';
 
-/** "memories:read, mailbox:write" → the list the API takes; blanks dropped. */
-const parseScopes = (text) =>
-  text
-    .split(/[\s,]+/)
-    .map((scope) => scope.trim())
-    .filter(Boolean);
+/** `[{ scope: "memories:read" }, …]` → rows of one resource each: `{ resource, read, write }`. */
+function resourcesOf(entries) {
+  const rows = new Map();
+  for (const { scope } of entries) {
+    const [resource, access] = scope.split(':');
+    const row = rows.get(resource) ?? { resource, read: null, write: null };
+    row[access] = scope;
+    rows.set(resource, row);
+  }
+  return [...rows.values()];
+}
+
+/** The scopes the API offers (GET /v1/api-secrets/scopes), one row a resource, read and write. */
+function ScopePicker({ chosen, onToggle, error }) {
+  const scopes = useApi(() => api.get('api-secrets/scopes').then(itemsOf));
+  const box = (scope, label) =>
+    scope
+      ? html`<input type="checkbox" checked=${chosen.includes(scope)} aria-label=${label}
+          onChange=${(event) => onToggle(scope, event.currentTarget.checked)} />`
+      : html`<span class="muted" aria-hidden="true">—</span>`;
+  return html`<${Async} state=${scopes} rows=${3}>
+    ${(entries) => html`<div class="scope-picker">
+      <table class="table" aria-label="Scopes">
+        <thead><tr><th scope="col">Resource</th><th scope="col">Read</th><th scope="col">Write</th></tr></thead>
+        <tbody>
+          ${resourcesOf(entries).map(
+            (row) => html`<tr key=${row.resource}>
+              <th scope="row" class="mono">${row.resource}</th>
+              <td>${box(row.read, `${row.resource}: read`)}</td>
+              <td>${box(row.write, `${row.resource}: write`)}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${error && html`<p class="field__error" role="alert">${error}</p>`}
+    </div>`}
+  <//>`;
+}
 
 function CreateKey({ onCreated, onCancel }) {
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState('');
+  const [restricted, setRestricted] = useState(false);
+  const [scopes, setScopes] = useState([]);
+  const toggle = (scope, on) =>
+    setScopes((previous) => (on ? [...previous, scope] : previous.filter((item) => item !== scope)));
   const [create, { busy, error }] = useAction(async (event) => {
     event.preventDefault();
-    const list = parseScopes(scopes);
     const body = await api.post('api-secrets', {
       name: name.trim(),
-      ...(list.length ? { scopes: list } : {}),
+      ...(restricted ? { scopes } : {}),
     });
     onCreated(body.data);
   });
   const scopeError = error?.param?.startsWith('scopes') ? error.message : null;
+  const restrictedEmpty = restricted && scopes.length === 0;
   return html`<${Card} title="Create an API key">
     <form class="form" onSubmit=${create} noValidate>
       <${TextInput} label="Name" required value=${name} onInput=${setName} placeholder="Production backend"
         hint="Say where the key is used, so you know what breaks if you revoke it." error=${fieldError(error, 'name')} />
-      <${TextInput} label="Scopes" optional value=${scopes} onInput=${setScopes} placeholder="memories:read, mailbox:write"
-        hint="Leave empty for full access. Separate scopes with commas, e.g. memories:read or mailbox:write."
-        error=${scopeError} />
+      <fieldset class="library-fieldset">
+        <legend>Access</legend>
+        <div class="check"><input type="radio" id="key-full" name="key-access" checked=${!restricted} onChange=${() => setRestricted(false)} />
+          <label for="key-full">Full access<span class="field__hint">Every operation of the API and the mailbox service.</span></label></div>
+        <div class="check"><input type="radio" id="key-restricted" name="key-access" checked=${restricted} onChange=${() => setRestricted(true)} />
+          <label for="key-restricted">Only the scopes I choose<span class="field__hint">Read lets the key list and fetch; write lets it create, change and delete.</span></label></div>
+        ${restricted && html`<${ScopePicker} chosen=${scopes} onToggle=${toggle} error=${scopeError} />`}
+      </fieldset>
       <${ErrorNotice} error=${error && error.param !== 'name' && !scopeError ? error : null} />
       <div class="form-actions">
-        <${Button} type="submit" variant="primary" busy=${busy}>Create key<//>
+        <${Button} type="submit" variant="primary" busy=${busy} disabled=${restrictedEmpty}>Create key<//>
         <${Button} onClick=${onCancel}>Cancel<//>
       </div>
+      ${restrictedEmpty && html`<p class="muted small">Choose at least one scope, or give the key full access.</p>`}
     </form>
   <//>`;
 }
