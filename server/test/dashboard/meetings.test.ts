@@ -5,6 +5,7 @@
 // the transcript beside the recording, the per-goal analysis and the events, re-runs the analysis,
 // the Results page charts it, and the meeting is deleted. axe-core on every view, one at phone width.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
@@ -14,6 +15,27 @@ import { chromiumMissing, launchChromium } from '../chromium.ts';
 import { type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { dashboardShot, openDashboard, PHONE, seriousViolations, settled } from './browser.ts';
 import { addSessionToContext, freshCredentials, type TestSession } from './session.ts';
+
+const DAY = 86_400;
+
+/** The ranges a chart drew (components/chart.js writes them on its element). */
+async function rangesOf(page: Page, name: RegExp): Promise<{ x: number[]; y: number[] }> {
+  const chart = page.getByRole('img', { name }).and(page.locator('[data-ranges]'));
+  await chart.waitFor();
+  return JSON.parse(String(await chart.getAttribute('data-ranges')));
+}
+
+/** No chart reaches past the card it is in. */
+async function assertChartsFit(page: Page): Promise<void> {
+  const overflows = await page.evaluate(
+    () =>
+      [...document.querySelectorAll('canvas')].filter((canvas) => {
+        const card = canvas.closest('.card') ?? document.body;
+        return canvas.getBoundingClientRect().right > card.getBoundingClientRect().right + 1;
+      }).length,
+  );
+  assert.equal(overflows, 0, 'a chart is wider than its card');
+}
 
 /** `seconds` of silence as a WAV file (8 kHz, 8-bit mono). */
 function silentWav(seconds: number): Buffer {
@@ -335,8 +357,67 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
       });
       await trends.getByText('Show the data as a table').click();
       await trends.locator('table').getByText(credentials.name).waitFor();
+      // One meeting: a day either side of it (not years), the score on its 0–10 scale, whole
+      // meetings counted, and nothing wider than its card.
+      const trend = await rangesOf(page, /goal's score by meeting/);
+      assert.ok(trend.x[1] - trend.x[0] <= 3 * DAY && trend.x[1] - trend.x[0] >= DAY, JSON.stringify(trend));
+      assert.deepEqual(trend.y, [0, 10]);
+      const spread = await rangesOf(page, /Distribution of average scores/);
+      assert.deepEqual(spread, { x: [0.5, 10.5], y: [0, 1] });
+      await assertChartsFit(page);
       await dashboardShot(page, 'results');
     });
+  });
+
+  it('charts many meetings over their own span, and fits a phone', async () => {
+    const read = (await api('GET', `/scenarios/${scenario.id}`)).body;
+    const goals = (read.data ?? read).Goals as Array<{ id: string }>;
+    const first = Date.parse('2026-03-02T10:00:00Z');
+    // A year of practice, every other week: served in place of this scenario's one analysis.
+    const many = Array.from({ length: 24 }, (_, index) => ({
+      id: `analysis-${index}`,
+      average_score: 1 + (index % 10),
+      GoalResults: goals.map((goal, at) => ({
+        id: index * 10 + at,
+        goal_id: goal.id,
+        score: 1 + ((index + at) % 10),
+      })),
+      Meeting: {
+        id: randomUUID(),
+        created_at: new Date(first + index * 14 * DAY * 1000).toISOString(),
+        person_name: credentials.name,
+      },
+    }));
+    for (const viewport of [undefined, PHONE]) {
+      const { page, problems, close } = await openDashboard(
+        browser,
+        t.baseUrl,
+        `/#/results?scenario=${scenario.id}`,
+        {
+          context,
+        },
+      );
+      if (viewport) await page.setViewportSize(viewport);
+      await page.route(`**/v1/analyses/scenario/${scenario.id}?**`, (route) =>
+        route.fulfill({ json: { success: true, data: many, has_more: false } }),
+      );
+      await page.reload();
+      await settled(page);
+      const trend = await rangesOf(page, /goal's score by meeting/);
+      const span = (many.length - 1) * 14 * DAY;
+      assert.ok(
+        trend.x[1] - trend.x[0] >= span && trend.x[1] - trend.x[0] <= span * 1.1,
+        JSON.stringify(trend),
+      );
+      assert.deepEqual(trend.y, [0, 10]);
+      const spread = await rangesOf(page, /Distribution of average scores/);
+      assert.deepEqual(spread.x, [0.5, 10.5]);
+      assert.deepEqual(spread.y, [0, 3], 'ten buckets of 24 meetings: at most 3 in one');
+      await assertChartsFit(page);
+      if (viewport) await dashboardShot(page, 'results-phone');
+      assert.deepEqual(problems, []);
+      await close();
+    }
   });
 
   it('shows the meeting on the overview', async () => {

@@ -26,12 +26,44 @@ const HEIGHT = 240;
 
 const AXIS = { stroke: '#535c6b', grid: { stroke: '#eceef2' }, ticks: { stroke: '#dfe2e8' } };
 
+/** Ticks on whole numbers only: a count of meetings is never 0.25, a 1–10 score tick never 2.5. */
+const WHOLE_TICKS = {
+  incrs: [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000],
+  values: (_plot, ticks) => ticks.map((tick) => String(tick)),
+};
+
+/**
+ * The span of `values` with a little room either side; one value alone gets `unit` either side
+ * (uPlot's own guess for a single time point is a thousand days long).
+ */
+export function spanOf(values, unit) {
+  const finite = values.filter((value) => Number.isFinite(value));
+  if (finite.length === 0) return [0, unit];
+  const low = Math.min(...finite);
+  const high = Math.max(...finite);
+  const pad = low === high ? unit : (high - low) * 0.04;
+  return [low - pad, high + pad];
+}
+
 /**
  * `label`: the chart's accessible name. `data`: uPlot's columns (`[xs, ys1, ys2, …]`). `series`:
  * `[{ label, paths?, points? }]` for the y columns. `xTime`: x values are Unix seconds.
+ * `xRange`/`yRange`: fixed `[min, max]` (a score's scale); `yRange` may also be `'count'` (from 0,
+ * whole numbers). `xWhole`: whole-number ticks on x.
  * `table`: `{ columns: [label], rows: [[cell]] }` for the data-table alternative.
  */
-export function Chart({ label, data, series, xTime = false, xLabel, yLabel, table }) {
+export function Chart({
+  label,
+  data,
+  series,
+  xTime = false,
+  xLabel,
+  yLabel,
+  table,
+  xRange,
+  yRange,
+  xWhole = false,
+}) {
   const box = useRef(null);
   const plot = useRef(null);
 
@@ -43,18 +75,29 @@ export function Chart({ label, data, series, xTime = false, xLabel, yLabel, tabl
       height: HEIGHT,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      // One point alone would get an arbitrary span of years: give it a day (or a unit) either side.
       scales: {
         x: {
           time: xTime,
-          range: (_plot, min, max) =>
-            min === max ? [min - (xTime ? 86_400 : 1), max + (xTime ? 86_400 : 1)] : [min, max],
+          range: (plot) => xRange ?? spanOf(plot.data[0], xTime ? 86_400 : 1),
+        },
+        y: {
+          range: (_plot, _min, max) =>
+            yRange === 'count' ? [0, Math.max(1, Math.ceil(max ?? 0))] : (yRange ?? spanOf([_min, max], 1)),
         },
       },
       axes: [
-        { ...AXIS, label: xLabel },
-        { ...AXIS, label: yLabel },
+        { ...AXIS, label: xLabel, ...(xWhole ? WHOLE_TICKS : {}) },
+        { ...AXIS, label: yLabel, ...(yRange ? WHOLE_TICKS : {}) },
       ],
+      // The drawn ranges, readable from the page (the browser tests check them; the canvas is opaque).
+      hooks: {
+        draw: [
+          (drawn) => {
+            const { x, y } = drawn.scales;
+            element.dataset.ranges = JSON.stringify({ x: [x.min, x.max], y: [y.min, y.max] });
+          },
+        ],
+      },
       series: [
         {},
         ...series.map((one, index) => ({
@@ -79,7 +122,7 @@ export function Chart({ label, data, series, xTime = false, xLabel, yLabel, tabl
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [data, series, xTime]);
+  }, [data, series, xTime, xRange, yRange, xWhole]);
 
   return html`<figure class="chart-figure">
     <div class="chart chart--fixed" role="img" aria-label=${label} ref=${box}></div>

@@ -13,6 +13,15 @@ const unixSeconds = (value) => Math.floor(new Date(value).getTime() / 1000);
 const byTime = (a, b) => new Date(a.created_at) - new Date(b.created_at);
 
 /**
+ * The top of the scale scores are on, guessed from the highest one: goals mostly score 1–10, some
+ * 0–100 (docs/analysis.md, "Score range"), so a chart of them runs from 0 to 10 or to 100.
+ */
+export function scaleTop(scores) {
+  const high = Math.max(0, ...scores.filter((score) => Number.isFinite(score)));
+  return high <= 10 ? 10 : 100;
+}
+
+/**
  * Buckets for the histogram: whole points for small scales (1–5, 1–10), tens beyond that.
  * Returns `{ starts, counts, width }`.
  */
@@ -47,7 +56,11 @@ function ScoreDistribution({ analyses }) {
   const model = useMemo(() => {
     const buckets = histogram(scores);
     const label = (start) => (buckets.width === 1 ? `${start}` : `${start}–${start + buckets.width - 1}`);
+    // The whole scale is shown (bars centred on their bucket), not only the buckets that hold scores.
+    const half = buckets.width / 2;
+    const lowest = Math.min(buckets.starts[0] ?? 1, buckets.width === 1 ? 1 : 0);
     return {
+      xRange: [lowest - half, scaleTop(scores) + half],
       data: [buckets.starts, buckets.counts],
       series: [{ label: 'Meetings', paths: barPaths(), points: { show: false } }],
       rows: buckets.starts.map((start, index) => [label(start), buckets.counts[index]]),
@@ -55,7 +68,8 @@ function ScoreDistribution({ analyses }) {
   }, [analyses]);
   if (scores.length === 0) return html`<p class="muted">No scored meetings yet.</p>`;
   return html`<${Chart} label=${`Distribution of average scores over ${scores.length} meetings`} data=${model.data}
-    series=${model.series} xLabel="Average score" yLabel="Meetings" table=${{ columns: ['Average score', 'Meetings'], rows: model.rows }} />`;
+    series=${model.series} xLabel="Average score" yLabel="Meetings" xRange=${model.xRange} yRange="count" xWhole
+    table=${{ columns: ['Average score', 'Meetings'], rows: model.rows }} />`;
 }
 
 function GoalTrends({ analyses, goals }) {
@@ -82,7 +96,7 @@ function GoalTrends({ analyses, goals }) {
   }, [analyses, goals]);
   if (model.series.length === 0) return html`<p class="muted">No goal scores yet.</p>`;
   return html`<${Chart} label="Each goal's score by meeting, over time" data=${model.data} series=${model.series} xTime
-    yLabel="Score" table=${{ columns: model.columns, rows: model.rows }} />`;
+    yLabel="Score" yRange=${[0, scaleTop(model.data.slice(1).flat())]} table=${{ columns: model.columns, rows: model.rows }} />`;
 }
 
 function ByScenario({ scenarios, scenarioId, onPick }) {
@@ -145,7 +159,7 @@ function ByParticipant({ meetings, name, onPick }) {
               ? html`<p class="muted">${chosen} has no analysed meetings yet.</p>`
               : html`<h3>Progress</h3>
                 <${Chart} label=${`${chosen}'s average score by meeting, over time`} data=${model.data} series=${model.series} xTime
-                  yLabel="Average score" table=${{ columns: ['Meeting', 'Scenario', 'Average score'], rows: model.rows }} />`
+                  yLabel="Average score" yRange=${[0, scaleTop(model.data[1])]} table=${{ columns: ['Meeting', 'Scenario', 'Average score'], rows: model.rows }} />`
           }`
     }
   <//>`;
