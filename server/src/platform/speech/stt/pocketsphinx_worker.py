@@ -57,6 +57,11 @@ MEETINGS_KEPT = 2000
 FIRST_UTTERANCE_PRIOR_FRAMES = 20
 # Scenario searches a decoder keeps ready (~55 MB each); more scenarios at once rebuild the oldest.
 SEARCHES_PER_DECODER = 2
+# Gaussians scored per codebook and frame (PocketSphinx's default is 4 of the model's 128). 8 heard
+# voices the model was not trained on better (speech set with context: festival diphone in-domain
+# 123 -> 110 word errors, HTS 48 -> 45, Flite out-of-domain 85 -> 78) for ~14 % more CPU; 16 gained
+# little more for +45 %.
+TOP_GAUSSIANS = 8
 MEETING_TALK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "meeting-talk.txt")
 
 
@@ -217,6 +222,7 @@ class DecoderPool:
         dictionary = os.path.join(self.model_dir, "cmudict-en-us.dict")
         config.set_string("-dict", dictionary)
         config.set_string("-logfn", os.devnull)
+        config.set_int("-topn", TOP_GAUSSIANS)
         return PooledDecoder(config, dictionary, self.directory)
 
     def warm(self):
