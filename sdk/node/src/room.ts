@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { operations } from './generated/platform-v1.js';
 import { roomOperations } from './generated/platform-v1-operations.js';
 import { HttpClient } from './http-client.js';
-import type { RequestOptions, Result } from './types.js';
+import type { Params, RequestOptions, Result } from './types.js';
 
 /** Raw bytes for an upload (`fetch` sends each of these as the body). */
 export type UploadBody = Blob | ArrayBuffer | Uint8Array | string;
@@ -163,6 +163,26 @@ export class RoomClient {
   results(options?: RequestOptions): Promise<Result<operations['getRoomResults']>> {
     return this.#call(roomOperations.room.getResults, {}, options) as Promise<
       Result<operations['getRoomResults']>
+    >;
+  }
+
+  /** The post-call questions: ratings and checklists with labels (`GET /v1/rooms/{id}/feedback/catalog`). */
+  feedbackCatalog(options?: RequestOptions): Promise<Result<operations['getRoomFeedbackCatalog']>> {
+    return this.#call(roomOperations.room.getFeedbackCatalog, {}, options) as Promise<
+      Result<operations['getRoomFeedbackCatalog']>
+    >;
+  }
+
+  /**
+   * The participant's answer to the post-call questions (`PUT /v1/rooms/{id}/feedback`), after the
+   * meeting has ended (409 before); a second answer replaces the first.
+   */
+  sendFeedback(
+    answer: Params<operations['putRoomFeedback']>,
+    options?: RequestOptions,
+  ): Promise<Result<operations['putRoomFeedback']>> {
+    return this.#call(roomOperations.room.putFeedback, { ...answer }, options) as Promise<
+      Result<operations['putRoomFeedback']>
     >;
   }
 

@@ -35,6 +35,8 @@ class _Namespace:
 
 
 PLATFORM_OPERATIONS: Dict[str, Operation] = {
+    'getRoomFeedbackCatalog': Operation('getRoomFeedbackCatalog', 'GET', '/v1/rooms/{meetingId}/feedback/catalog', ('meetingId',), (), (), None, None, None),
+    'putRoomFeedback': Operation('putRoomFeedback', 'PUT', '/v1/rooms/{meetingId}/feedback', ('meetingId',), (), (), 'json', None, None),
     'getRoom': Operation('getRoom', 'GET', '/v1/rooms/{meetingId}', ('meetingId',), (), (), None, None, None),
     'getRoomTranscript': Operation('getRoomTranscript', 'GET', '/v1/rooms/{meetingId}/transcript', ('meetingId',), (), (), None, None, None),
     'getRoomResults': Operation('getRoomResults', 'GET', '/v1/rooms/{meetingId}/results', ('meetingId',), (), (), None, None, None),

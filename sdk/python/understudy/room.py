@@ -163,6 +163,27 @@ class Room:
         ``pending`` while the analysis runs). 404 ``results_not_shared`` unless the scenario shares them."""
         return self._http().call("getRoomResults")  # type: ignore[no-any-return]
 
+    def feedback_catalog(self) -> Dict[str, Any]:
+        """``GET /v1/rooms/{id}/feedback/catalog``: the post-call questions, ratings and checklists
+        with their labels."""
+        return self._http().call("getRoomFeedbackCatalog")  # type: ignore[no-any-return]
+
+    def send_feedback(
+        self,
+        rating: str,
+        video_issues: Optional[List[str]] = None,
+        agent_issues: Optional[List[str]] = None,
+        comment: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``PUT /v1/rooms/{id}/feedback``: the participant's answer to the post-call questions, after
+        the meeting has ended (409 before); a second answer replaces the first."""
+        params: Dict[str, Any] = {"rating": rating, "comment": comment}
+        if video_issues is not None:
+            params["video_issues"] = video_issues
+        if agent_issues is not None:
+            params["agent_issues"] = agent_issues
+        return self._http().call("putRoomFeedback", params)  # type: ignore[no-any-return]
+
     def upload_recording(self, body: bytes, content_type: str) -> types.RoomUpload:
         """``PUT /v1/rooms/{id}/recording``: the raw media (video/webm, video/mp4, audio/webm,
         audio/ogg, audio/mp4), at most 500 MiB. A second upload replaces the first."""

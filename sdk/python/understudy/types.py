@@ -473,6 +473,10 @@ class GetRecordingWithThumbnailResponse(TypedDict):
     data: Recording
 
 
+class GetRoomFeedbackCatalogResponse(TypedDict):
+    data: FeedbackCatalog
+
+
 class GetSentencedTranscriptResponse(TypedDict):
     success: Literal[True]
     data: Dict[str, Any]
@@ -673,6 +677,7 @@ class _MeetingRequired(TypedDict):
     Scenario: Optional[Scenario]
     sentenced_transcripts: List[Sentence]
     participants: List[Participant]
+    feedback_given_at: Optional[str]
 
 
 class Meeting(_MeetingRequired, total=False):
@@ -920,6 +925,24 @@ class PromptPreview(TypedDict):
     system_prompt: str
     tools: List[str]
     memory_tag: Optional[str]
+
+
+class PutRoomFeedback200Response(TypedDict):
+    data: MeetingFeedback
+
+
+class PutRoomFeedback201Response(TypedDict):
+    data: MeetingFeedback
+
+
+class _PutRoomFeedbackRequestRequired(TypedDict):
+    rating: Literal['good', 'had_issues']
+
+
+class PutRoomFeedbackRequest(_PutRoomFeedbackRequestRequired, total=False):
+    video_issues: List[Literal['freezes', 'audio_dropouts', 'lip_sync', 'echo', 'low_resolution', 'distorted_audio', 'connection_lost', 'camera_or_mic', 'other']]
+    agent_issues: List[Literal['interrupting', 'slow_replies', 'off_script', 'repetitive', 'unnatural_voice', 'misunderstood', 'wrong_information', 'ended_early', 'other']]
+    comment: Optional[str]
 
 
 class ReactivateApiSecretResponse(TypedDict):

@@ -124,6 +124,7 @@ export async function createPlatformDeps(
     ...core,
     lifecycle: meetings.lifecycle,
     recordings: recordings.recordings,
+    feedback: feedback.feedback,
     outbound,
     llm,
     speech,

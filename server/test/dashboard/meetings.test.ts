@@ -29,7 +29,7 @@ async function rangesOf(page: Page, name: RegExp): Promise<{ x: number[]; y: num
 async function assertChartsFit(page: Page): Promise<void> {
   const overflows = await page.evaluate(
     () =>
-      [...document.querySelectorAll('canvas')].filter((canvas) => {
+      Array.from(document.querySelectorAll('canvas')).filter((canvas) => {
         const card = canvas.closest('.card') ?? document.body;
         return canvas.getBoundingClientRect().right > card.getBoundingClientRect().right + 1;
       }).length,
@@ -179,6 +179,14 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
     // Headless Chromium's recorder sometimes hands over no data from a fake camera; the room then
     // says so, and the meeting page shows the transcript without a player (both are checked).
     await room.getByText(/Recording saved|Nothing was recorded/).waitFor({ timeout: 30_000 });
+    // The post-call questions: the checklist opens for a call that had issues.
+    const questions = room.getByRole('region', { name: 'How did the call go?' });
+    await questions.getByLabel('I had some issues').check();
+    await questions.getByLabel('It was slow to reply').check();
+    await questions.getByLabel('Anything else?').fill('The persona took a while to answer.');
+    await questions.getByRole('button', { name: 'Send feedback' }).click();
+    await questions.getByText('your feedback was sent to the team').waitFor();
+    await dashboardShot(room, 'room-feedback');
     await room.close();
 
     // Closing the dialog shows the new meeting in the list.
@@ -208,12 +216,6 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
   });
 
   it("shows the meeting's transcript beside the recording, the analysis and the events", async () => {
-    const given = await api('POST', `/meetings/${meetingId}/feedback`, {
-      rating: 'had_issues',
-      agent_issues: ['slow_replies'],
-      comment: 'The persona took a while to answer.',
-    });
-    assert.equal(given.status, 201, JSON.stringify(given.body));
     await view(`/#/meetings/${meetingId}`, async (page) => {
       await page.getByRole('heading', { level: 1, name: credentials.name }).waitFor();
       const line = page.locator('.transcript__line', { hasText: PARTICIPANT_LINE });
@@ -231,7 +233,7 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
       const events = page.locator('[data-events]');
       await events.getByText('meeting.ended').waitFor();
       await events.getByText('session.analysis_complete').waitFor();
-      // The participant's feedback, with the catalog's labels.
+      // The participant's feedback, given in the room, with the catalog's labels.
       await page.getByText('I had some issues').waitFor();
       await page.getByText('It was slow to reply').waitFor();
       await page.getByText('The persona took a while to answer.').waitFor();

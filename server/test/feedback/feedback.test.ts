@@ -115,6 +115,54 @@ describe('post-call feedback', () => {
     assert.equal(unchanged.comment.length, 2000, 'refused answers left the stored one alone');
   });
 
+  test('the participant answers in the room after the end, with the room token only', async () => {
+    const c = await t.workspace();
+    const scenarioId = await insertScenario(t.deps, c.accountId);
+    const created = await c.call('POST', '/meetings', { scenario_id: scenarioId, person_name: 'Sam' });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, room_token: token } = created.json().data;
+    const room = (method: 'GET' | 'PUT', path: string, payload?: object, roomToken: string | null = token) =>
+      t.app.inject({
+        method,
+        url: `/v1/rooms/${id}${path}`,
+        headers: roomToken ? { 'x-room-token': roomToken } : {},
+        ...(payload ? { payload: payload as Record<string, unknown> } : {}),
+      });
+    const answer = { rating: 'had_issues', agent_issues: ['slow_replies'], comment: 'It paused a lot.' };
+
+    const catalog = await room('GET', '/feedback/catalog');
+    assert.equal(catalog.statusCode, 200, catalog.body);
+    assert.deepEqual(catalog.json().data, (await c.call('GET', '/meetings/feedback/catalog')).json().data);
+    const early = await room('PUT', '/feedback', answer);
+    assert.equal(early.statusCode, 409, early.body);
+    assert.equal(early.json().error.code, 'resource_conflict');
+    assert.equal((await c.call('GET', `/meetings/${id}`)).json().data.feedback_given_at, null);
+
+    assert.equal((await c.call('PUT', `/meetings/${id}/end`)).statusCode, 200);
+    assert.ok([401, 403, 404].includes((await room('PUT', '/feedback', answer, null)).statusCode));
+    assert.ok(
+      [401, 403, 404].includes(
+        (await room('PUT', '/feedback', answer, `${token.slice(0, -2)}xx`)).statusCode,
+      ),
+    );
+    const refused = await room('PUT', '/feedback', { rating: 'great' });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error.param, 'rating');
+
+    const first = await room('PUT', '/feedback', answer);
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().data.membership_id, null, 'no workspace member gave it');
+    const again = await room('PUT', '/feedback', { rating: 'good' });
+    assert.equal(again.statusCode, 200, again.body);
+
+    // The team reads the participant's latest answer, and the meeting says there is one.
+    const read = (await c.call('GET', `/meetings/${id}/feedback`)).json().data;
+    assert.equal(read.rating, 'good');
+    assert.deepEqual(read.agent_issues, []);
+    assert.equal(read.comment, null);
+    assert.equal((await c.call('GET', `/meetings/${id}`)).json().data.feedback_given_at, read.updated_at);
+  });
+
   test('another workspace gets 404; an unknown meeting is 404', async () => {
     const owner = await t.workspace();
     const stranger = await t.workspace();

@@ -33,8 +33,10 @@ describe('the Node and Python SDKs', () => {
     const room = read('sdk/node/operations.json').filter((entry) => entry.client === 'room');
     assert.deepEqual(room.map((entry) => entry.operationId).sort(), [
       'getRoom',
+      'getRoomFeedbackCatalog',
       'getRoomResults',
       'getRoomTranscript',
+      'putRoomFeedback',
       'uploadRoomRecording',
       'uploadRoomRecordingThumbnail',
     ]);

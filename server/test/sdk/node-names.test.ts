@@ -67,8 +67,10 @@ test('the API-key client leaves the room-token operations to RoomClient', () => 
   assert.equal('room' in platformOperations, false);
   assert.deepEqual(Object.keys(roomOperations.room).sort(), [
     'get',
+    'getFeedbackCatalog',
     'getResults',
     'getTranscript',
+    'putFeedback',
     'uploadRecording',
     'uploadRecordingThumbnail',
   ]);

@@ -20,6 +20,8 @@ const OTHER_PLANES: Record<string, string> = {
   'PUT /rooms/{}/recording': 'room token',
   'PUT /rooms/{}/recording/thumbnail': 'room token',
   'GET /rooms/{}/live': 'room token',
+  'GET /rooms/{}/feedback/catalog': 'room token (feedback/feedback.test.ts)',
+  'PUT /rooms/{}/feedback': 'room token; the meeting must have ended (feedback/feedback.test.ts)',
   'OPTIONS /rooms/*': 'CORS preflight, no data',
   // The dashboard's sign-in: they hand out the session cookie or read it themselves
   // (dashboard/sessions.test.ts, dashboard/password-reset.test.ts, dashboard/oidc-sign-in.test.ts).

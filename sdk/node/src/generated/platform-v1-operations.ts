@@ -151,6 +151,8 @@ export const platformOperations = {
 /** The room's operations: authenticated by the room token (RoomClient), never by an API key. */
 export const roomOperations = {
   room: {
+    getFeedbackCatalog: {"operationId":"getRoomFeedbackCatalog","method":"GET","path":"/v1/rooms/{meetingId}/feedback/catalog","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
+    putFeedback: {"operationId":"putRoomFeedback","method":"PUT","path":"/v1/rooms/{meetingId}/feedback","pathParams":["meetingId"],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getRoom","method":"GET","path":"/v1/rooms/{meetingId}","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
     getTranscript: {"operationId":"getRoomTranscript","method":"GET","path":"/v1/rooms/{meetingId}/transcript","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},
     getResults: {"operationId":"getRoomResults","method":"GET","path":"/v1/rooms/{meetingId}/results","pathParams":["meetingId"],"query":[],"headers":[],"body":null,"pagination":null},

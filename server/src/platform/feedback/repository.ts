@@ -36,7 +36,7 @@ export const feedbackRepository = {
   findMeeting(db: Kysely<DB>, accountId: string, meetingId: string) {
     return db
       .selectFrom('meetings')
-      .select('id')
+      .select(['id', 'status'])
       .where('account_id', '=', accountId)
       .where('id', '=', meetingId)
       .executeTakeFirst();

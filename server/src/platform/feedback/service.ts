@@ -62,12 +62,21 @@ export class FeedbackService {
 
   /** One answer per meeting: the first is created, a later one replaces it whole. */
   async submit(principal: Principal, meetingId: string, input: FeedbackInput) {
-    const { db, clock, secretBox } = this.deps;
     await this.requireMeeting(principal, meetingId);
+    return this.store(principal.accountId, principal.membershipId, meetingId, input);
+  }
+
+  private async store(
+    accountId: string,
+    membershipId: string | null,
+    meetingId: string,
+    input: FeedbackInput,
+  ) {
+    const { db, clock, secretBox } = this.deps;
     const now = clock.now();
     const comment = input.comment?.trim() ? input.comment : null;
     const values = {
-      membership_id: principal.membershipId,
+      membership_id: membershipId,
       rating: input.rating,
       video_issues: JSON.stringify(canonical(input.video_issues, VIDEO_ISSUES)),
       agent_issues: JSON.stringify(canonical(input.agent_issues, AGENT_ISSUES)),
@@ -76,10 +85,25 @@ export class FeedbackService {
     };
     const row = await repo.upsert(
       db,
-      { meeting_id: meetingId, account_id: principal.accountId, created_at: now, ...values },
+      { meeting_id: meetingId, account_id: accountId, created_at: now, ...values },
       values,
     );
     return { created: row.inserted, feedback: this.render(row) };
+  }
+
+  /**
+   * The participant's own answer, through the room (its token opened `meeting`): after the meeting
+   * has ended only, with no workspace member behind it (`membership_id` null).
+   */
+  async submitFromRoom(meeting: { id: string; account_id: string }, input: FeedbackInput) {
+    const found = await repo.findMeeting(this.deps.db, meeting.account_id, meeting.id);
+    if (!found) throw meetingNotFound();
+    if (found.status !== 'ended') {
+      throw new AppError('resource_conflict', 'Feedback is given once the meeting has ended.', {
+        param: 'meetingId',
+      });
+    }
+    return this.store(meeting.account_id, null, meeting.id, input);
   }
 
   async get(principal: Principal, meetingId: string) {

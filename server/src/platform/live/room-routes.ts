@@ -15,6 +15,8 @@ import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import { sendBounded } from '../../core/http/ws-backlog.ts';
+import { FeedbackCatalog, Feedback as FeedbackSchema, SubmitFeedbackBody } from '../feedback/schemas.ts';
+import type { FeedbackInput, FeedbackService } from '../feedback/service.ts';
 import { renderSentence } from '../meetings/render.ts';
 import { meetingRepository } from '../meetings/repository.ts';
 import type { RoomMeeting } from '../meetings/room-token.ts';
@@ -35,6 +37,7 @@ export interface RoomRouteDeps {
   publicUrl: string;
   hub: MeetingSessionHub;
   recordings: RecordingService;
+  feedback: FeedbackService;
   /** What the welcome data says about speech (the engines themselves run in the sessions). */
   speech: SpeechCapabilities;
   /** A socket whose unsent frames pass this many bytes is closed (WS_MAX_BUFFERED_BYTES). */
@@ -53,6 +56,7 @@ const documented: { tags: string[]; security: Array<Record<string, string[]>> } 
 };
 
 export async function registerRoomRoutes(app: AppInstance, deps: RoomRouteDeps): Promise<void> {
+  await registerRoomFeedbackRoutes(app, deps);
   await app.register(async (room) => {
     room.addHook('onRequest', async (_request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*');
@@ -366,4 +370,57 @@ function asBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);
+}
+
+/**
+ * The post-call questions, answered in the room after the end. A plugin of their own: JSON bodies
+ * parsed and validated as everywhere else (the media routes above take raw bytes).
+ */
+async function registerRoomFeedbackRoutes(app: AppInstance, deps: RoomRouteDeps): Promise<void> {
+  await app.register(async (room) => {
+    room.addHook('onRequest', async (_request, reply) => {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Vary', 'Origin');
+    });
+    const authenticate = async (request: FastifyRequest) => void openedRoom(request);
+    const Envelope = Type.Object({ data: FeedbackSchema });
+
+    room.get(
+      '/v1/rooms/:meetingId/feedback/catalog',
+      {
+        preHandler: authenticate,
+        schema: {
+          ...documented,
+          operationId: 'getRoomFeedbackCatalog',
+          summary:
+            'The post-call questions: the ratings and checklist keys the room offers, with their labels.',
+          params: Params,
+          querystring: TokenQuery,
+          response: withErrors({ 200: Type.Object({ data: FeedbackCatalog }) }),
+        },
+      },
+      async () => ({ data: deps.feedback.catalog() }),
+    );
+
+    room.put(
+      '/v1/rooms/:meetingId/feedback',
+      {
+        preHandler: authenticate,
+        schema: {
+          ...documented,
+          operationId: 'putRoomFeedback',
+          summary:
+            'The participant answers the post-call questions: 201 the first time, 200 when the answer replaces an earlier one. 409 `resource_conflict` before the meeting has ended. The team reads it with `GET /v1/meetings/{id}/feedback`.',
+          params: Params,
+          querystring: TokenQuery,
+          body: SubmitFeedbackBody,
+          response: withErrors({ 200: Envelope, 201: Envelope }),
+        },
+      },
+      async (request, reply) => {
+        const result = await deps.feedback.submitFromRoom(openedRoom(request), request.body as FeedbackInput);
+        return reply.status(result.created ? 201 : 200).send({ data: result.feedback });
+      },
+    );
+  });
 }

@@ -3,6 +3,7 @@
 import type { CoreDeps } from '../../core/deps.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import type { LlmClient } from '../../core/llm/index.ts';
+import type { FeedbackService } from '../feedback/service.ts';
 import type { MeetingLifecycle } from '../meetings/lifecycle.ts';
 import type { RecordingService } from '../recordings/service.ts';
 import type { SpeechEngines } from '../speech/types.ts';
@@ -30,6 +31,8 @@ export interface LiveModuleDeps
   extends Pick<CoreDeps, 'db' | 'database' | 'clock' | 'secretBox' | 'config' | 'logger'> {
   lifecycle: MeetingLifecycle;
   recordings: RecordingService;
+  /** Post-call feedback, which the participant gives in the room after the end. */
+  feedback: FeedbackService;
   outbound: MeetingSessionHubDeps['outbound'];
   llm: LlmClient | null;
   /** Speech to text and text to speech, built once by the composition root (either may be null). */
@@ -63,6 +66,7 @@ export function createLiveModule(deps: LiveModuleDeps) {
         publicUrl: config.publicUrl,
         hub,
         recordings,
+        feedback: deps.feedback,
         speech: speechCapabilities(deps.speech),
         wsMaxBufferedBytes: deps.config.wsMaxBufferedBytes,
       });

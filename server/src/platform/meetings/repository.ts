@@ -105,4 +105,15 @@ export const meetingRepository = {
       .orderBy('created_at')
       .execute();
   },
+
+  /** When the post-call feedback was last given, or undefined (the meeting's own account only). */
+  async feedbackGivenAt(db: Kysely<DB>, accountId: string, meetingId: string) {
+    const row = await db
+      .selectFrom('meeting_feedback')
+      .select('updated_at')
+      .where('account_id', '=', accountId)
+      .where('meeting_id', '=', meetingId)
+      .executeTakeFirst();
+    return row?.updated_at;
+  },
 };

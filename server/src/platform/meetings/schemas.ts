@@ -178,6 +178,13 @@ export const Meeting = Type.Object(
     Scenario: Nullable(Scenario),
     sentenced_transcripts: Type.Array(Sentence),
     participants: Type.Array(Participant),
+    feedback_given_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the participant (in the room after the end) or a team member last answered the post-call questions; null when nobody has. The answer: `GET /meetings/{id}/feedback`.',
+      }),
+    ),
     analysis: Type.Optional(MeetingAnalysis),
   },
   { $id: 'Meeting', title: 'Meeting' },

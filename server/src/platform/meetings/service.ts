@@ -166,10 +166,11 @@ export class MeetingService {
   async get(principal: Principal, id: string, scenarios: Pick<ScenarioService, 'render'>) {
     const { db } = this.deps;
     const meeting = await this.find(principal, id);
-    const [scenarioRow, sentences, participants] = await Promise.all([
+    const [scenarioRow, sentences, participants, feedbackGivenAt] = await Promise.all([
       repo.scenarioRow(db, principal.accountId, meeting.scenario_id),
       repo.sentences(db, meeting.id),
       repo.participants(db, meeting.id),
+      repo.feedbackGivenAt(db, principal.accountId, meeting.id),
     ]);
     const scenario = scenarioRow ? await scenarios.render(db, scenarioRow) : null;
     const analysis =
@@ -199,6 +200,7 @@ export class MeetingService {
       Scenario: scenario,
       sentenced_transcripts: sentences.map(renderSentence),
       participants: participants.map(renderParticipant),
+      feedback_given_at: iso(feedbackGivenAt ?? null),
       ...(analysis ? { analysis } : {}),
     };
   }

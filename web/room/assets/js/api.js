@@ -68,6 +68,23 @@ export class RoomApi {
     return this.#get('/results');
   }
 
+  /** The post-call questions: `{ ratings, video_issues, agent_issues }`, each `[{ key, label }]`. */
+  async feedbackCatalog() {
+    return (await this.#get('/feedback/catalog')).data;
+  }
+
+  /** The participant's answer to them (replaces an earlier one). */
+  async sendFeedback(answer) {
+    const response = await fetch(`${this.base}/feedback`, {
+      method: 'PUT',
+      headers: { 'X-Room-Token': this.token, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(answer),
+      credentials: 'omit',
+    });
+    if (!response.ok) throw await errorFrom(response);
+    return (await response.json()).data;
+  }
+
   /** The WebSocket address: same origin as the page, ws: or wss: to match http: or https:. */
   liveUrl(livePath) {
     const url = new URL(livePath || `/v1/rooms/${encodeURIComponent(this.meetingId)}/live`, this.origin);

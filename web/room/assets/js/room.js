@@ -16,6 +16,7 @@ import {
   setText,
   showScreen,
 } from './dom.js';
+import { showFeedback } from './feedback.js';
 import { Listener } from './listener.js';
 import { meterLevel, microphoneDeviceId, requestMedia, stopStream, switchMicrophone } from './media.js';
 import { Meeting } from './meeting.js';
@@ -256,6 +257,7 @@ async function showEnded(outcome) {
   showScreen('ended');
   // Goals stay hidden during the call (spec rule 10): results are asked for only now.
   if (state.welcome?.controls?.share_results_with_participant) void showResults(state.api);
+  void showFeedback(state.api);
   if (outcome.media) await upload(outcome);
   else if (outcome.recordingExpected) {
     byId('upload').hidden = false;

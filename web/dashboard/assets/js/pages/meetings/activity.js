@@ -29,11 +29,18 @@ async function loadFeedback(meetingId) {
   };
 }
 
-export function FeedbackCard({ meetingId }) {
-  const feedback = useApi(() => loadFeedback(meetingId), [meetingId]);
+/** `givenAt`: the meeting read's `feedback_given_at` (null: nothing to fetch, so no 404 either). */
+export function FeedbackCard({ meetingId, givenAt, ended }) {
+  const feedback = useApi(
+    () => (givenAt ? loadFeedback(meetingId) : Promise.resolve(null)),
+    [meetingId, givenAt],
+  );
+  const none = ended
+    ? 'The participant did not answer the post-call questions the room asked after the meeting.'
+    : 'The room asks the participant a few questions once the meeting ends.';
   return html`<${Card} title="Participant feedback">
     <${Async} state=${feedback} rows=${2}
-      empty=${{ when: (data) => data === null, title: 'No feedback', text: 'The participant did not answer the post-call questions.' }}>
+      empty=${{ when: (data) => data === null, title: 'No feedback', text: none }}>
       ${(data) => html`<div class="stack">
         <p><${Badge} tone=${data.rating === 'good' ? 'success' : 'warn'}>${data.rating_label}<//></p>
         ${data.video_labels.length > 0 && html`<div><h3>Call quality</h3><ul class="list list--bullets">${data.video_labels.map((label) => html`<li>${label}</li>`)}</ul></div>`}

@@ -134,7 +134,7 @@ export default function MeetingPage({ params }) {
         <//>
         <${AnalysisView} analysis=${m.analysis} status=${m.analysis_status} />
         <div class="grid grid--2">
-          <${FeedbackCard} meetingId=${m.id} />
+          <${FeedbackCard} meetingId=${m.id} givenAt=${m.feedback_given_at} ended=${m.status === 'ended'} />
           <${EventsCard} meetingId=${m.id} version=${version} />
         </div>`}
     <//>
