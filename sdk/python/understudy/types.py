@@ -524,6 +524,8 @@ class GoalResult(TypedDict):
     id: str
     goal_id: Optional[str]
     score: float
+    score_min: float
+    score_max: float
     feedback: str
     sentence_ids: List[int]
 
@@ -717,6 +719,9 @@ class MeetingAnalysisGoalResult(TypedDict):
     short_description: str
     long_description: str
     score: float
+    score_min: float
+    score_max: float
+    feedback: str
     sentence_ids: List[int]
     goal: AnalysisGoalDefinition
 

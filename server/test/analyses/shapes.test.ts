@@ -77,7 +77,16 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
     assert.equal(analysis.Meeting.person_name, 'Priya Raman');
     assert.equal(analysis.GoalResults.length, 3, 'the inactive goal is skipped');
     for (const result of analysis.GoalResults) {
-      assert.deepEqual(sorted(result), ['feedback', 'goal_id', 'id', 'score', 'sentence_ids']);
+      assert.deepEqual(sorted(result), [
+        'feedback',
+        'goal_id',
+        'id',
+        'score',
+        'score_max',
+        'score_min',
+        'sentence_ids',
+      ]);
+      assert.ok(result.score >= result.score_min && result.score <= result.score_max, JSON.stringify(result));
     }
     assert.deepEqual(
       analysis.GoalResults.map((r: { goal_id: string }) => r.goal_id),
@@ -104,9 +113,12 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
     assert.equal(embedded.goal_results.length, 3);
     for (const [index, result] of embedded.goal_results.entries()) {
       assert.deepEqual(sorted(result), [
+        'feedback',
         'goal',
         'long_description',
         'score',
+        'score_max',
+        'score_min',
         'sentence_ids',
         'short_description',
       ]);
@@ -123,9 +135,12 @@ describe('analysis: pipeline and the three goal-result shapes', () => {
     assert.equal(meeting.analysis_status, 'completed');
     assert.ok(meeting.analysis, 'analysis embedded');
     assert.deepEqual(sorted(meeting.analysis.goal_results[0]), [
+      'feedback',
       'goal',
       'long_description',
       'score',
+      'score_max',
+      'score_min',
       'sentence_ids',
       'short_description',
     ]);

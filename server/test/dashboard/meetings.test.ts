@@ -229,6 +229,15 @@ describe('dashboard: meetings and results', { skip: chromiumMissing }, () => {
       if (await page.locator('video.recording__media').count()) await line.locator('button').click();
       await page.locator('[data-analysis] .goal-result').first().waitFor();
       assert.ok((await page.locator('[data-analysis] .goal-result').count()) > 0);
+      // Scores read out of their goal's range; the rubric's internals stay behind "How this was scored".
+      const score = page.locator('[data-analysis] .goal-result__score').first();
+      assert.match(String(await score.textContent()), /^\d+\/(5|10|100)$/);
+      assert.doesNotMatch(await page.locator('[data-analysis]').innerText(), /weight \d+%/);
+      await page.locator('[data-analysis] .goal-result').first().getByText('How this was scored').click();
+      assert.match(
+        await page.locator('[data-analysis] .goal-result').first().innerText(),
+        /Offline rule-based evaluation/,
+      );
       await page.getByRole('heading', { name: 'Speech analytics' }).waitFor();
       const events = page.locator('[data-events]');
       await events.getByText('meeting.ended').waitFor();

@@ -2733,6 +2733,10 @@ export interface components {
             id: string;
             goal_id: string | null;
             score: number;
+            /** @description The low end of the goal's score range, read from its instructions (docs/analysis.md, "Score range"; 0 by default). */
+            score_min: number;
+            /** @description The high end of the goal's score range (100 by default): a score reads `score` out of `score_max`. */
+            score_max: number;
             feedback: string;
             /** @description Ids of the transcript sentences the result rests on, in transcript order; empty when the language model scored it. */
             sentence_ids: number[];
@@ -2997,8 +3001,15 @@ export interface components {
         /** MeetingAnalysisGoalResult */
         MeetingAnalysisGoalResult: {
             short_description: string;
+            /** @description How the score was reached (the evaluator, its rubric and the evidence it counted). */
             long_description: string;
             score: number;
+            /** @description The low end of the goal's score range, read from its instructions (docs/analysis.md, "Score range"; 0 by default). */
+            score_min: number;
+            /** @description The high end of the goal's score range (100 by default): a score reads `score` out of `score_max`. */
+            score_max: number;
+            /** @description Feedback for the participant: what they did, and what to do next. */
+            feedback: string;
             /** @description Ids of the transcript sentences the result rests on, in transcript order; empty when the language model scored it. */
             sentence_ids: number[];
             goal: components["schemas"]["AnalysisGoalDefinition"];

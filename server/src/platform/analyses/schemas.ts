@@ -47,6 +47,15 @@ export const GoalDefinitionSchema = Type.Object(
   },
 );
 
+const ScoreMin = Type.Number({
+  description:
+    'The low end of the goal\'s score range, read from its instructions (docs/analysis.md, "Score range"; 0 by default).',
+});
+const ScoreMax = Type.Number({
+  description:
+    "The high end of the goal's score range (100 by default): a score reads `score` out of `score_max`.",
+});
+
 const SentenceIds = Type.Array(Type.Integer(), {
   description:
     'Ids of the transcript sentences the result rests on, in transcript order; empty when the language model scored it.',
@@ -58,6 +67,8 @@ export const StandaloneGoalResult = Type.Object(
     id: Type.String(),
     goal_id: Nullable(Type.String({ description: 'Null when the goal has been deleted since.' })),
     score: Type.Number(),
+    score_min: ScoreMin,
+    score_max: ScoreMax,
     feedback: Type.String(),
     sentence_ids: SentenceIds,
   },
@@ -68,8 +79,15 @@ export const StandaloneGoalResult = Type.Object(
 export const EmbeddedGoalResult = Type.Object(
   {
     short_description: Type.String(),
-    long_description: Type.String(),
+    long_description: Type.String({
+      description: 'How the score was reached (the evaluator, its rubric and the evidence it counted).',
+    }),
     score: Type.Number(),
+    score_min: ScoreMin,
+    score_max: ScoreMax,
+    feedback: Type.String({
+      description: 'Feedback for the participant: what they did, and what to do next.',
+    }),
     sentence_ids: SentenceIds,
     goal: GoalDefinitionSchema,
   },

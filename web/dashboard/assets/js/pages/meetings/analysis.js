@@ -12,6 +12,18 @@ const METRICS = [
   ['sentence_starters', 'Sentence starters'],
 ];
 
+/** "6/10": a score with the top of its goal's range, when the API gives it. */
+export function scoreOutOf(score, max) {
+  const shown = formatScore(score);
+  return max === undefined || max === null || shown === '—' ? shown : `${shown}/${formatScore(max)}`;
+}
+
+/** The range every goal shares, or null when they differ (an average over mixed scales has no top). */
+export function sharedMax(results) {
+  const tops = new Set((results ?? []).map((result) => result.score_max));
+  return tops.size === 1 ? [...tops][0] : null;
+}
+
 function GoalResults({ results }) {
   if (!results?.length) return html`<p class="muted">This scenario has no goals to score.</p>`;
   return html`<ul class="goal-results">
@@ -19,10 +31,16 @@ function GoalResults({ results }) {
       (result) => html`<li class="goal-result">
         <div class="goal-result__head">
           <h4>${result.goal?.name ?? 'A deleted goal'}</h4>
-          <span class="goal-result__score" aria-label=${`Score ${formatScore(result.score)}`}>${formatScore(result.score)}</span>
+          <span class="goal-result__score" aria-label=${`Score ${formatScore(result.score)}${result.score_max != null ? ` out of ${formatScore(result.score_max)}` : ''}`}>${scoreOutOf(result.score, result.score_max)}</span>
         </div>
         <p>${result.short_description}</p>
-        ${result.long_description && result.long_description !== result.short_description && html`<p class="muted small">${result.long_description}</p>`}
+        ${result.feedback && html`<p>${result.feedback}</p>`}
+        ${
+          result.long_description &&
+          result.long_description !== result.short_description &&
+          html`<details class="goal-result__method"><summary class="muted small">How this was scored</summary>
+            <p class="muted small">${result.long_description}</p></details>`
+        }
       </li>`,
     )}
   </ul>`;
@@ -71,7 +89,7 @@ export function AnalysisView({ analysis, status }) {
   }
   const ratio = talkRatio(analysis);
   return html`<div class="stack" data-analysis>
-    <${Card} title="Analysis" actions=${html`<span class="analysis__average">Average score <strong>${formatScore(analysis.average_score)}</strong></span>`}>
+    <${Card} title="Analysis" actions=${html`<span class="analysis__average">Average score <strong>${scoreOutOf(analysis.average_score, sharedMax(analysis.goal_results))}</strong></span>`}>
       ${analysis.summary && html`<p class="prose">${analysis.summary}</p>`}
       <h3 class="section-title">Goals</h3>
       <${GoalResults} results=${analysis.goal_results} />

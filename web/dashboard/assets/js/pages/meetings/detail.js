@@ -14,12 +14,12 @@ import {
   PageHeader,
   StatusBadge,
 } from '../../components/ui.js';
-import { formatDateTime, formatDuration, formatScore } from '../../format.js';
+import { formatDateTime, formatDuration } from '../../format.js';
 import { useAction, useApi } from '../../hooks.js';
 import { html, useEffect, useState } from '../../lib.js';
 import { href, navigate } from '../../router.js';
 import { EventsCard, FeedbackCard } from './activity.js';
-import { AnalysisView } from './analysis.js';
+import { AnalysisView, scoreOutOf, sharedMax } from './analysis.js';
 import { RecordingAndTranscript } from './recording.js';
 
 /** How often the page asks again while the meeting runs or its analysis is being written. */
@@ -78,7 +78,7 @@ function Header({ meeting, actions }) {
       <${Details} items=${[
         ['Status', html`<${StatusBadge} status=${meeting.status} />`],
         ['Analysis', html`<${StatusBadge} status=${meeting.analysis_status} />`],
-        ['Score', formatScore(meeting.analysis?.average_score)],
+        ['Score', scoreOutOf(meeting.analysis?.average_score, sharedMax(meeting.analysis?.goal_results))],
         ['Duration', formatDuration(meeting.duration_seconds)],
         ['Participant', participant?.name || meeting.person_name || '—'],
         ['Created', formatDateTime(meeting.created_at)],
