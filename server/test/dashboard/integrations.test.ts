@@ -305,7 +305,7 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
 
   it('reads an inbox of the mailbox with a pasted key, sends a message and reads it in the thread', async () => {
     const key = await mailbox.createScopedKey({ name: 'dashboard test' });
-    await mailbox.createInbox(key.api_key, { display_name: 'Sales agent' });
+    const sales = await mailbox.createInbox(key.api_key, { display_name: 'Sales agent' });
     const recipient = await mailbox.createInbox(key.api_key);
     const { page, problems, close } = await open('/#/mailbox', true);
     await page.getByLabel('Mailbox API key').fill('aik_not_a_real_key');
@@ -349,6 +349,31 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
     await page.getByLabel('Reply', { exact: true }).fill('Thanks, got it.');
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.getByText('Thanks, got it.').waitFor();
+    // The thread's last message is now this inbox's own: a reply still answers the other side.
+    const hint = page.locator('.field', { has: page.getByLabel('Reply', { exact: true }) });
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await hint
+      .getByText(new RegExp(`^Goes to (.*<)?${literal(sales.inbox_id)}>?, in this thread\\.$`))
+      .waitFor();
+
+    // Mail to the outside with no relay configured is not delivered, and the page says why.
+    await page.getByRole('link', { name: 'All threads' }).click();
+    await page.getByRole('button', { name: 'New message' }).click();
+    await page.getByLabel('To', { exact: true }).fill('someone@example.com');
+    await page.getByLabel('Subject', { exact: true }).fill('Outside');
+    await page.getByLabel('Message', { exact: true }).fill('Will this leave?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page
+      .getByText(/Message “Outside” was not delivered: someone@example\.com: No outbound relay is configured/)
+      .waitFor();
+    await page.getByRole('link', { name: /Outside/ }).click();
+    await page.getByText('Will this leave?').waitFor();
+    await eventually(async () => {
+      await page.reload();
+      await page.getByText('Will this leave?').waitFor();
+      const refused = page.getByRole('list', { name: 'Not delivered' });
+      return (await refused.count()) > 0 && /No outbound relay is configured/.test(await refused.innerText());
+    }, 'the refusal and its reason shown');
     // The key stayed in the tab: never sent to the platform.
     assert.equal(await page.evaluate(() => sessionStorage.getItem('understudy.mailbox-key')), key.api_key);
     assert.deepEqual(problems, []);

@@ -121,7 +121,12 @@ function Threads({ mailboxKey, inboxId }) {
     [mailboxKey, inboxId],
   );
   return html`<div class="stack">
-    ${sent && html`<${Notice} kind="success">Message “${sent.subject || '(no subject)'}” ${sent.status === 'sent' ? 'sent' : `is ${sent.status}`}.<//>`}
+    ${
+      sent &&
+      (sent.status === 'rejected'
+        ? html`<${Notice} kind="error">Message “${sent.subject || '(no subject)'}” was not delivered: ${refusalOf(sent)}<//>`
+        : html`<${Notice} kind="success">Message “${sent.subject || '(no subject)'}” ${sent.status === 'sent' ? 'sent' : `is ${sent.status}`}.<//>`)
+    }
     ${
       composing &&
       html`<${Compose} mailboxKey=${mailboxKey} inboxId=${inboxId} onCancel=${() => setComposing(false)}
@@ -165,6 +170,10 @@ function Message({ mailboxKey, inboxId, message }) {
     downloadAttachment(mailboxKey, inboxId, message, attachment),
   );
   const body = message.extracted_text || message.text || message.preview || '';
+  // Why an outbound message did not reach someone: the relay's own answer, per recipient.
+  const refused = (message.recipients ?? []).filter(
+    (recipient) => typeof recipient === 'object' && ['rejected', 'deferred'].includes(recipient.status),
+  );
   return html`<article class="mail-message" aria-label=${`Message from ${message.from}`}>
     <header class="mail-message__head">
       <strong class="break">${message.from}</strong>
@@ -172,6 +181,15 @@ function Message({ mailboxKey, inboxId, message }) {
     </header>
     <p class="muted small break">To ${(message.to ?? []).join(', ')}${message.cc?.length ? ` · Cc ${message.cc.join(', ')}` : ''}
       ${message.status && !['received', 'sent'].includes(message.status) && html` <${Badge} tone="warn">${message.status}<//>`}</p>
+    ${
+      refused.length > 0 &&
+      html`<ul class="list small" aria-label="Not delivered">
+        ${refused.map(
+          (recipient) =>
+            html`<li key=${recipient.address}><strong class="break">${recipient.address}</strong>: ${recipient.status === 'deferred' ? 'not delivered yet, tried again later' : 'not delivered'}${recipient.last_response ? ` (${recipient.last_response})` : ''}</li>`,
+        )}
+      </ul>`
+    }
     <pre class="mail-message__body">${body}</pre>
     ${
       message.attachments?.length > 0 &&
@@ -185,6 +203,17 @@ function Message({ mailboxKey, inboxId, message }) {
     <${ErrorNotice} error=${error} title="The attachment could not be downloaded" />
   </article>`;
 }
+
+/** Why nobody got a message: the relay's answers, one per refused recipient. */
+function refusalOf(message) {
+  const answers = (message.recipients ?? [])
+    .filter((recipient) => typeof recipient === 'object' && recipient.status === 'rejected')
+    .map((recipient) => `${recipient.address}: ${recipient.last_response ?? 'refused'}`);
+  return answers.length ? answers.join('; ') : 'every recipient was refused.';
+}
+
+/** `Ana <ana@example.com>` → `ana@example.com`, lower case. */
+const addressOf = (text) => (/<([^>]+)>/.exec(text ?? '')?.[1] ?? text ?? '').trim().toLowerCase();
 
 function Reply({ mailboxKey, inboxId, message, onSent }) {
   const [text, setText] = useState('');
@@ -218,10 +247,18 @@ function Thread({ mailboxKey, inboxId, threadId }) {
     <${Async} state=${thread} rows=${4}>
       ${(data) => {
         const messages = data.messages ?? [];
-        const last = messages[messages.length - 1];
+        // A reply answers the other side: the latest message this inbox did not send itself
+        // (replying to our own last message would address our own inbox).
+        const answered = [...messages]
+          .reverse()
+          .find((message) => addressOf(message.from) !== addressOf(inboxId));
         return html`<div class="stack">
           ${messages.map((message) => html`<${Message} key=${message.message_id} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${message} />`)}
-          ${last && html`<${Reply} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${last} onSent=${thread.reload} />`}
+          ${
+            answered
+              ? html`<${Reply} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${answered} onSent=${thread.reload} />`
+              : html`<p class="muted small">Nobody has written back in this thread yet.</p>`
+          }
         </div>`;
       }}
     <//>
