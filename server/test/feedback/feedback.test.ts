@@ -161,6 +161,15 @@ describe('post-call feedback', () => {
     assert.deepEqual(read.agent_issues, []);
     assert.equal(read.comment, null);
     assert.equal((await c.call('GET', `/meetings/${id}`)).json().data.feedback_given_at, read.updated_at);
+
+    // An answer a team member gave through the API is not replaced from the room.
+    assert.equal(
+      (await c.call('POST', `/meetings/${id}/feedback`, { rating: 'had_issues' })).statusCode,
+      200,
+    );
+    const over = await room('PUT', '/feedback', { rating: 'good' });
+    assert.equal(over.statusCode, 409, over.body);
+    assert.equal((await c.call('GET', `/meetings/${id}/feedback`)).json().data.rating, 'had_issues');
   });
 
   test('another workspace gets 404; an unknown meeting is 404', async () => {

@@ -53,6 +53,15 @@ function paramFromPath(path: string): string {
 }
 
 export function validationToFieldErrors(validation: AjvError[], context?: string): FieldError[] {
+  // A union (literals, or a type or null) fails once per branch: its `const` and `type` errors on the
+  // same value are one rule, said whole ("must be one of …", "must be a string or null").
+  const branches = new Map<string, { values: unknown[]; types: string[] }>();
+  for (const issue of validation) {
+    const union = branches.get(issue.instancePath) ?? { values: [], types: [] };
+    if (issue.keyword === 'const') union.values.push(issue.params.allowedValue);
+    if (issue.keyword === 'type') union.types.push(String(issue.params.type));
+    branches.set(issue.instancePath, union);
+  }
   return validation.map((issue) => {
     let param = paramFromPath(issue.instancePath);
     if (issue.keyword === 'required') param = [param, issue.params.missingProperty].filter(Boolean).join('.');
@@ -65,10 +74,21 @@ export function validationToFieldErrors(validation: AjvError[], context?: string
     const message =
       issue.keyword === 'required'
         ? `Missing required parameter: ${param}.`
-        : `Invalid ${param}: ${plainRule(issue)}.`;
+        : `Invalid ${param}: ${plainRule(issue, branches.get(issue.instancePath))}.`;
     return { param, code, message };
   });
 }
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+const typeName = (type: string) => TYPE_NAMES[type] ?? `a ${type}`;
 
 const FORMATS: Record<string, string> = {
   email: 'an e-mail address',
@@ -79,11 +99,8 @@ const FORMATS: Record<string, string> = {
 };
 
 /** The rule a value broke, in the words a person reads on a form (not the validator's own). */
-function plainRule(issue: AjvError): string {
-  const { limit, type, format, allowedValues, allowedValue, pattern } = issue.params as Record<
-    string,
-    unknown
-  >;
+function plainRule(issue: AjvError, union?: { values: unknown[]; types: string[] }): string {
+  const { limit, type, format, allowedValues, allowedValue } = issue.params as Record<string, unknown>;
   const count = (noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
   switch (issue.keyword) {
     case 'minLength':
@@ -103,15 +120,17 @@ function plainRule(issue: AjvError): string {
     case 'maxItems':
       return `must have at most ${count('item')}`;
     case 'type':
-      return `must be ${type === 'integer' ? 'a whole number' : type === 'array' ? 'a list' : `a ${type}`}`;
+      return `must be ${(union && union.types.length > 1 ? union.types : [String(type)]).map(typeName).join(' or ')}`;
     case 'format':
       return `must be ${FORMATS[String(format)] ?? `in the ${format} format`}`;
     case 'enum':
       return `must be one of ${(allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
     case 'const':
-      return `must be ${JSON.stringify(allowedValue)}`;
+      return union && union.values.length > 1
+        ? `must be one of ${union.values.map((value) => JSON.stringify(value)).join(', ')}`
+        : `must be ${JSON.stringify(allowedValue)}`;
     case 'pattern':
-      return `does not have the expected form (${pattern})`;
+      return 'does not have the expected form';
     default:
       return issue.message ?? 'invalid value';
   }

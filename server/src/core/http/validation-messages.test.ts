@@ -44,6 +44,42 @@ describe('validation messages', () => {
     }
   });
 
+  it('says a union of literals, or a type or null, whole', () => {
+    const union = (issues: Array<[string, Record<string, unknown>]>, path: string) =>
+      validationToFieldErrors(
+        issues.map(([keyword, params]) => ({
+          instancePath: path,
+          keyword,
+          params,
+          message: 'validator text',
+        })),
+        'body',
+      )[0]!.message;
+    assert.equal(
+      union(
+        [
+          ['const', { allowedValue: 'public' }],
+          ['const', { allowedValue: 'restricted' }],
+          ['anyOf', {}],
+        ],
+        '/visibility',
+      ),
+      'Invalid visibility: must be one of "public", "restricted".',
+    );
+    assert.equal(
+      union(
+        [
+          ['type', { type: 'string' }],
+          ['type', { type: 'null' }],
+          ['anyOf', {}],
+        ],
+        '/description',
+      ),
+      'Invalid description: must be a string or null.',
+    );
+    assert.equal(messageOf('type', { type: 'object' }, '/metadata'), 'Invalid metadata: must be an object.');
+  });
+
   it("keeps the validator's text for a rule it has no words for", () => {
     assert.equal(messageOf('uniqueItems', { i: 1, j: 0 }, '/tags'), 'Invalid tags: validator text.');
   });

@@ -93,13 +93,21 @@ export class FeedbackService {
 
   /**
    * The participant's own answer, through the room (its token opened `meeting`): after the meeting
-   * has ended only, with no workspace member behind it (`membership_id` null).
+   * has ended only, with no workspace member behind it (`membership_id` null), and not over an
+   * answer a team member gave.
    */
   async submitFromRoom(meeting: { id: string; account_id: string }, input: FeedbackInput) {
     const found = await repo.findMeeting(this.deps.db, meeting.account_id, meeting.id);
     if (!found) throw meetingNotFound();
     if (found.status !== 'ended') {
       throw new AppError('resource_conflict', 'Feedback is given once the meeting has ended.', {
+        param: 'meetingId',
+      });
+    }
+    // The participant may change their own answer, never one a team member gave through the API.
+    const earlier = await repo.find(this.deps.db, meeting.account_id, meeting.id);
+    if (earlier && earlier.membership_id !== null) {
+      throw new AppError('resource_conflict', 'Feedback for this meeting has already been given.', {
         param: 'meetingId',
       });
     }

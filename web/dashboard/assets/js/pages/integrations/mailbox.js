@@ -215,6 +215,15 @@ function refusalOf(message) {
 /** `Ana <ana@example.com>` → `ana@example.com`, lower case. */
 const addressOf = (text) => (/<([^>]+)>/.exec(text ?? '')?.[1] ?? text ?? '').trim().toLowerCase();
 
+/**
+ * Who a reply to `message` reaches, as the mailbox addresses it (docs/mailbox.md, "Reply"): the
+ * Reply-To or the sender, or, for a message this inbox sent itself, that message's recipients.
+ */
+function replyRecipients(message, inboxId) {
+  if (addressOf(message.from) === addressOf(inboxId)) return (message.to ?? []).join(', ');
+  return message.reply_to?.[0] || message.from;
+}
+
 function Reply({ mailboxKey, inboxId, message, onSent }) {
   const [text, setText] = useState('');
   const [reply, { busy, error }] = useAction(async (event) => {
@@ -232,7 +241,7 @@ function Reply({ mailboxKey, inboxId, message, onSent }) {
   });
   return html`<form class="form" onSubmit=${reply} noValidate>
     <${TextArea} label="Reply" rows=${4} value=${text} onInput=${setText} error=${fieldError(error, 'text')}
-      hint=${`Goes to ${message.reply_to?.[0] || message.from}, in this thread.`} />
+      hint=${`Goes to ${replyRecipients(message, inboxId)}, in this thread.`} />
     <${ErrorNotice} error=${error && error.param !== 'text' ? error : null} title="Not sent" />
     <div class="form-actions"><${Button} type="submit" variant="primary" busy=${busy} disabled=${!text.trim()}>Send reply<//></div>
   </form>`;
@@ -247,18 +256,10 @@ function Thread({ mailboxKey, inboxId, threadId }) {
     <${Async} state=${thread} rows=${4}>
       ${(data) => {
         const messages = data.messages ?? [];
-        // A reply answers the other side: the latest message this inbox did not send itself
-        // (replying to our own last message would address our own inbox).
-        const answered = [...messages]
-          .reverse()
-          .find((message) => addressOf(message.from) !== addressOf(inboxId));
+        const last = messages[messages.length - 1];
         return html`<div class="stack">
           ${messages.map((message) => html`<${Message} key=${message.message_id} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${message} />`)}
-          ${
-            answered
-              ? html`<${Reply} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${answered} onSent=${thread.reload} />`
-              : html`<p class="muted small">Nobody has written back in this thread yet.</p>`
-          }
+          ${last && html`<${Reply} mailboxKey=${mailboxKey} inboxId=${inboxId} message=${last} onSent=${thread.reload} />`}
         </div>`;
       }}
     <//>

@@ -13,13 +13,19 @@ const unixSeconds = (value) => Math.floor(new Date(value).getTime() / 1000);
 const byTime = (a, b) => new Date(a.created_at) - new Date(b.created_at);
 
 /**
- * The top of the scale scores are on, guessed from the highest one: goals mostly score 1–10, some
- * 0–100 (docs/analysis.md, "Score range"), so a chart of them runs from 0 to 10 or to 100.
+ * The top of the scale scores are on: the goals' own `score_max` when the results give it and
+ * they agree, else a guess from the highest score (goals mostly score 1–10, some 0–100).
  */
-export function scaleTop(scores) {
+export function scaleTop(scores, maxima = []) {
+  const tops = new Set(maxima.filter((max) => Number.isFinite(max)));
+  if (tops.size === 1) return [...tops][0];
+  if (tops.size > 1) return Math.max(...tops);
   const high = Math.max(0, ...scores.filter((score) => Number.isFinite(score)));
   return high <= 10 ? 10 : 100;
 }
+
+const maximaOf = (analyses) =>
+  analyses.flatMap((analysis) => analysis.GoalResults.map((result) => result.score_max));
 
 /**
  * Buckets for the histogram: whole points for small scales (1–5, 1–10), tens beyond that.
@@ -60,7 +66,7 @@ function ScoreDistribution({ analyses }) {
     const half = buckets.width / 2;
     const lowest = Math.min(buckets.starts[0] ?? 1, buckets.width === 1 ? 1 : 0);
     return {
-      xRange: [lowest - half, scaleTop(scores) + half],
+      xRange: [lowest - half, scaleTop(scores, maximaOf(analyses)) + half],
       data: [buckets.starts, buckets.counts],
       series: [{ label: 'Meetings', paths: barPaths(), points: { show: false } }],
       rows: buckets.starts.map((start, index) => [label(start), buckets.counts[index]]),
@@ -80,11 +86,13 @@ function GoalTrends({ analyses, goals }) {
     ].filter(Boolean);
     const scoreOf = (analysis, goalId) =>
       analysis.GoalResults.find((result) => result.goal_id === goalId)?.score ?? null;
+    const data = [
+      analyses.map((analysis) => unixSeconds(analysis.Meeting.created_at)),
+      ...goalIds.map((goalId) => analyses.map((analysis) => scoreOf(analysis, goalId))),
+    ];
     return {
-      data: [
-        analyses.map((analysis) => unixSeconds(analysis.Meeting.created_at)),
-        ...goalIds.map((goalId) => analyses.map((analysis) => scoreOf(analysis, goalId))),
-      ],
+      data,
+      yRange: [0, scaleTop(data.slice(1).flat(), maximaOf(analyses))],
       series: goalIds.map((goalId) => ({ label: names.get(goalId) ?? 'A deleted goal' })),
       columns: ['Meeting', 'Participant', ...goalIds.map((goalId) => names.get(goalId) ?? 'A deleted goal')],
       rows: analyses.map((analysis) => [
@@ -96,7 +104,7 @@ function GoalTrends({ analyses, goals }) {
   }, [analyses, goals]);
   if (model.series.length === 0) return html`<p class="muted">No goal scores yet.</p>`;
   return html`<${Chart} label="Each goal's score by meeting, over time" data=${model.data} series=${model.series} xTime
-    yLabel="Score" yRange=${[0, scaleTop(model.data.slice(1).flat())]} table=${{ columns: model.columns, rows: model.rows }} />`;
+    yLabel="Score" yRange=${model.yRange} table=${{ columns: model.columns, rows: model.rows }} />`;
 }
 
 function ByScenario({ scenarios, scenarioId, onPick }) {
@@ -135,6 +143,7 @@ function ByParticipant({ meetings, name, onPick }) {
       .sort(byTime);
     return {
       scored,
+      yRange: [0, scaleTop(scored.map((meeting) => meeting.average_score))],
       data: [
         scored.map((meeting) => unixSeconds(meeting.created_at)),
         scored.map((meeting) => meeting.average_score),
@@ -159,7 +168,7 @@ function ByParticipant({ meetings, name, onPick }) {
               ? html`<p class="muted">${chosen} has no analysed meetings yet.</p>`
               : html`<h3>Progress</h3>
                 <${Chart} label=${`${chosen}'s average score by meeting, over time`} data=${model.data} series=${model.series} xTime
-                  yLabel="Average score" yRange=${[0, scaleTop(model.data[1])]} table=${{ columns: ['Meeting', 'Scenario', 'Average score'], rows: model.rows }} />`
+                  yLabel="Average score" yRange=${model.yRange} table=${{ columns: ['Meeting', 'Scenario', 'Average score'], rows: model.rows }} />`
           }`
     }
   <//>`;
