@@ -25,7 +25,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** The participant answers the post-call questions: 201 the first time, 200 when the answer replaces an earlier one. 409 `resource_conflict` before the meeting has ended. The team reads it with `GET /v1/meetings/{id}/feedback`. */
+        /** The participant answers the post-call questions: 201 the first time, 200 when the answer replaces their earlier one. 409 `resource_conflict` before the meeting has ended, or when a team member already answered through the API. The team reads it with `GET /v1/meetings/{id}/feedback`. */
         put: operations["putRoomFeedback"];
         post?: never;
         delete?: never;
