@@ -93,8 +93,10 @@ describe('OpenAPI documents', () => {
     const room = operations(document).filter(({ path }) => path.startsWith('/v1/rooms/'));
     assert.deepEqual(room.map(({ operation }) => operation.operationId).sort(), [
       'getRoom',
+      'getRoomFeedbackCatalog',
       'getRoomResults',
       'getRoomTranscript',
+      'putRoomFeedback',
       'uploadRoomRecording',
       'uploadRoomRecordingThumbnail',
     ]);

@@ -25,6 +25,8 @@ const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> 
   // Its room token is checked before validation (preValidation): an unknown meeting is a 404 first.
   'GET /rooms/{}/live': {},
   'GET /rooms/{}/results': {},
+  'GET /rooms/{}/feedback/catalog': {},
+  'PUT /rooms/{}/feedback': json({ rating: 'good' }),
   // Sign-in for the dashboard (no credential needed to be refused).
   'GET /auth/session': {},
   'DELETE /auth/session': {},
