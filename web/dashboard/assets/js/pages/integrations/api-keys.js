@@ -40,7 +40,7 @@ function ScopePicker({ chosen, onToggle, error }) {
       : html`<span class="muted" aria-hidden="true">—</span>`;
   return html`<${Async} state=${scopes} rows=${3}>
     ${(entries) => html`<div class="scope-picker">
-      <table class="table" aria-label="Scopes">
+      <table class="table table--narrow" aria-label="Scopes">
         <thead><tr><th scope="col">Resource</th><th scope="col">Read</th><th scope="col">Write</th></tr></thead>
         <tbody>
           ${resourcesOf(entries).map(
