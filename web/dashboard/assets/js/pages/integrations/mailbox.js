@@ -274,6 +274,8 @@ export default function Mailbox({ params }) {
     setMailboxKey(null);
     navigate('/mailbox');
   };
+  // Keyed by inbox and thread: another inbox's list, still on screen while this one loads,
+  // would be clicked as if it were this inbox's (and was, by a test on a slow machine).
   let content;
   if (!mailboxKey) content = html`<${Connect} onKey=${setMailboxKey} />`;
   else
@@ -284,8 +286,8 @@ export default function Mailbox({ params }) {
           !inboxId
             ? html`<${Card}><${EmptyState} title="Pick an inbox">Its threads open here.<//><//>`
             : threadId
-              ? html`<${Thread} mailboxKey=${mailboxKey} inboxId=${inboxId} threadId=${threadId} />`
-              : html`<${Threads} mailboxKey=${mailboxKey} inboxId=${inboxId} />`
+              ? html`<${Thread} key=${`${inboxId}/${threadId}`} mailboxKey=${mailboxKey} inboxId=${inboxId} threadId=${threadId} />`
+              : html`<${Threads} key=${inboxId} mailboxKey=${mailboxKey} inboxId=${inboxId} />`
         }
       </div>
     </div>`;
