@@ -116,6 +116,11 @@ export interface TestPlatform {
   createApiKey(workspace: Workspace, body?: Record<string, unknown>): Promise<{ secret: string; id: number }>;
   /** Signs up a fresh workspace and creates an API key for it (full access unless `keyBody` has `scopes`). */
   workspace(keyBody?: Record<string, unknown>): Promise<ApiClient>;
+  /**
+   * A new user invited into `workspace` with `role` (through the invitation API, accepted by
+   * signing up): their user token, with the workspace's ids.
+   */
+  member(workspace: Workspace, role: string): Promise<Workspace>;
   close(): Promise<void>;
 }
 
@@ -174,6 +179,46 @@ export async function startPlatform(options: TestCoreOptions = {}): Promise<Test
             headers: { ...bearer(secret), ...headers },
             ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
           }),
+      };
+    },
+    async member(workspace, role) {
+      counter += 1;
+      const email = `member${Date.now()}${process.pid}${counter}@example.com`;
+      const invited = ok(
+        await app.inject({
+          method: 'POST',
+          url: '/v1/invitations',
+          headers: bearer(workspace.token),
+          payload: { email, role },
+        }),
+        201,
+      ).data;
+      const token = String(invited.url).split('/').pop()!;
+      const accepted = await app.inject({
+        method: 'POST',
+        url: `/v1/auth/invitations/${token}/accept`,
+        payload: { name: `Member ${counter}`, password: 'correct horse battery' },
+      });
+      const view = ok(accepted, 201);
+      const login = ok(
+        await app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email, password: 'correct horse battery' },
+        }),
+      );
+      const membership = await deps.db
+        .selectFrom('memberships')
+        .select('id')
+        .where('user_id', '=', view.user.id)
+        .where('account_id', '=', workspace.accountId)
+        .executeTakeFirstOrThrow();
+      return {
+        token: login.token,
+        accountId: workspace.accountId,
+        membershipId: membership.id,
+        userId: view.user.id,
+        email,
       };
     },
     async close() {

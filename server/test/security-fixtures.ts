@@ -10,6 +10,7 @@ import { meetingsSecurity } from './meetings/security-fixture.ts';
 import { memoriesSecurity } from './memories/security-fixture.ts';
 import { personasSecurity } from './personas/security-fixture.ts';
 import { scenariosSecurity } from './scenarios/security-fixture.ts';
+import { teamSecurity } from './team/security-fixture.ts';
 import { webhooksSecurity } from './webhooks/security-fixture.ts';
 import { workspaceSecurity } from './workspace/security-fixture.ts';
 
@@ -27,4 +28,5 @@ export const PLATFORM_SECURITY_FIXTURES = [
   meetingsSecurity,
   eventsSecurity,
   workspaceSecurity,
+  teamSecurity,
 ];

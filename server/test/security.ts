@@ -3,11 +3,14 @@
 //   (a) another workspace's ids, in the path or in a body or query, answer 404;
 //   (b) a revoked API key answers 401;
 //   (c) a key without the route's scope answers 403 `insufficient_scope`, and one with exactly the
-//       route's scopes gets past the check.
+//       route's scopes gets past the check;
+//   (d) a member whose role does not allow the route (a viewer's, coach's or author's write beyond
+//       their role, docs/teams.md) answers 403 `insufficient_role`, and one whose role does gets past.
 // docs/api-conventions.md: authentication, scopes and the 404 for another workspace's ids.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { type Role, roleGrants } from '../src/core/http/roles.ts';
 import { type ApiClient, bearer, startPlatform, type TestPlatform } from './harness.ts';
 
 /** Ids a fixture creates in one workspace, by the name the routes' placeholders use. */
@@ -197,6 +200,38 @@ export function checkRouteSecurity(fixture: SecurityFixture): void {
           ![401, 403].includes(passed.statusCode),
           `${method} ${path} with ${required}: ${passed.body}`,
         );
+      }
+    });
+
+    test('a member whose role does not allow the route answers 403 insufficient_role', async () => {
+      const members = Object.fromEntries(
+        await Promise.all(
+          (['viewer', 'coach', 'author'] as const).map(
+            async (role) => [role, await t.member(owner, role)] as const,
+          ),
+        ),
+      );
+      // Unknown ids: an allowed call reaches the handler and changes nothing.
+      const unknown = Object.fromEntries(Object.keys(ownerIds).map((name) => [name, randomUUID()]));
+      for (const [route, check] of Object.entries(fixture.routes)) {
+        const { method, path } = split(route);
+        const required = check.scopes ?? derivedScopes(method, path);
+        for (const [role, member] of Object.entries(members)) {
+          const allowed = required.every((scope) => roleGrants(role as Role, scope));
+          const url = urlOf(path, check, allowed ? unknown : ownerIds);
+          const response = await send(
+            member.token,
+            method,
+            url,
+            allowed ? undefined : check.body?.(ownerIds),
+          );
+          const refused = response.statusCode === 403 && response.json().error?.code === 'insufficient_role';
+          assert.equal(
+            refused,
+            !allowed,
+            `${method} ${url} as ${role}: ${response.statusCode} ${response.body}`,
+          );
+        }
       }
     });
   });

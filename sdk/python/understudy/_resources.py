@@ -50,10 +50,13 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'createPasswordReset': Operation('createPasswordReset', 'POST', '/v1/auth/password-resets', (), (), (), 'json', None, None),
     'confirmPasswordReset': Operation('confirmPasswordReset', 'POST', '/v1/auth/password-resets/confirm', (), (), (), 'json', None, None),
     'getSession': Operation('getSession', 'GET', '/v1/auth/session', (), (), (), None, None, None),
+    'switchSessionWorkspace': Operation('switchSessionWorkspace', 'PUT', '/v1/auth/session', (), (), (), 'json', None, None),
     'deleteSession': Operation('deleteSession', 'DELETE', '/v1/auth/session', (), (), (), None, None, None),
     'listAuthProviders': Operation('listAuthProviders', 'GET', '/v1/auth/providers', (), (), (), None, None, None),
     'startOidcSignIn': Operation('startOidcSignIn', 'GET', '/v1/auth/oidc/start', (), (), (), None, None, None),
     'finishOidcSignIn': Operation('finishOidcSignIn', 'GET', '/v1/auth/oidc/callback', (), ('code', 'state', 'error', 'error_description', 'error_uri', 'iss', 'scope', 'session_state', 'authuser', 'prompt', 'hd'), (), None, None, None),
+    'getInvitation': Operation('getInvitation', 'GET', '/v1/auth/invitations/{token}', ('token',), (), (), None, None, None),
+    'acceptInvitation': Operation('acceptInvitation', 'POST', '/v1/auth/invitations/{token}/accept', ('token',), (), (), 'json', None, None),
     'listApiSecrets': Operation('listApiSecrets', 'GET', '/v1/api-secrets', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createApiSecret': Operation('createApiSecret', 'POST', '/v1/api-secrets', (), (), (), 'json', None, None),
     'listApiSecretScopes': Operation('listApiSecretScopes', 'GET', '/v1/api-secrets/scopes', (), (), (), None, None, None),
@@ -61,6 +64,15 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'deleteApiSecret': Operation('deleteApiSecret', 'DELETE', '/v1/api-secrets/{id}', ('id',), (), (), None, None, None),
     'revokeApiSecret': Operation('revokeApiSecret', 'POST', '/v1/api-secrets/{id}/revoke', ('id',), (), (), None, None, None),
     'reactivateApiSecret': Operation('reactivateApiSecret', 'POST', '/v1/api-secrets/{id}/reactivate', ('id',), (), (), None, None, None),
+    'listMembers': Operation('listMembers', 'GET', '/v1/members', (), (), (), None, None, None),
+    'getMember': Operation('getMember', 'GET', '/v1/members/{member_id}', ('member_id',), (), (), None, None, None),
+    'updateMember': Operation('updateMember', 'PATCH', '/v1/members/{member_id}', ('member_id',), (), (), 'json', None, None),
+    'removeMember': Operation('removeMember', 'DELETE', '/v1/members/{member_id}', ('member_id',), (), (), None, None, None),
+    'leaveWorkspace': Operation('leaveWorkspace', 'DELETE', '/v1/members/me', (), (), (), None, None, None),
+    'listInvitations': Operation('listInvitations', 'GET', '/v1/invitations', (), (), (), None, None, None),
+    'createInvitation': Operation('createInvitation', 'POST', '/v1/invitations', (), (), (), 'json', None, None),
+    'revokeInvitation': Operation('revokeInvitation', 'DELETE', '/v1/invitations/{invitation_id}', ('invitation_id',), (), (), None, None, None),
+    'listAuditEvents': Operation('listAuditEvents', 'GET', '/v1/audit-events', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'listPersonas': Operation('listPersonas', 'GET', '/v1/personas', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createPersona': Operation('createPersona', 'POST', '/v1/personas', (), (), (), 'json', None, None),
     'getPersona': Operation('getPersona', 'GET', '/v1/personas/{id}', ('id',), (), (), None, None, None),
@@ -296,6 +308,23 @@ class PlatformIdentity(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+    def switch_session_workspace(
+        self,
+        *,
+        account_id: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Session:
+        """PUT /v1/auth/session: Switch the session to another workspace the user belongs to (needs X-CSRF-Token)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['switchSessionWorkspace'],
+            (),
+            {'account_id': account_id},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
     def delete_session(
         self,
         *,
@@ -368,6 +397,44 @@ class PlatformIdentity(_Namespace):
             PLATFORM_OPERATIONS['finishOidcSignIn'],
             (),
             {'code': code, 'state': state, 'error': error, 'error_description': error_description, 'error_uri': error_uri, 'iss': iss, 'scope': scope, 'session_state': session_state, 'authuser': authuser, 'prompt': prompt, 'hd': hd},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_invitation(
+        self,
+        token: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.InvitationPreview:
+        """GET /v1/auth/invitations/{token}: What an invitation link offers: the workspace, the role, the invited address and its status."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getInvitation'],
+            (token,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def accept_invitation(
+        self,
+        token: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        password: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.Session:
+        """POST /v1/auth/invitations/{token}/accept: Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['acceptInvitation'],
+            (token,),
+            {'name': name, 'password': password},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -498,6 +565,169 @@ class PlatformApiKeys(_Namespace):
             PLATFORM_OPERATIONS['reactivateApiSecret'],
             (id,),
             {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+class PlatformTeam(_Namespace):
+    """Team (platform)."""
+
+    def list_members(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.ListMembersResponse:
+        """GET /v1/members: The members of the workspace with their roles, oldest first."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listMembers'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_member(
+        self,
+        member_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetMemberResponse:
+        """GET /v1/members/{member_id}"""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getMember'],
+            (member_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def update_member(
+        self,
+        member_id: str,
+        /,
+        *,
+        role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']],
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.UpdateMemberResponse:
+        """PATCH /v1/members/{member_id}: Change a member's role (admins: any role but owner; owners: any). The last owner stays an owner."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['updateMember'],
+            (member_id,),
+            {'role': role},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def remove_member(
+        self,
+        member_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RemoveMemberResponse:
+        """DELETE /v1/members/{member_id}: Remove a member: their sessions end and the API keys they created stop working; what they authored stays."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['removeMember'],
+            (member_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def leave_workspace(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.LeaveWorkspaceResponse:
+        """DELETE /v1/members/me: Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['leaveWorkspace'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_invitations(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.ListInvitationsResponse:
+        """GET /v1/invitations: Invitations of the workspace, newest first (the 500 latest), with their status."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listInvitations'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_invitation(
+        self,
+        *,
+        email: str,
+        role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']],
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.CreateInvitationResponse:
+        """POST /v1/invitations: Invite an address with a role. The response carries the link (once); with SMTP_URL set it is e-mailed too. Replaces an open invitation to the same address."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createInvitation'],
+            (),
+            {'email': email, 'role': role},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def revoke_invitation(
+        self,
+        invitation_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.RevokeInvitationResponse:
+        """DELETE /v1/invitations/{invitation_id}: Revoke a pending invitation: its link stops working."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['revokeInvitation'],
+            (invitation_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_audit_events(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        starting_after: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Page:
+        """GET /v1/audit-events: Who changed members, invitations and API keys, newest first (admins and owners). Send `limit` or `cursor` to page.
+
+        Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listAuditEvents'],
+            (),
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2324,6 +2554,7 @@ class PlatformResources:
 
     identity: PlatformIdentity
     api_keys: PlatformApiKeys
+    team: PlatformTeam
     personas: PlatformPersonas
     voices_and_avatars: PlatformVoicesAndAvatars
     goals: PlatformGoals
@@ -2344,6 +2575,7 @@ class PlatformResources:
         client: Any = self
         self.identity = PlatformIdentity(client)
         self.api_keys = PlatformApiKeys(client)
+        self.team = PlatformTeam(client)
         self.personas = PlatformPersonas(client)
         self.voices_and_avatars = PlatformVoicesAndAvatars(client)
         self.goals = PlatformGoals(client)

@@ -90,6 +90,7 @@ class ApiSecret(TypedDict):
     secret_prefix: str
     is_active: bool
     scopes: Optional[List[str]]
+    created_by: Dict[str, Any]
     last_used_at: Optional[str]
     created_at: str
     updated_at: str
@@ -105,6 +106,15 @@ class AttachGuardrailRequest(TypedDict, total=False):
 
 class AttachGuardrailResponse(TypedDict):
     data: ScenarioGuardrail
+
+
+class AuditEvent(TypedDict):
+    id: str
+    action: str
+    actor: Dict[str, Any]
+    target: str
+    details: Dict[str, Any]
+    created_at: str
 
 
 class AuthProviders(TypedDict):
@@ -193,6 +203,11 @@ class CreateGuardrailRequest(_CreateGuardrailRequestRequired, total=False):
 
 class CreateGuardrailResponse(TypedDict):
     data: Guardrail
+
+
+class CreateInvitationResponse(TypedDict):
+    status: Literal['success']
+    data: Invitation
 
 
 class _CreateMeetingRequestRequired(TypedDict):
@@ -453,6 +468,11 @@ class GetMeetingResponse(TypedDict):
     data: Meeting
 
 
+class GetMemberResponse(TypedDict):
+    status: Literal['success']
+    data: Member
+
+
 class GetMemoryResponse(TypedDict):
     data: Memory
 
@@ -586,8 +606,49 @@ class ImportScenarioResponse(TypedDict):
     data: Scenario
 
 
+class _InvitationRequired(TypedDict):
+    id: str
+    email: str
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
+    status: Union[Literal['pending'], Literal['accepted'], Literal['revoked'], Literal['expired']]
+    invited_by: Optional[str]
+    emailed: bool
+    created_at: str
+    expires_at: str
+    accepted_at: Optional[str]
+
+
+class Invitation(_InvitationRequired, total=False):
+    url: str
+
+
+class InvitationAcceptance(TypedDict, total=False):
+    """Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address."""
+    name: str
+    password: str
+
+
+class InvitationCreate(TypedDict):
+    email: str
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
+
+
+class InvitationPreview(TypedDict):
+    workspace: Dict[str, Any]
+    email: str
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
+    status: Union[Literal['pending'], Literal['accepted'], Literal['revoked'], Literal['expired']]
+    invited_by: Optional[str]
+    expires_at: str
+
+
 class JwksResponse(TypedDict):
     keys: List[Dict[str, Any]]
+
+
+class LeaveWorkspaceResponse(TypedDict):
+    status: Literal['success']
+    message: str
 
 
 #: ListAnalysesResponse
@@ -610,12 +671,33 @@ class ListApiSecretsResponse(_ListApiSecretsResponseRequired, total=False):
     next_cursor: Optional[str]
 
 
+class _ListAuditEventsResponseRequired(TypedDict):
+    status: Literal['success']
+    data: List[AuditEvent]
+
+
+class ListAuditEventsResponse(_ListAuditEventsResponseRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
 #: ListGoalsResponse
 ListGoalsResponse = 'Union[List[Goal], GoalPage]'
 
 
+class ListInvitationsResponse(TypedDict):
+    status: Literal['success']
+    data: List[Invitation]
+
+
 #: ListMeetingTranscriptsResponse
 ListMeetingTranscriptsResponse = 'List[Transcript]'
+
+
+class ListMembersResponse(TypedDict):
+    status: Literal['success']
+    data: List[Member]
 
 
 class _ListMemoryTagsResponseRequired(TypedDict):
@@ -811,6 +893,19 @@ class MeetingSummaryList(_MeetingSummaryListRequired, total=False):
     next_cursor: Optional[str]
 
 
+class Member(TypedDict):
+    id: str
+    name: str
+    email: str
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
+    joined_at: str
+    is_you: bool
+
+
+class MemberUpdate(TypedDict):
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
+
+
 class Memory(TypedDict):
     id: str
     user_memory_tag: str
@@ -979,10 +1074,20 @@ class RedeliverWebhookDeliveryResponse(TypedDict):
     data: WebhookDelivery
 
 
+class RemoveMemberResponse(TypedDict):
+    status: Literal['success']
+    message: str
+
+
 class RevokeApiSecretResponse(TypedDict):
     status: Literal['success']
     message: str
     data: Dict[str, Any]
+
+
+class RevokeInvitationResponse(TypedDict):
+    status: Literal['success']
+    data: Invitation
 
 
 class RoomGoalResult(TypedDict):
@@ -1260,11 +1365,16 @@ class Sentence(TypedDict):
     provider: Optional[str]
 
 
-class Session(TypedDict):
+class _SessionRequired(TypedDict):
     user: Dict[str, Any]
     account: Dict[str, Any]
+    role: Union[Literal['owner'], Literal['admin'], Literal['author'], Literal['coach'], Literal['viewer']]
     csrf_token: str
     expires_at: str
+
+
+class Session(_SessionRequired, total=False):
+    workspaces: List[Dict[str, Any]]
 
 
 class SessionAnalysisCompleteEvent(TypedDict):
@@ -1293,6 +1403,10 @@ class SessionSignup(TypedDict):
     email: str
     password: str
     name: str
+
+
+class SessionSwitch(TypedDict):
+    account_id: str
 
 
 class SetPersonaAvatarRequest(TypedDict):
@@ -1408,6 +1522,11 @@ class UpdateGuardrailRequest(TypedDict, total=False):
 
 class UpdateGuardrailResponse(TypedDict):
     data: Guardrail
+
+
+class UpdateMemberResponse(TypedDict):
+    status: Literal['success']
+    data: Member
 
 
 class UpdateMemoryRequest(TypedDict, total=False):

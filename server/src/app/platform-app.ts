@@ -25,10 +25,14 @@ export function platformCredentialResolver(deps: PlatformDeps) {
   const userOrExternal = async (token: string): Promise<Principal | null> => {
     const claims = await deps.tokens.verify(token);
     if (claims) {
+      // Read on every request: a removed member's token stops working, a new role applies at once.
+      const role = await deps.identity.roleOf(claims.membershipId, claims.accountId);
+      if (!role) return null;
       return {
         kind: 'user',
         accountId: claims.accountId,
         membershipId: claims.membershipId,
+        role,
         userId: claims.userId,
         apiKeyId: null,
         scopes: null,

@@ -25,6 +25,8 @@ import { createScenariosModule } from '../platform/scenarios/wiring.ts';
 import { createSessionsModule } from '../platform/sessions/wiring.ts';
 import type { SpeechEngines } from '../platform/speech/types.ts';
 import { closeSpeechEngines, createSpeechEngines } from '../platform/speech/wiring.ts';
+import { AuditLog } from '../platform/team/audit.ts';
+import { createTeamModule } from '../platform/team/wiring.ts';
 import { createTranscriptsModule } from '../platform/transcripts/wiring.ts';
 import { createUsageModule } from '../platform/usage/wiring.ts';
 import { createWebhooksModule } from '../platform/webhooks/wiring.ts';
@@ -42,6 +44,8 @@ export interface PlatformDeps extends CoreDeps, SharedAdapters {
   sessions: Module<typeof createSessionsModule>['sessions'];
   passwordResets: Module<typeof createSessionsModule>['passwordResets'];
   apiSecrets: Module<typeof createApiSecretsModule>['apiSecrets'];
+  team: Module<typeof createTeamModule>['team'];
+  audit: AuditLog;
   personas: Module<typeof createPersonasModule>['personas'];
   goals: Module<typeof createGoalsModule>['goals'];
   scenarios: Module<typeof createScenariosModule>['scenarios'];
@@ -89,7 +93,8 @@ export async function createPlatformDeps(
   // with the process; engines a test passes in are the test's to close.
   const speech = options.speech ?? (await createSpeechEngines(core.config, logger));
   if (!options.speech) core.disposers.push(() => closeSpeechEngines(speech));
-  const apiSecrets = createApiSecretsModule({ ...core, apiKeys });
+  const audit = new AuditLog(core);
+  const apiSecrets = createApiSecretsModule({ ...core, apiKeys, audit });
   const personas = createPersonasModule({ ...core, synthesizer: speech.synthesizer });
   const goals = createGoalsModule(core);
   const scenarios = createScenariosModule({
@@ -101,6 +106,14 @@ export async function createPlatformDeps(
   });
   const identity = await createIdentityModule({ ...core, accountHooks: [scenarios.seedAccount] });
   const sessions = createSessionsModule({ ...core, identity: identity.identity });
+  const team = createTeamModule({
+    ...core,
+    jobs,
+    audit,
+    identity: identity.identity,
+    sessions: sessions.sessions,
+    keysChanged: (hashes) => apiSecrets.apiSecrets.announceRemoved(hashes),
+  });
   const guardrails = createGuardrailsModule(core);
   const webhooks = createWebhooksModule({ ...core, outboundPolicy, outbound });
   const customFunctions = createCustomFunctionsModule({ ...core, outbound });
@@ -134,7 +147,7 @@ export async function createPlatformDeps(
   const reference = createReferenceModule();
   const dashboard = createDashboardModule(core);
 
-  const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs]);
+  const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs, ...team.jobs]);
   const deps: PlatformDeps = {
     ...core,
     ...shared,
@@ -144,6 +157,8 @@ export async function createPlatformDeps(
     sessions: sessions.sessions,
     passwordResets: sessions.passwordResets,
     apiSecrets: apiSecrets.apiSecrets,
+    team: team.team,
+    audit,
     personas: personas.personas,
     goals: goals.goals,
     scenarios: scenarios.scenarios,
@@ -164,6 +179,7 @@ export async function createPlatformDeps(
     },
     routes: [
       ...apiSecrets.routes,
+      ...team.routes,
       ...personas.routes,
       ...goals.routes,
       ...scenarios.routes,
@@ -188,6 +204,7 @@ export async function createPlatformDeps(
       ...recordings.publicRoutes,
       ...identity.publicRoutes,
       ...sessions.publicRoutes,
+      ...team.publicRoutes,
       ...reference.publicRoutes,
       ...dashboard.publicRoutes,
     ],

@@ -11,4 +11,6 @@ export const JOB_NAMES = {
   meetingPurgeMedia: 'meeting.purge_media',
   /** Deletes ended meetings past their workspace's retention (meeting_retention_days). */
   meetingRetentionSweep: 'meeting.retention_sweep',
+  /** E-mails an invitation link through SMTP_URL (docs/teams.md). */
+  invitationEmail: 'team.invitation_email',
 } as const;

@@ -26,6 +26,7 @@ describe('custom function changes', () => {
       kind: 'api_key' as const,
       accountId: c.accountId,
       membershipId: c.membershipId,
+      role: 'owner' as const,
       userId: null,
       apiKeyId: c.keyId,
       scopes: null,

@@ -30,6 +30,9 @@ const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> 
   // Sign-in for the dashboard (no credential needed to be refused).
   'GET /auth/session': {},
   'DELETE /auth/session': {},
+  'PUT /auth/session': json({ account_id: 'x' }),
+  'GET /auth/invitations/{}': {},
+  'POST /auth/invitations/{}/accept': json({}),
   'POST /auth/sessions': json({ email: 'nobody@example.com', password: 'long enough password' }),
   'POST /auth/signup': json({ email: 'nobody@example.com', password: 'long enough password', name: 'N' }),
   'POST /auth/password-resets': json({ email: 'nobody@example.com' }),

@@ -29,6 +29,11 @@ const OTHER_PLANES: Record<string, string> = {
   'POST /auth/signup': 'public: sign-up',
   'GET /auth/session': 'session cookie',
   'DELETE /auth/session': 'session cookie and CSRF token',
+  'PUT /auth/session':
+    'session cookie and CSRF token; only workspaces the user belongs to (team/team.test.ts)',
+  'GET /auth/invitations/{}': "public: the invitation link's token (team/team.test.ts)",
+  'POST /auth/invitations/{}/accept':
+    "the link's token; signed in, the session cookie and CSRF token (team/team.test.ts)",
   'POST /auth/password-resets': 'public: reset link request',
   'POST /auth/password-resets/confirm': 'public: reset token',
   'GET /auth/providers': 'public',

@@ -14,10 +14,13 @@ export const platformOperations = {
     createPasswordReset: {"operationId":"createPasswordReset","method":"POST","path":"/v1/auth/password-resets","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     confirmPasswordReset: {"operationId":"confirmPasswordReset","method":"POST","path":"/v1/auth/password-resets/confirm","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     getSession: {"operationId":"getSession","method":"GET","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    switchSessionWorkspace: {"operationId":"switchSessionWorkspace","method":"PUT","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     deleteSession: {"operationId":"deleteSession","method":"DELETE","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     listAuthProviders: {"operationId":"listAuthProviders","method":"GET","path":"/v1/auth/providers","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     startOidcSignIn: {"operationId":"startOidcSignIn","method":"GET","path":"/v1/auth/oidc/start","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     finishOidcSignIn: {"operationId":"finishOidcSignIn","method":"GET","path":"/v1/auth/oidc/callback","pathParams":[],"query":["code","state","error","error_description","error_uri","iss","scope","session_state","authuser","prompt","hd"],"headers":[],"body":null,"pagination":null},
+    getInvitation: {"operationId":"getInvitation","method":"GET","path":"/v1/auth/invitations/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
+    acceptInvitation: {"operationId":"acceptInvitation","method":"POST","path":"/v1/auth/invitations/{token}/accept","pathParams":["token"],"query":[],"headers":[],"body":"json","pagination":null},
   },
   apiKeys: {
     listApiSecrets: {"operationId":"listApiSecrets","method":"GET","path":"/v1/api-secrets","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -27,6 +30,17 @@ export const platformOperations = {
     deleteApiSecret: {"operationId":"deleteApiSecret","method":"DELETE","path":"/v1/api-secrets/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     revokeApiSecret: {"operationId":"revokeApiSecret","method":"POST","path":"/v1/api-secrets/{id}/revoke","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     reactivateApiSecret: {"operationId":"reactivateApiSecret","method":"POST","path":"/v1/api-secrets/{id}/reactivate","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+  },
+  team: {
+    listMembers: {"operationId":"listMembers","method":"GET","path":"/v1/members","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    getMember: {"operationId":"getMember","method":"GET","path":"/v1/members/{member_id}","pathParams":["member_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    updateMember: {"operationId":"updateMember","method":"PATCH","path":"/v1/members/{member_id}","pathParams":["member_id"],"query":[],"headers":[],"body":"json","pagination":null},
+    removeMember: {"operationId":"removeMember","method":"DELETE","path":"/v1/members/{member_id}","pathParams":["member_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    leaveWorkspace: {"operationId":"leaveWorkspace","method":"DELETE","path":"/v1/members/me","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    listInvitations: {"operationId":"listInvitations","method":"GET","path":"/v1/invitations","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    createInvitation: {"operationId":"createInvitation","method":"POST","path":"/v1/invitations","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    revokeInvitation: {"operationId":"revokeInvitation","method":"DELETE","path":"/v1/invitations/{invitation_id}","pathParams":["invitation_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    listAuditEvents: {"operationId":"listAuditEvents","method":"GET","path":"/v1/audit-events","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
   },
   personas: {
     list: {"operationId":"listPersonas","method":"GET","path":"/v1/personas","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -180,6 +194,8 @@ export interface UnderstudyApi {
     confirmPasswordReset(params: Params<operations['confirmPasswordReset']>, options?: RequestOptions): Promise<Result<operations['confirmPasswordReset']>>;
     /** The signed-in session (user, workspace, a CSRF token for this page); 401 when signed out. (`getSession`: GET /v1/auth/session) */
     getSession(params?: Params<operations['getSession']>, options?: RequestOptions): Promise<Result<operations['getSession']>>;
+    /** Switch the session to another workspace the user belongs to (needs X-CSRF-Token). (`switchSessionWorkspace`: PUT /v1/auth/session) */
+    switchSessionWorkspace(params: Params<operations['switchSessionWorkspace']>, options?: RequestOptions): Promise<Result<operations['switchSessionWorkspace']>>;
     /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). (`deleteSession`: DELETE /v1/auth/session) */
     deleteSession(params?: Params<operations['deleteSession']>, options?: RequestOptions): Promise<Result<operations['deleteSession']>>;
     /** How one may sign in here: password, whether sign-up is open, the external provider. (`listAuthProviders`: GET /v1/auth/providers) */
@@ -188,6 +204,10 @@ export interface UnderstudyApi {
     startOidcSignIn(params?: Params<operations['startOidcSignIn']>, options?: RequestOptions): Promise<Result<operations['startOidcSignIn']>>;
     /** Where the identity provider returns: signs in (session cookie) and redirects to the dashboard. (`finishOidcSignIn`: GET /v1/auth/oidc/callback) */
     finishOidcSignIn(params?: Params<operations['finishOidcSignIn']>, options?: RequestOptions): Promise<Result<operations['finishOidcSignIn']>>;
+    /** What an invitation link offers: the workspace, the role, the invited address and its status. (`getInvitation`: GET /v1/auth/invitations/{token}) */
+    getInvitation(token: string, params?: Params<operations['getInvitation']>, options?: RequestOptions): Promise<Result<operations['getInvitation']>>;
+    /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace. (`acceptInvitation`: POST /v1/auth/invitations/{token}/accept) */
+    acceptInvitation(token: string, params?: Params<operations['acceptInvitation']>, options?: RequestOptions): Promise<Result<operations['acceptInvitation']>>;
   };
   apiKeys: {
     /** List API keys, newest first. Send `limit` or `cursor` to page. (`listApiSecrets`: GET /v1/api-secrets) */
@@ -204,6 +224,26 @@ export interface UnderstudyApi {
     revokeApiSecret(id: string, params?: Params<operations['revokeApiSecret']>, options?: RequestOptions): Promise<Result<operations['revokeApiSecret']>>;
     /** Reactivate a revoked key: the same secret works again. (`reactivateApiSecret`: POST /v1/api-secrets/{id}/reactivate) */
     reactivateApiSecret(id: string, params?: Params<operations['reactivateApiSecret']>, options?: RequestOptions): Promise<Result<operations['reactivateApiSecret']>>;
+  };
+  team: {
+    /** The members of the workspace with their roles, oldest first. (`listMembers`: GET /v1/members) */
+    listMembers(params?: Params<operations['listMembers']>, options?: RequestOptions): Promise<Result<operations['listMembers']>>;
+    /** (`getMember`: GET /v1/members/{member_id}) */
+    getMember(member_id: string, params?: Params<operations['getMember']>, options?: RequestOptions): Promise<Result<operations['getMember']>>;
+    /** Change a member's role (admins: any role but owner; owners: any). The last owner stays an owner. (`updateMember`: PATCH /v1/members/{member_id}) */
+    updateMember(member_id: string, params: Params<operations['updateMember']>, options?: RequestOptions): Promise<Result<operations['updateMember']>>;
+    /** Remove a member: their sessions end and the API keys they created stop working; what they authored stays. (`removeMember`: DELETE /v1/members/{member_id}) */
+    removeMember(member_id: string, params?: Params<operations['removeMember']>, options?: RequestOptions): Promise<Result<operations['removeMember']>>;
+    /** Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working. (`leaveWorkspace`: DELETE /v1/members/me) */
+    leaveWorkspace(params?: Params<operations['leaveWorkspace']>, options?: RequestOptions): Promise<Result<operations['leaveWorkspace']>>;
+    /** Invitations of the workspace, newest first (the 500 latest), with their status. (`listInvitations`: GET /v1/invitations) */
+    listInvitations(params?: Params<operations['listInvitations']>, options?: RequestOptions): Promise<Result<operations['listInvitations']>>;
+    /** Invite an address with a role. The response carries the link (once); with SMTP_URL set it is e-mailed too. Replaces an open invitation to the same address. (`createInvitation`: POST /v1/invitations) */
+    createInvitation(params: Params<operations['createInvitation']>, options?: RequestOptions): Promise<Result<operations['createInvitation']>>;
+    /** Revoke a pending invitation: its link stops working. (`revokeInvitation`: DELETE /v1/invitations/{invitation_id}) */
+    revokeInvitation(invitation_id: string, params?: Params<operations['revokeInvitation']>, options?: RequestOptions): Promise<Result<operations['revokeInvitation']>>;
+    /** Who changed members, invitations and API keys, newest first (admins and owners). Send `limit` or `cursor` to page. (`listAuditEvents`: GET /v1/audit-events) */
+    listAuditEvents(params?: Params<operations['listAuditEvents']>, options?: RequestOptions): PagePromise<Result<operations['listAuditEvents']>, CursorItem<Result<operations['listAuditEvents']>>>;
   };
   personas: {
     /** List personas, newest first: an array, or a page envelope when `limit` or `cursor` is sent. (`listPersonas`: GET /v1/personas) */

@@ -247,7 +247,8 @@ export interface paths {
         };
         /** The signed-in session (user, workspace, a CSRF token for this page); 401 when signed out. */
         get: operations["getSession"];
-        put?: never;
+        /** Switch the session to another workspace the user belongs to (needs X-CSRF-Token). */
+        put: operations["switchSessionWorkspace"];
         post?: never;
         /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). */
         delete: operations["deleteSession"];
@@ -301,6 +302,40 @@ export interface paths {
         get: operations["finishOidcSignIn"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invitation link offers: the workspace, the role, the invited address and its status. */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace. */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -387,6 +422,110 @@ export interface paths {
         put?: never;
         /** Reactivate a revoked key: the same secret works again. */
         post: operations["reactivateApiSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The members of the workspace with their roles, oldest first. */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        /** Remove a member: their sessions end and the API keys they created stop working; what they authored stays. */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (admins: any role but owner; owners: any). The last owner stays an owner. */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/v1/members/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working. */
+        delete: operations["leaveWorkspace"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations of the workspace, newest first (the 500 latest), with their status. */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite an address with a role. The response carries the link (once); with SMTP_URL set it is e-mailed too. Replaces an open invitation to the same address. */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation: its link stops working. */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who changed members, invitations and API keys, newest first (admins and owners). Send `limit` or `cursor` to page. */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1751,6 +1890,12 @@ export interface components {
             secret_prefix: string;
             is_active: boolean;
             scopes: string[] | null;
+            /** @description The member who made the key; a key acts with their current role (docs/teams.md). */
+            created_by: {
+                member_id: string;
+                name: string | null;
+                email: string | null;
+            };
             last_used_at: string | null;
             /**
              * Format: date-time
@@ -1780,6 +1925,31 @@ export interface components {
         };
         AttachGuardrailResponse: {
             data: components["schemas"]["ScenarioGuardrail"];
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            id: string;
+            /**
+             * @description member.invited, member.joined, member.role_changed, member.removed, member.left, invitation.revoked, api_key.created, api_key.revoked, api_key.reactivated, api_key.deleted
+             * @example member.invited
+             */
+            action: string;
+            actor: {
+                kind: "user" | "api_key" | "invitation";
+                member_id: string | null;
+                /** @description As it was at the time. */
+                name: string;
+            };
+            /** @description What it was done to: an address, a member, a key. */
+            target: string;
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
         };
         /** AuthProviders */
         AuthProviders: {
@@ -1881,6 +2051,12 @@ export interface components {
                 secret_prefix: string;
                 is_active: boolean;
                 scopes: string[] | null;
+                /** @description The member who made the key; a key acts with their current role (docs/teams.md). */
+                created_by: {
+                    member_id: string;
+                    name: string | null;
+                    email: string | null;
+                };
                 last_used_at: string | null;
                 /**
                  * Format: date-time
@@ -2013,6 +2189,11 @@ export interface components {
         };
         CreateGuardrailResponse: {
             data: components["schemas"]["Guardrail"];
+        };
+        CreateInvitationResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Invitation"];
         };
         /**
          * @example {
@@ -2579,6 +2760,11 @@ export interface components {
             success: true;
             data: components["schemas"]["Meeting"];
         };
+        GetMemberResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Member"];
+        };
         GetMemoryResponse: {
             data: components["schemas"]["Memory"];
         };
@@ -2844,10 +3030,80 @@ export interface components {
             warnings: string[];
             data: components["schemas"]["Scenario"];
         };
+        /** Invitation */
+        Invitation: {
+            id: string;
+            email: string;
+            /** @description A member role (docs/teams.md): owner, admin, author, coach or viewer. */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+            /** @description pending until accepted, revoked, or 7 days old (expired). */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            invited_by: string | null;
+            /** @description Sent by e-mail through SMTP_URL as well (false: share the link yourself). */
+            emailed: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            expires_at: string;
+            accepted_at: string | null;
+            /** @description The invitation link: returned once, when the invitation is created (only a hash of its token is stored). */
+            url?: string;
+        };
+        /**
+         * InvitationAcceptance
+         * @description Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address.
+         */
+        InvitationAcceptance: {
+            name?: string;
+            password?: string;
+        };
+        /**
+         * InvitationCreate
+         * @example {
+         *       "email": "sam@example.com",
+         *       "role": "coach"
+         *     }
+         */
+        InvitationCreate: {
+            /** Format: email */
+            email: string;
+            /** @description A member role (docs/teams.md): owner, admin, author, coach or viewer. */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+        };
+        /** InvitationPreview */
+        InvitationPreview: {
+            workspace: {
+                id: string;
+                name: string;
+            };
+            /** @description The address the invitation was sent to. */
+            email: string;
+            /** @description A member role (docs/teams.md): owner, admin, author, coach or viewer. */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+            /** @description pending until accepted, revoked, or 7 days old (expired). */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            invited_by: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            expires_at: string;
+        };
         JwksResponse: {
             keys: {
                 [key: string]: unknown;
             }[];
+        };
+        LeaveWorkspaceResponse: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
         };
         ListAnalysesResponse: components["schemas"]["Analysis"][] | components["schemas"]["AnalysisPage"];
         ListApiSecretScopesResponse: {
@@ -2869,8 +3125,27 @@ export interface components {
             has_more?: boolean;
             next_cursor?: string | null;
         };
+        ListAuditEventsResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["AuditEvent"][];
+            /** @enum {string} */
+            object?: "list";
+            has_more?: boolean;
+            next_cursor?: string | null;
+        };
         ListGoalsResponse: components["schemas"]["Goal"][] | components["schemas"]["GoalPage"];
+        ListInvitationsResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Invitation"][];
+        };
         ListMeetingTranscriptsResponse: components["schemas"]["Transcript"][];
+        ListMembersResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Member"][];
+        };
         ListMemoryTagsResponse: {
             data: components["schemas"]["MemoryTagSummary"][];
             /** @enum {string} */
@@ -3199,6 +3474,32 @@ export interface components {
             has_more?: boolean;
             next_cursor?: string | null;
         };
+        /** Member */
+        Member: {
+            /** @description The membership id (`member_id` in paths). */
+            id: string;
+            name: string;
+            email: string;
+            /** @description A member role (docs/teams.md): owner, admin, author, coach or viewer. */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            joined_at: string;
+            /** @description This member is the caller (or the creator of the calling key). */
+            is_you: boolean;
+        };
+        /**
+         * MemberUpdate
+         * @example {
+         *       "role": "coach"
+         *     }
+         */
+        MemberUpdate: {
+            /** @description A member role (docs/teams.md): owner, admin, author, coach or viewer. */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+        };
         /** Memory */
         Memory: {
             /** Format: uuid */
@@ -3516,6 +3817,11 @@ export interface components {
         RedeliverWebhookDeliveryResponse: {
             data: components["schemas"]["WebhookDelivery"];
         };
+        RemoveMemberResponse: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+        };
         RevokeApiSecretResponse: {
             /** @enum {string} */
             status: "success";
@@ -3525,6 +3831,11 @@ export interface components {
                 name: string;
                 is_active: boolean;
             };
+        };
+        RevokeInvitationResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Invitation"];
         };
         /** RoomGoalResult */
         RoomGoalResult: {
@@ -4111,6 +4422,14 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description The user's role in this workspace (docs/teams.md). */
+            role: "owner" | "admin" | "author" | "coach" | "viewer";
+            /** @description Every workspace the user belongs to (GET only); PUT /v1/auth/session with `account_id` switches. */
+            workspaces?: {
+                id: string;
+                name: string;
+                role: string;
+            }[];
             /** @description Send as the X-CSRF-Token header with every POST, PUT, PATCH and DELETE the cookie authenticates. */
             csrf_token: string;
             /**
@@ -4171,6 +4490,11 @@ export interface components {
             email: string;
             password: string;
             name: string;
+        };
+        /** SessionSwitch */
+        SessionSwitch: {
+            /** @description A workspace the user belongs to. */
+            account_id: string;
         };
         /**
          * @example {
@@ -4433,6 +4757,11 @@ export interface components {
         };
         UpdateGuardrailResponse: {
             data: components["schemas"]["Guardrail"];
+        };
+        UpdateMemberResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Member"];
         };
         /**
          * @example {
@@ -5496,6 +5825,48 @@ export interface operations {
             };
         };
     };
+    switchSessionWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionSwitch"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteSession: {
         parameters: {
             query?: never;
@@ -5633,6 +6004,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InvitationAcceptance"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
             };
             /** @description Default Response */
             "4XX": {
@@ -5922,6 +6378,382 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReactivateApiSecretResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMembersResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMemberResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveMemberResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "coach"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateMemberResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    leaveWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaveWorkspaceResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListInvitationsResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.com",
+                 *       "role": "coach"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`). */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsResponse"];
                 };
             };
             /** @description Default Response */

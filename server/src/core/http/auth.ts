@@ -4,6 +4,7 @@ import { AppError } from './errors.ts';
 import { hookWhen } from './hooks.ts';
 import type { Principal } from './principal.ts';
 import { isWrite } from './rate-limit.ts';
+import { roleGrants } from './roles.ts';
 
 /** Turns a bearer token into a principal, or null when the token is unknown. */
 export type CredentialResolver = (token: string, request: FastifyRequest) => Promise<Principal | null>;
@@ -75,6 +76,16 @@ export function identifyCallers(
   );
 }
 
+/** 403 for an operation the caller's role does not allow (a key acts with its creator's role). */
+export function insufficientRole(principal: Principal, scope: string): AppError {
+  const who = principal.kind === 'api_key' ? "This API key's creator" : 'You';
+  return new AppError(
+    'insufficient_role',
+    `${who} ${principal.kind === 'api_key' ? 'is' : 'are'} a${/^[aeiou]/.test(principal.role) ? 'n' : ''} ${principal.role} in this workspace, and ${principal.role}s may not do this (it needs ${scope}). Ask an admin or owner.`,
+    { param: 'role' },
+  );
+}
+
 /**
  * Authentication for every route of the scope it is installed in (after identifyCallers): a bearer
  * API key or user JWT, the workspace taken from it, route-level `userTokenOnly` and `scopes` rules,
@@ -103,15 +114,16 @@ export function requireAuthentication(app: AnyFastify): void {
         'This endpoint requires a logged-in user token, not an API key.',
       );
     }
+    const required = requiredScopes(request, prefix);
     const granted = principal.scopes;
-    const missing = granted
-      ? requiredScopes(request, prefix).find((scope) => !granted.includes(scope))
-      : null;
+    const missing = granted ? required.find((scope) => !granted.includes(scope)) : null;
     if (missing) {
       throw new AppError('insufficient_scope', `This API key lacks the ${missing} scope.`, {
         param: 'scope',
       });
     }
+    const beyondRole = required.find((scope) => !roleGrants(principal.role, scope));
+    if (beyondRole) throw insufficientRole(principal, beyondRole);
     done();
   });
 

@@ -123,6 +123,14 @@ export const ERROR_CATALOG = {
     causes: ['A key created with a restricted `scopes` list, used for an operation outside it.'],
     fix: 'Create a key with the scope named in `message` (and `param`), or use an unrestricted key.',
   },
+  insufficient_role: {
+    summary: "The signed-in member's role (or, for an API key, its creator's) does not allow the operation.",
+    causes: [
+      'A viewer, coach or author calling an operation of a higher role (docs/teams.md lists what each role may do).',
+      'An API key whose creator was later given a lower role: keys act with their creator’s current role.',
+    ],
+    fix: 'Ask an admin or owner of the workspace for a role that allows it, or use a key made by one.',
+  },
   signup_disabled: {
     summary: 'This server does not accept new sign-ups.',
     causes: ['`POST /auth/signup` on a server whose operator turned sign-up off.'],

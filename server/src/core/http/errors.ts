@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   permission_denied: { status: 403, type: 'permission_error' },
   user_token_required: { status: 403, type: 'permission_error' },
   insufficient_scope: { status: 403, type: 'permission_error' },
+  /** The member's role does not allow the operation (docs/teams.md). */
+  insufficient_role: { status: 403, type: 'permission_error' },
   signup_disabled: { status: 403, type: 'permission_error' },
   /** A cookie-authenticated write without the session's X-CSRF-Token, or from another site. */
   csrf_token_invalid: { status: 403, type: 'permission_error' },

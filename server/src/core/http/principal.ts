@@ -1,8 +1,12 @@
+import type { Role } from './roles.ts';
+
 /** Who is calling, derived from the credential alone: callers never name their workspace. */
 export interface Principal {
   kind: 'api_key' | 'user';
   accountId: string;
   membershipId: string;
+  /** The member's role now (a key acts with its creator's): what the caller may do (roles.ts). */
+  role: Role;
   userId: string | null;
   apiKeyId: number | null;
   /** null means full access; otherwise the scopes the key was created with. */

@@ -1,15 +1,30 @@
 import type { Clock } from '../../core/clock.ts';
 import { safeEqual, sha256Hex } from '../../core/crypto/hashing.ts';
+import { type Role, roleGrants } from '../../core/http/roles.ts';
 import { apiKeysRepository } from '../api-keys/repository.ts';
 import type { Executor } from '../db.ts';
 import { namespacesRepository } from '../namespaces/repository.ts';
 import { DEFAULT_NAMESPACE, type MailboxPrincipal } from './principal.ts';
 import { grantsOf, platformGrantsOf } from './scopes.ts';
 
+/**
+ * A platform key reaches the mailbox as far as its scopes and its creator's role allow: a key made
+ * by a member who is no longer an admin or owner reads and sends no mail (docs/teams.md).
+ */
+function platformGrants(identity: { scopes: string[] | null; role: Role }) {
+  const scopes = (identity.scopes ?? ['mailbox:read', 'mailbox:write']).filter((scope) =>
+    roleGrants(identity.role, scope),
+  );
+  if (identity.scopes === null && scopes.length === 2) return null;
+  return platformGrantsOf(scopes);
+}
+
 /** The platform's `svc_` key check; identities it returns may be cached up to 60 s. */
 export interface PlatformKeyVerifier {
   /** `scopes`: null for a key with full access, else the scopes it was created with. */
-  verify(secret: string): Promise<{ accountId: string; subject: string; scopes: string[] | null } | null>;
+  verify(
+    secret: string,
+  ): Promise<{ accountId: string; subject: string; scopes: string[] | null; role: Role } | null>;
 }
 
 export const SCOPED_KEY_PREFIX = 'aik_';
@@ -111,7 +126,7 @@ export class MailboxCredentialResolver {
       reach: { namespaceId, podId: null, inboxIds: null },
       keyId: null,
       accountId: identity.accountId,
-      grants: identity.scopes ? platformGrantsOf(identity.scopes) : null,
+      grants: platformGrants(identity),
     };
   }
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import type { Role } from '../../core/http/roles.ts';
 import { apiSecretRepository } from './repository.ts';
 
 export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
@@ -28,6 +29,7 @@ type KeyRow = {
   secret_hash: string;
   scopes: string[] | null;
   is_active: boolean;
+  role: string;
 };
 
 /**
@@ -91,6 +93,7 @@ export class ApiKeyVerifier {
       kind: 'api_key',
       accountId: row.account_id,
       membershipId: row.membership_id,
+      role: row.role as Role,
       userId: null,
       apiKeyId: row.id,
       scopes: row.scopes && row.scopes.length > 0 ? row.scopes : null,

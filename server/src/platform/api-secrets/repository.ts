@@ -54,15 +54,24 @@ export const apiSecretRepository = {
       .deleteFrom('api_secrets')
       .where('account_id', '=', accountId)
       .where('id', '=', id)
-      .returning(['id', 'lookup_hash'])
+      .returning(['id', 'lookup_hash', 'name'])
       .executeTakeFirst();
   },
   /** What verifying a key needs, by the SHA-256 of the key (any workspace: the key names it). */
   findForVerification(db: Kysely<DB>, lookupHash: string) {
     return db
       .selectFrom('api_secrets')
-      .select(['id', 'account_id', 'membership_id', 'secret_hash', 'scopes', 'is_active'])
-      .where('lookup_hash', '=', lookupHash)
+      .innerJoin('memberships', 'memberships.id', 'api_secrets.membership_id')
+      .select([
+        'api_secrets.id',
+        'api_secrets.account_id',
+        'api_secrets.membership_id',
+        'api_secrets.secret_hash',
+        'api_secrets.scopes',
+        'api_secrets.is_active',
+        'memberships.role',
+      ])
+      .where('api_secrets.lookup_hash', '=', lookupHash)
       .executeTakeFirst();
   },
   /** Records a use, unless a later one is recorded already. */

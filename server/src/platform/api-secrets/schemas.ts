@@ -10,6 +10,14 @@ export const ApiSecret = Type.Object(
     secret_prefix: Type.String({ examples: ['svc_3f9a1c2b'] }),
     is_active: Type.Boolean(),
     scopes: Nullable(Type.Array(Type.String())),
+    created_by: Type.Object(
+      {
+        member_id: Type.String(),
+        name: Nullable(Type.String()),
+        email: Nullable(Type.String()),
+      },
+      { description: 'The member who made the key; a key acts with their current role (docs/teams.md).' },
+    ),
     last_used_at: Nullable(Timestamp),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -8,6 +8,8 @@ import { AppError } from '../../core/http/errors.ts';
 import type { Page, PageRequest, Paginator } from '../../core/http/pagination.ts';
 import { positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import type { AuditLog } from '../team/audit.ts';
+import { memberRepository } from '../team/repository.ts';
 import type { ApiKeyVerifier } from './key-verifier.ts';
 import { type ApiSecretRow, apiSecretRepository as repo } from './repository.ts';
 
@@ -21,12 +23,14 @@ export interface ApiSecretDeps {
   clock: Clock;
   apiKeys: ApiKeyVerifier;
   paginator: Paginator;
+  audit: AuditLog;
 }
 
 export class ApiSecretService {
   constructor(private readonly deps: ApiSecretDeps) {}
 
-  render(row: ApiSecretRow) {
+  render(row: ApiSecretRow, creators: Map<string, { name: string; email: string }> = new Map()) {
+    const creator = creators.get(row.membership_id);
     const pending = this.deps.apiKeys.pendingLastUsed(row.id);
     const lastUsed =
       pending && (!row.last_used_at || pending > row.last_used_at) ? pending : row.last_used_at;
@@ -36,6 +40,11 @@ export class ApiSecretService {
       secret_prefix: row.secret_prefix,
       is_active: row.is_active,
       scopes: row.scopes && row.scopes.length > 0 ? row.scopes : null,
+      created_by: {
+        member_id: row.membership_id,
+        name: creator?.name ?? null,
+        email: creator?.email ?? null,
+      },
       last_used_at: lastUsed ? lastUsed.toISOString() : null,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
@@ -57,7 +66,12 @@ export class ApiSecretService {
       created_at: now,
       updated_at: now,
     });
-    return { ...this.render(row), secret, warning: WARNING };
+    await this.deps.audit.record(principal, {
+      action: 'api_key.created',
+      target: input.name,
+      details: { key_id: row.id, scopes },
+    });
+    return { ...this.render(row, await this.creators(principal, [row])), secret, warning: WARNING };
   }
 
   async list(
@@ -65,14 +79,16 @@ export class ApiSecretService {
     page: PageRequest | null,
   ): Promise<Page<ReturnType<ApiSecretService['render']>> | ReturnType<ApiSecretService['render']>[]> {
     const rows = await repo.list(this.deps.db, principal.accountId, page);
-    if (!page) return rows.map((row) => this.render(row));
+    const creators = await this.creators(principal, rows);
+    if (!page) return rows.map((row) => this.render(row, creators));
     return this.deps.paginator.page(rows, page, LIST, principal.accountId, positionOf, (row) =>
-      this.render(row),
+      this.render(row, creators),
     );
   }
 
   async get(principal: Principal, id: string) {
-    return this.render(await this.find(principal, id));
+    const row = await this.find(principal, id);
+    return this.render(row, await this.creators(principal, [row]));
   }
 
   async setActive(principal: Principal, id: string, isActive: boolean) {
@@ -85,6 +101,11 @@ export class ApiSecretService {
     );
     if (!row) throw notFound();
     if (!isActive) await this.announceChange(row.lookup_hash);
+    await this.deps.audit.record(principal, {
+      action: isActive ? 'api_key.reactivated' : 'api_key.revoked',
+      target: row.name,
+      details: { key_id: row.id },
+    });
     return { id: row.id, name: row.name, is_active: row.is_active };
   }
 
@@ -92,6 +113,23 @@ export class ApiSecretService {
     const row = await repo.delete(this.deps.db, principal.accountId, parseId(id));
     if (!row) throw notFound();
     await this.announceChange(row.lookup_hash);
+    await this.deps.audit.record(principal, {
+      action: 'api_key.deleted',
+      target: row.name,
+      details: { key_id: row.id },
+    });
+  }
+
+  /** Keys of a removed member (deleted with the membership): evicted here and on every instance. */
+  async announceRemoved(lookupHashes: string[]) {
+    for (const hash of lookupHashes) await this.announceChange(hash);
+  }
+
+  /** Who made each key: the member's name and e-mail (null once they have left). */
+  private async creators(principal: Principal, rows: ApiSecretRow[]) {
+    const ids = [...new Set(rows.map((row) => row.membership_id))];
+    const names = await memberRepository.names(this.deps.db, principal.accountId, ids);
+    return new Map(names.map((row) => [row.id, { name: row.name, email: row.email }]));
   }
 
   private async find(principal: Principal, id: string) {

@@ -18,6 +18,17 @@ export const identityRepository = {
       .orderBy('id', 'asc')
       .executeTakeFirst();
   },
+  membershipRole(db: Kysely<DB>, membershipId: string, accountId: string) {
+    return db
+      .selectFrom('memberships')
+      .select('role')
+      .where('id', '=', membershipId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  },
+  userById(db: Kysely<DB>, userId: string) {
+    return db.selectFrom('users').select(['id', 'name', 'email']).where('id', '=', userId).executeTakeFirst();
+  },
   insertUser(db: Kysely<DB>, values: Insertable<DB['users']>) {
     return db.insertInto('users').values(values).execute();
   },
@@ -43,7 +54,12 @@ export const identityRepository = {
     return db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
-      .select(['users.id as userId', 'memberships.id as membershipId', 'memberships.account_id as accountId'])
+      .select([
+        'users.id as userId',
+        'memberships.id as membershipId',
+        'memberships.account_id as accountId',
+        'memberships.role',
+      ])
       .where('users.external_issuer', '=', identity.issuer)
       .where('users.external_subject', '=', identity.subject)
       .orderBy('memberships.created_at', 'asc')

@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { DB } from '../../core/db/schema.ts';
 import { AppError } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import type { Role } from '../../core/http/roles.ts';
 import { type AccountCreatedHook, createWorkspace } from './accounts.ts';
 import type { ExternalIdentity } from './oidc.ts';
 import { identityRepository } from './repository.ts';
@@ -54,6 +55,38 @@ export class IdentityService {
     };
   }
 
+  /**
+   * A password user without a workspace of their own (they join one by invitation), inside the
+   * caller's transaction; 409 when the address already has an account (sign in instead).
+   */
+  async createUser(
+    tx: Kysely<DB>,
+    input: { email: string; password: string; name: string },
+  ): Promise<{ id: string; email: string; name: string }> {
+    const email = input.email.trim().toLowerCase();
+    if (await identityRepository.findLocalUser(tx, email)) {
+      throw new AppError(
+        'duplicate',
+        'An account with this email already exists: sign in, then open the link again.',
+        {
+          param: 'email',
+        },
+      );
+    }
+    const now = this.deps.clock.now();
+    const user = { id: randomUUID(), email, name: input.name.trim(), created_at: now, updated_at: now };
+    await identityRepository.insertUser(tx, {
+      ...user,
+      password_hash: await bcrypt.hash(input.password, PASSWORD_COST),
+    });
+    return { id: user.id, email: user.email, name: user.name };
+  }
+
+  /** A user's name and e-mail, for the audit log of what they do. */
+  async userById(userId: string) {
+    return identityRepository.userById(this.deps.db, userId);
+  }
+
   async login(input: { email: string; password: string }): Promise<{ token: string }> {
     return { token: await this.deps.tokens.sign(await this.authenticate(input)) };
   }
@@ -67,6 +100,12 @@ export class IdentityService {
     if (!user || !matches || !membership)
       throw new AppError('invalid_credentials', 'Invalid email or password.');
     return { userId: user.id, accountId: membership.account_id, membershipId: membership.id };
+  }
+
+  /** The membership's role, or null when it no longer exists (the member was removed). */
+  async roleOf(membershipId: string, accountId: string): Promise<Role | null> {
+    const row = await identityRepository.membershipRole(this.deps.db, membershipId, accountId);
+    return row ? (row.role as Role) : null;
   }
 
   /** A password user's id by e-mail (external identities have no password to reset). */
@@ -117,6 +156,7 @@ export class IdentityService {
       kind: 'user',
       accountId: found.accountId,
       membershipId: found.membershipId,
+      role: found.role as Role,
       userId: found.userId,
       apiKeyId: null,
       scopes: null,

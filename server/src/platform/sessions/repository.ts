@@ -11,7 +11,9 @@ export const sessionRepository = {
       .selectFrom('user_sessions')
       .innerJoin('users', 'users.id', 'user_sessions.user_id')
       .innerJoin('accounts', 'accounts.id', 'user_sessions.account_id')
+      .innerJoin('memberships', 'memberships.id', 'user_sessions.membership_id')
       .select([
+        'memberships.role',
         'user_sessions.token_hash',
         'user_sessions.user_id',
         'user_sessions.membership_id',
@@ -26,6 +28,24 @@ export const sessionRepository = {
       .where('user_sessions.token_hash', '=', tokenHash)
       .where('user_sessions.expires_at', '>', now)
       .executeTakeFirst();
+  },
+  /** The user's workspaces with their role, oldest membership first. */
+  workspacesOf(db: Kysely<DB>, userId: string) {
+    return db
+      .selectFrom('memberships')
+      .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+      .select(['accounts.id', 'accounts.name', 'memberships.role', 'memberships.id as membershipId'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('memberships.created_at', 'asc')
+      .orderBy('memberships.id', 'asc')
+      .execute();
+  },
+  moveTo(db: Kysely<DB>, tokenHash: string, membershipId: string, accountId: string) {
+    return db
+      .updateTable('user_sessions')
+      .set({ membership_id: membershipId, account_id: accountId })
+      .where('token_hash', '=', tokenHash)
+      .execute();
   },
   touch(db: Kysely<DB>, tokenHash: string, values: { last_seen_at: Date; expires_at: Date }) {
     return db.updateTable('user_sessions').set(values).where('token_hash', '=', tokenHash).execute();

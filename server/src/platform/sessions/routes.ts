@@ -12,6 +12,7 @@ import {
   Session,
   SessionCredentials,
   SessionSignup,
+  SessionSwitch,
 } from './schemas.ts';
 import type { SessionService } from './service.ts';
 
@@ -140,7 +141,27 @@ export const sessionRoutes: RouteModule<{
         }
         throw new AppError('unauthorized', 'Not signed in.');
       }
-      return session.view;
+      return { ...session.view, workspaces: await sessions.workspacesOf(session) };
+    },
+  );
+
+  app.put(
+    '/v1/auth/session',
+    {
+      schema: {
+        ...withCookie,
+        operationId: 'switchSessionWorkspace',
+        summary: 'Switch the session to another workspace the user belongs to (needs X-CSRF-Token).',
+        body: SessionSwitch,
+        response: withErrors({ 200: Session }),
+      },
+    },
+    async (request) => {
+      const session = await sessions.fromRequest(request);
+      if (!session) throw new AppError('unauthorized', 'Not signed in.');
+      assertCsrf(request, session, publicUrl);
+      const switched = await sessions.switchWorkspace(session, request.body.account_id);
+      return { ...switched.view, workspaces: await sessions.workspacesOf(switched) };
     },
   );
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { RoleSchema } from '../../core/http/roles.ts';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -18,6 +19,13 @@ export const Session = Type.Object(
   {
     user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
     account: Type.Object({ id: Type.String(), name: Type.String() }),
+    role: { ...RoleSchema, description: "The user's role in this workspace (docs/teams.md)." },
+    workspaces: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() }), {
+        description:
+          'Every workspace the user belongs to (GET only); PUT /v1/auth/session with `account_id` switches.',
+      }),
+    ),
     csrf_token: Type.String({
       description:
         'Send as the X-CSRF-Token header with every POST, PUT, PATCH and DELETE the cookie authenticates.',
@@ -29,6 +37,17 @@ export const Session = Type.Object(
     },
   },
   { $id: 'Session', title: 'Session' },
+);
+
+export const SessionSwitch = Type.Object(
+  {
+    account_id: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'A workspace the user belongs to.',
+    }),
+  },
+  { additionalProperties: false, $id: 'SessionSwitch', title: 'SessionSwitch' },
 );
 
 export const PasswordResetRequest = Type.Object(

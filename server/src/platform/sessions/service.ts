@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import { safeEqual } from '../../core/crypto/hashing.ts';
 import type { DB } from '../../core/db/schema.ts';
+import { AppError } from '../../core/http/errors.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import type { Role } from '../../core/http/roles.ts';
 import type { UserClaims } from '../identity/tokens.ts';
 import {
   type CookieWriter,
@@ -25,6 +27,8 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 export interface SessionView {
   user: { id: string; email: string; name: string };
   account: { id: string; name: string };
+  /** The signed-in member's role in this workspace (docs/teams.md). */
+  role: Role;
   csrf_token: string;
   expires_at: string;
 }
@@ -73,6 +77,28 @@ export class SessionService {
     await sessionRepository.delete(this.deps.db, session.tokenHash);
   }
 
+  /** The workspaces the session's user belongs to, oldest membership first. */
+  async workspacesOf(session: OpenSession): Promise<Array<{ id: string; name: string; role: string }>> {
+    const rows = await sessionRepository.workspacesOf(this.deps.db, session.principal.userId!);
+    return rows.map(({ id, name, role }) => ({ id, name, role }));
+  }
+
+  /** Moves the session to the user's membership in `accountId` (404 when they have none). */
+  async switchWorkspace(session: OpenSession, accountId: string): Promise<OpenSession> {
+    const { db } = this.deps;
+    const workspaces = await sessionRepository.workspacesOf(db, session.principal.userId!);
+    const target = workspaces.find((workspace) => workspace.id === accountId);
+    if (!target) {
+      throw new AppError('resource_not_found', 'You are not a member of this workspace.', {
+        param: 'account_id',
+      });
+    }
+    await sessionRepository.moveTo(db, session.tokenHash, target.membershipId, target.id);
+    const moved = await this.load(session.tokenHash, session.csrfToken);
+    if (!moved) throw new AppError('unauthorized', 'Not signed in.');
+    return moved;
+  }
+
   /** Ends every session of the user except `keep` (after a password change). */
   async endOthers(userId: string, keep: OpenSession | null): Promise<void> {
     const kept = keep && keep.principal.userId === userId ? keep.tokenHash : null;
@@ -89,9 +115,12 @@ export class SessionService {
     await sessionRepository.deleteExpired(this.deps.db, this.deps.clock.now());
   }
 
-  private async open(token: string): Promise<OpenSession | null> {
+  private open(token: string): Promise<OpenSession | null> {
+    return this.load(tokenHash(token), csrfTokenOf(token));
+  }
+
+  private async load(hash: string, csrfToken: string): Promise<OpenSession | null> {
     const { db, clock } = this.deps;
-    const hash = tokenHash(token);
     const now = clock.now();
     const row = await sessionRepository.findLive(db, hash, now);
     if (!row) return null;
@@ -101,7 +130,6 @@ export class SessionService {
       expiresAt = new Date(Math.min(now.getTime() + IDLE_LIFETIME_MS, absolute));
       await sessionRepository.touch(db, hash, { last_seen_at: now, expires_at: expiresAt });
     }
-    const csrfToken = csrfTokenOf(token);
     return {
       tokenHash: hash,
       csrfToken,
@@ -109,6 +137,7 @@ export class SessionService {
         kind: 'user',
         accountId: row.account_id,
         membershipId: row.membership_id,
+        role: row.role as Role,
         userId: row.user_id,
         apiKeyId: null,
         scopes: null,
@@ -118,6 +147,7 @@ export class SessionService {
       view: {
         user: { id: row.user_id, email: row.user_email, name: row.user_name },
         account: { id: row.account_id, name: row.account_name },
+        role: row.role as Role,
         csrf_token: csrfToken,
         expires_at: expiresAt.toISOString(),
       },

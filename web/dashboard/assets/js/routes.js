@@ -1,5 +1,7 @@
 // Every view of the dashboard: its address, title, where it sits in the navigation, and the
-// module that draws it (loaded when first visited). `public` views are shown signed out.
+// module that draws it (loaded when first visited). `public` views are shown signed out;
+// `nav.adminOnly` views are left out of the navigation of authors, coaches and viewers (the API
+// refuses them their calls anyway: docs/teams.md).
 export const NAV_SECTIONS = ['Practice', 'Authoring', 'Integrations', 'Workspace'];
 
 export const ROUTES = [
@@ -67,7 +69,7 @@ export const ROUTES = [
   {
     path: '/webhooks',
     title: 'Webhooks',
-    nav: { section: 'Integrations', label: 'Webhooks' },
+    nav: { section: 'Integrations', label: 'Webhooks', adminOnly: true },
     load: () => import('./pages/integrations/webhooks.js'),
   },
   {
@@ -78,13 +80,13 @@ export const ROUTES = [
   {
     path: '/api-keys',
     title: 'API keys',
-    nav: { section: 'Integrations', label: 'API keys' },
+    nav: { section: 'Integrations', label: 'API keys', adminOnly: true },
     load: () => import('./pages/integrations/api-keys.js'),
   },
   {
     path: '/mailbox',
     title: 'Mailbox',
-    nav: { section: 'Integrations', label: 'Mailbox' },
+    nav: { section: 'Integrations', label: 'Mailbox', adminOnly: true },
     load: () => import('./pages/integrations/mailbox.js'),
   },
   { path: '/mailbox/:inbox', title: 'Mailbox', load: () => import('./pages/integrations/mailbox.js') },
@@ -92,6 +94,12 @@ export const ROUTES = [
     path: '/mailbox/:inbox/:thread',
     title: 'Mailbox',
     load: () => import('./pages/integrations/mailbox.js'),
+  },
+  {
+    path: '/team',
+    title: 'Team',
+    nav: { section: 'Workspace', label: 'Team' },
+    load: () => import('./pages/team/team.js'),
   },
   {
     path: '/usage',
@@ -112,6 +120,12 @@ export const ROUTES = [
     title: 'Forgot your password?',
     public: true,
     load: () => import('./pages/forgot-password.js'),
+  },
+  {
+    path: '/invitations/:token',
+    title: 'Join a workspace',
+    public: true,
+    load: () => import('./pages/invitation.js'),
   },
   {
     path: '/reset-password',

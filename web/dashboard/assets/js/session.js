@@ -42,3 +42,50 @@ export async function signOut() {
     remember(null);
   }
 }
+
+/** The roles of a workspace, highest first (docs/teams.md), with what each may do. */
+export const ROLES = ['owner', 'admin', 'author', 'coach', 'viewer'];
+export const ROLE_LABELS = {
+  owner: { name: 'Owner', article: 'an', text: 'Everything, including making and removing other owners.' },
+  admin: {
+    name: 'Admin',
+    article: 'an',
+    text: 'Everything but owners: members and invitations, API keys, webhooks, the mailbox, settings, the audit log.',
+  },
+  author: {
+    name: 'Author',
+    article: 'an',
+    text: 'Writes scenarios, personas, goals, guardrails, memories and functions; runs meetings.',
+  },
+  coach: {
+    name: 'Coach',
+    article: 'a',
+    text: 'Runs meetings, re-runs analyses and gives feedback; reads scenarios.',
+  },
+  viewer: {
+    name: 'Viewer',
+    article: 'a',
+    text: 'Reads scenarios, meetings, results and reports; changes nothing.',
+  },
+};
+
+/** Admins and owners run the integrations and the team. */
+export const isAdmin = (role) => role === 'owner' || role === 'admin';
+
+/** The roles `role` may give: an admin anything but owner, an owner anything. */
+export const rolesGivableBy = (role) =>
+  role === 'owner' ? ROLES : role === 'admin' ? ROLES.filter((r) => r !== 'owner') : [];
+
+/** Moves the session to another of the user's workspaces; the answer is the new session. */
+export async function switchWorkspace(accountId) {
+  return remember(await api.put('/v1/auth/session', { account_id: accountId }));
+}
+
+/** Accepts an invitation (signed in: as the session's user; else `{ name, password }` signs up). */
+export async function acceptInvitation(token, body) {
+  return remember(
+    await api.post(`/v1/auth/invitations/${encodeURIComponent(token)}/accept`, body ?? {}, {
+      quietAuth: true,
+    }),
+  );
+}

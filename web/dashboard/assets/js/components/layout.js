@@ -3,7 +3,22 @@
 import { html, useEffect, useState } from '../lib.js';
 import { href, navigate } from '../router.js';
 import { NAV_SECTIONS, ROUTES } from '../routes.js';
-import { signOut, useSession } from '../session.js';
+import { isAdmin, signOut, switchWorkspace, useSession } from '../session.js';
+
+/** The workspace name, or a switcher when the user belongs to several. */
+function WorkspacePicker({ session, setSession }) {
+  const workspaces = session?.workspaces ?? [];
+  if (workspaces.length < 2)
+    return html`<span class="topbar__workspace" title="Workspace">${session?.account?.name}</span>`;
+  const change = async (event) => {
+    const next = await switchWorkspace(event.currentTarget.value);
+    setSession({ ...next, workspaces });
+    navigate('/');
+  };
+  return html`<select class="input topbar__workspace" aria-label="Workspace" value=${session.account.id} onChange=${change}>
+    ${workspaces.map((workspace) => html`<option value=${workspace.id}>${workspace.name}</option>`)}
+  </select>`;
+}
 
 function isCurrent(routePath, path) {
   if (routePath === '/') return path === '/';
@@ -21,7 +36,9 @@ export function Shell({ path, children }) {
   };
   const sections = NAV_SECTIONS.map((section) => ({
     section,
-    routes: ROUTES.filter((route) => route.nav?.section === section),
+    routes: ROUTES.filter(
+      (route) => route.nav?.section === section && (!route.nav.adminOnly || isAdmin(session?.role)),
+    ),
   })).filter((group) => group.routes.length > 0);
 
   return html`<div class="shell">
@@ -36,7 +53,7 @@ export function Shell({ path, children }) {
       </button>
       <a class="brand" href=${href('/')}><span class="brand__mark" aria-hidden="true"></span>Understudy</a>
       <div class="topbar__account">
-        <span class="topbar__workspace" title="Workspace">${session?.account?.name}</span>
+        <${WorkspacePicker} session=${session} setSession=${setSession} />
         <span class="topbar__user muted">${session?.user?.email}</span>
         <button type="button" class="button button--ghost" onClick=${leave}>Sign out</button>
       </div>

@@ -112,7 +112,7 @@ export default function ApiKeys() {
 
   return html`<div class="page">
     <${PageHeader} title="API keys"
-      description="Keys authenticate your servers on the API (Authorization: Bearer …) and on the mailbox service. Anyone holding one acts as your workspace."
+      description="Keys authenticate your servers on the API (Authorization: Bearer …) and on the mailbox service. A key can do what its creator's role allows (within its scopes), and stops working if they leave the workspace."
       actions=${
         !adding &&
         html`<${Button} variant="primary" onClick=${() => {
@@ -151,6 +151,7 @@ export default function ApiKeys() {
               render: (key) => (key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'),
             },
             { label: 'Created', render: (key) => formatDateTime(key.created_at) },
+            { label: 'Created by', render: (key) => key.created_by?.name ?? '—' },
             {
               label: 'Actions',
               render: (key) => html`<div class="row-actions">

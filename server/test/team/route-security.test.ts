@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { teamSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(teamSecurity);
