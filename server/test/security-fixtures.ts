@@ -8,6 +8,7 @@ import { goalsSecurity } from './goals/security-fixture.ts';
 import { guardrailsSecurity } from './guardrails/security-fixture.ts';
 import { meetingsSecurity } from './meetings/security-fixture.ts';
 import { memoriesSecurity } from './memories/security-fixture.ts';
+import { peopleSecurity } from './people/security-fixture.ts';
 import { personasSecurity } from './personas/security-fixture.ts';
 import { scenariosSecurity } from './scenarios/security-fixture.ts';
 import { teamSecurity } from './team/security-fixture.ts';
@@ -29,4 +30,5 @@ export const PLATFORM_SECURITY_FIXTURES = [
   eventsSecurity,
   workspaceSecurity,
   teamSecurity,
+  peopleSecurity,
 ];

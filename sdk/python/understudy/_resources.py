@@ -52,6 +52,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getSession': Operation('getSession', 'GET', '/v1/auth/session', (), (), (), None, None, None),
     'switchSessionWorkspace': Operation('switchSessionWorkspace', 'PUT', '/v1/auth/session', (), (), (), 'json', None, None),
     'deleteSession': Operation('deleteSession', 'DELETE', '/v1/auth/session', (), (), (), None, None, None),
+    'createSessionToken': Operation('createSessionToken', 'POST', '/v1/auth/session/token', (), (), (), None, None, None),
     'listAuthProviders': Operation('listAuthProviders', 'GET', '/v1/auth/providers', (), (), (), None, None, None),
     'startOidcSignIn': Operation('startOidcSignIn', 'GET', '/v1/auth/oidc/start', (), (), (), None, None, None),
     'finishOidcSignIn': Operation('finishOidcSignIn', 'GET', '/v1/auth/oidc/callback', (), ('code', 'state', 'error', 'error_description', 'error_uri', 'iss', 'scope', 'session_state', 'authuser', 'prompt', 'hd'), (), None, None, None),
@@ -148,7 +149,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'listScenarioAnalyses': Operation('listScenarioAnalyses', 'GET', '/v1/analyses/scenario/{scenarioId}', ('scenarioId',), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'getAnalysis': Operation('getAnalysis', 'GET', '/v1/analyses/{id}', ('id',), (), (), None, None, None),
     'triggerAnalysis': Operation('triggerAnalysis', 'POST', '/v1/analyses/trigger/{meetingId}', ('meetingId',), (), (), None, None, None),
-    'listMeetings': Operation('listMeetings', 'GET', '/v1/meetings', (), ('limit', 'cursor', 'starting_after', 'scenario_id', 'status', 'person_name', 'created_after', 'created_before', 'q'), (), None, 'cursor', 'data'),
+    'listMeetings': Operation('listMeetings', 'GET', '/v1/meetings', (), ('limit', 'cursor', 'starting_after', 'scenario_id', 'person_id', 'status', 'person_name', 'created_after', 'created_before', 'q'), (), None, 'cursor', 'data'),
     'createMeeting': Operation('createMeeting', 'POST', '/v1/meetings', (), (), (), 'json', None, None),
     'getMeeting': Operation('getMeeting', 'GET', '/v1/meetings/{id}', ('id',), (), (), None, None, None),
     'deleteMeeting': Operation('deleteMeeting', 'DELETE', '/v1/meetings/{id}', ('id',), (), (), None, None, None),
@@ -161,6 +162,12 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getUsage': Operation('getUsage', 'GET', '/v1/usage', (), ('from', 'to', 'scenario_id'), (), None, None, None),
     'getWorkspace': Operation('getWorkspace', 'GET', '/v1/workspace', (), (), (), None, None, None),
     'updateWorkspace': Operation('updateWorkspace', 'PATCH', '/v1/workspace', (), (), (), 'json', None, None),
+    'listPeople': Operation('listPeople', 'GET', '/v1/people', (), ('limit', 'cursor', 'starting_after', 'email', 'external_id', 'q'), (), None, 'cursor', 'data'),
+    'createPerson': Operation('createPerson', 'POST', '/v1/people', (), (), (), 'json', None, None),
+    'getPerson': Operation('getPerson', 'GET', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
+    'updatePerson': Operation('updatePerson', 'PATCH', '/v1/people/{person_id}', ('person_id',), (), (), 'json', None, None),
+    'deletePerson': Operation('deletePerson', 'DELETE', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
+    'getPersonProgress': Operation('getPersonProgress', 'GET', '/v1/people/{person_id}/progress', ('person_id',), (), (), None, None, None),
 }
 
 
@@ -336,6 +343,22 @@ class PlatformIdentity(_Namespace):
         """DELETE /v1/auth/session: Sign out: ends the session and clears its cookie (needs X-CSRF-Token)."""
         return self._client._call(
             PLATFORM_OPERATIONS['deleteSession'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_session_token(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.SessionToken:
+        """POST /v1/auth/session/token: A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createSessionToken'],
             (),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
@@ -2189,6 +2212,7 @@ class PlatformMeetings(_Namespace):
         cursor: Union[str, NotGiven] = NOT_GIVEN,
         starting_after: Union[str, NotGiven] = NOT_GIVEN,
         scenario_id: Union[str, NotGiven] = NOT_GIVEN,
+        person_id: Union[str, NotGiven] = NOT_GIVEN,
         status: Union[Literal['created', 'active', 'ended'], NotGiven] = NOT_GIVEN,
         person_name: Union[str, NotGiven] = NOT_GIVEN,
         created_after: Union[str, NotGiven] = NOT_GIVEN,
@@ -2205,7 +2229,7 @@ class PlatformMeetings(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listMeetings'],
             (),
-            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'scenario_id': scenario_id, 'status': status, 'person_name': person_name, 'created_after': created_after, 'created_before': created_before, 'q': q},
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'scenario_id': scenario_id, 'person_id': person_id, 'status': status, 'person_name': person_name, 'created_after': created_after, 'created_before': created_before, 'q': q},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2215,6 +2239,8 @@ class PlatformMeetings(_Namespace):
         scenario_id: str,
         person_name: Union[str, NotGiven] = NOT_GIVEN,
         person_email: Union[str, NotGiven] = NOT_GIVEN,
+        person_id: Union[str, NotGiven] = NOT_GIVEN,
+        person_external_id: Union[str, NotGiven] = NOT_GIVEN,
         meeting_type: Union[Literal['regular', 'end-user'], NotGiven] = NOT_GIVEN,
         note_context: Union[str, NotGiven] = NOT_GIVEN,
         user_memory_tag: Union[str, NotGiven] = NOT_GIVEN,
@@ -2227,7 +2253,7 @@ class PlatformMeetings(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createMeeting'],
             (),
-            {'scenario_id': scenario_id, 'person_name': person_name, 'person_email': person_email, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
+            {'scenario_id': scenario_id, 'person_name': person_name, 'person_email': person_email, 'person_id': person_id, 'person_external_id': person_external_id, 'meeting_type': meeting_type, 'note_context': note_context, 'user_memory_tag': user_memory_tag},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2548,6 +2574,127 @@ class PlatformWorkspace(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+class PlatformPeople(_Namespace):
+    """People (platform)."""
+
+    def list(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        starting_after: Union[str, NotGiven] = NOT_GIVEN,
+        email: Union[str, NotGiven] = NOT_GIVEN,
+        external_id: Union[str, NotGiven] = NOT_GIVEN,
+        q: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Page:
+        """GET /v1/people: People of the workspace, newest first, with how many meetings each has. Send `limit` or `cursor` to page.
+
+        Returns a Page; ``.auto_paging_iter()`` walks every item of the list."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listPeople'],
+            (),
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'email': email, 'external_id': external_id, 'q': q},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_person(
+        self,
+        *,
+        name: str,
+        email: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.CreatePersonResponse:
+        """POST /v1/people: Add a person (e-mail and external id each unique in the workspace)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createPerson'],
+            (),
+            {'name': name, 'email': email, 'external_id': external_id},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_person(
+        self,
+        person_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetPersonResponse:
+        """GET /v1/people/{person_id}"""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getPerson'],
+            (person_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def update_person(
+        self,
+        person_id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        email: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.UpdatePersonResponse:
+        """PATCH /v1/people/{person_id}"""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['updatePerson'],
+            (person_id,),
+            {'name': name, 'email': email, 'external_id': external_id},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete_person(
+        self,
+        person_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.DeletePersonResponse:
+        """DELETE /v1/people/{person_id}: Delete a person; their meetings stay, linked to nobody."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['deletePerson'],
+            (person_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_person_progress(
+        self,
+        person_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetPersonProgressResponse:
+        """GET /v1/people/{person_id}/progress: A person’s practice over time: their meetings with scores and feedback, and one score series per goal."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getPersonProgress'],
+            (person_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
 
 class PlatformResources:
     """The namespaces of the platform client."""
@@ -2570,6 +2717,7 @@ class PlatformResources:
     recordings: PlatformRecordings
     usage: PlatformUsage
     workspace: PlatformWorkspace
+    people: PlatformPeople
 
     def _init_resources(self) -> None:
         client: Any = self
@@ -2591,6 +2739,7 @@ class PlatformResources:
         self.recordings = PlatformRecordings(client)
         self.usage = PlatformUsage(client)
         self.workspace = PlatformWorkspace(client)
+        self.people = PlatformPeople(client)
 
 
 MAILBOX_OPERATIONS: Dict[str, Operation] = {

@@ -217,6 +217,8 @@ class _CreateMeetingRequestRequired(TypedDict):
 class CreateMeetingRequest(_CreateMeetingRequestRequired, total=False):
     person_name: str
     person_email: str
+    person_id: str
+    person_external_id: str
     meeting_type: Literal['regular', 'end-user']
     note_context: str
     user_memory_tag: str
@@ -251,6 +253,11 @@ class CreatePersonaRequest(_CreatePersonaRequestRequired, total=False):
     gender: Optional[Literal['male', 'female']]
     voice_id: str
     avatar_id: Optional[str]
+
+
+class CreatePersonResponse(TypedDict):
+    status: Literal['success']
+    data: Person
 
 
 class _CreateScenarioRequestRequired(TypedDict):
@@ -405,6 +412,11 @@ class DeletedScenario(TypedDict):
     deleted: Literal[True]
 
 
+class DeletePersonResponse(TypedDict):
+    status: Literal['success']
+    message: str
+
+
 class EndMeetingResponse(TypedDict):
     success: Literal[True]
     data: Dict[str, Any]
@@ -481,6 +493,16 @@ class GetMemoryTagResponse(TypedDict):
     data: MemoryTag
     has_more: bool
     next_cursor: Optional[str]
+
+
+class GetPersonProgressResponse(TypedDict):
+    status: Literal['success']
+    data: PersonProgress
+
+
+class GetPersonResponse(TypedDict):
+    status: Literal['success']
+    data: Person
 
 
 class GetRecordingUrlResponse(TypedDict):
@@ -710,6 +732,17 @@ class ListMemoryTagsResponse(_ListMemoryTagsResponseRequired, total=False):
     next_cursor: Optional[str]
 
 
+class _ListPeopleResponseRequired(TypedDict):
+    status: Literal['success']
+    data: List[Person]
+
+
+class ListPeopleResponse(_ListPeopleResponseRequired, total=False):
+    object: Literal['list']
+    has_more: bool
+    next_cursor: Optional[str]
+
+
 #: ListPersonasResponse
 ListPersonasResponse = 'Union[List[Persona], PersonaPage]'
 
@@ -743,6 +776,7 @@ class _MeetingRequired(TypedDict):
     scenario_id: str
     membership_id: Optional[str]
     person_name: Optional[str]
+    person_id: Optional[str]
     meeting_type: str
     note_context: Optional[str]
     user_memory_tag: Optional[str]
@@ -985,6 +1019,19 @@ class PasswordResetRequest(TypedDict):
     email: str
 
 
+class _PersonRequired(TypedDict):
+    id: str
+    name: str
+    email: Optional[str]
+    external_id: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class Person(_PersonRequired, total=False):
+    meeting_count: int
+
+
 class Persona(TypedDict):
     id: str
     name: str
@@ -1005,6 +1052,27 @@ class PersonaPage(TypedDict):
     data: List[Persona]
     has_more: bool
     next_cursor: Optional[str]
+
+
+class _PersonCreateRequired(TypedDict):
+    name: str
+
+
+class PersonCreate(_PersonCreateRequired, total=False):
+    email: Optional[str]
+    external_id: Optional[str]
+
+
+class PersonProgress(TypedDict):
+    person: Person
+    meetings: List[Dict[str, Any]]
+    goals: List[Dict[str, Any]]
+
+
+class PersonUpdate(TypedDict, total=False):
+    name: str
+    email: Optional[str]
+    external_id: Optional[str]
 
 
 class PlatformEvent(TypedDict):
@@ -1409,6 +1477,11 @@ class SessionSwitch(TypedDict):
     account_id: str
 
 
+class SessionToken(TypedDict):
+    token: str
+    expires_in: int
+
+
 class SetPersonaAvatarRequest(TypedDict):
     avatar_id: str
 
@@ -1546,6 +1619,11 @@ class UpdatePersonaRequest(TypedDict, total=False):
     gender: Optional[Literal['male', 'female']]
     voice_id: Optional[str]
     avatar_id: Optional[str]
+
+
+class UpdatePersonResponse(TypedDict):
+    status: Literal['success']
+    data: Person
 
 
 class UpdateScenarioRequest(TypedDict, total=False):

@@ -8,6 +8,8 @@ import { createStorage, type ObjectStorage } from '../core/storage/index.ts';
 import { ApiKeyVerifier } from '../platform/api-secrets/key-verifier.ts';
 import { API_SECRET_CHANGED_CHANNEL } from '../platform/api-secrets/repository.ts';
 import { createEventEmitter, type EventEmitter } from '../platform/events/emitter.ts';
+import { TokenService } from '../platform/identity/tokens.ts';
+import { UserTokenVerifier } from '../platform/identity/user-tokens.ts';
 
 export interface SharedAdapters {
   /** HTTPS-only in production; blocked ranges reachable only where OUTBOUND_ALLOW_CIDRS says. */
@@ -24,6 +26,8 @@ export interface SharedAdapters {
   events: EventEmitter;
   /** Verifies `svc_` keys for both services; revocations arrive by NOTIFY. */
   apiKeys: ApiKeyVerifier;
+  /** Verifies user tokens for both services (the mailbox takes a signed-in admin's, docs/mailbox.md). */
+  userTokens: UserTokenVerifier;
 }
 
 export interface AdapterOverrides {
@@ -48,6 +52,10 @@ export async function createSharedAdapters(
     jobs: new JobQueue(clock),
     events: createEventEmitter({ clock, secretBox, legacyWebhookSunset: config.legacyWebhookSunset }),
     apiKeys: await startKeyVerifier(core, logger),
+    userTokens: new UserTokenVerifier(
+      await TokenService.load({ db: core.db, secretBox, clock, issuer: config.publicUrl }),
+      core.db,
+    ),
   };
 }
 

@@ -23,11 +23,10 @@ export const PLATFORM_API_VERSION = '1.4.0';
 /** Resolves a bearer token: `svc_` API keys, then our own user tokens, then an external OIDC issuer's. */
 export function platformCredentialResolver(deps: PlatformDeps) {
   const userOrExternal = async (token: string): Promise<Principal | null> => {
-    const claims = await deps.tokens.verify(token);
+    // The role is read on every request: a removed member's token stops working, a new role applies at once.
+    const claims = await deps.userTokens.verify(token);
     if (claims) {
-      // Read on every request: a removed member's token stops working, a new role applies at once.
-      const role = await deps.identity.roleOf(claims.membershipId, claims.accountId);
-      if (!role) return null;
+      const { role } = claims;
       return {
         kind: 'user',
         accountId: claims.accountId,

@@ -17,6 +17,7 @@ import { createIdentityModule } from '../platform/identity/wiring.ts';
 import { createLiveModule, type LiveHubOverrides } from '../platform/live/wiring.ts';
 import { createMeetingsModule } from '../platform/meetings/wiring.ts';
 import { createMemoriesModule } from '../platform/memories/wiring.ts';
+import { createPeopleModule } from '../platform/people/wiring.ts';
 import { createPersonasModule } from '../platform/personas/wiring.ts';
 import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createReferenceModule } from '../platform/reference/wiring.ts';
@@ -104,8 +105,16 @@ export async function createPlatformDeps(
     llm,
     outboundPolicy,
   });
-  const identity = await createIdentityModule({ ...core, accountHooks: [scenarios.seedAccount] });
-  const sessions = createSessionsModule({ ...core, identity: identity.identity });
+  const identity = await createIdentityModule({
+    ...core,
+    accountHooks: [scenarios.seedAccount],
+    tokens: shared.userTokens.tokens,
+  });
+  const sessions = createSessionsModule({
+    ...core,
+    identity: identity.identity,
+    tokens: shared.userTokens.tokens,
+  });
   const team = createTeamModule({
     ...core,
     jobs,
@@ -120,8 +129,10 @@ export async function createPlatformDeps(
   const memories = createMemoriesModule(core);
   const feedback = createFeedbackModule(core);
   const analyses = createAnalysesModule({ ...core, events, jobs, llm });
+  const people = createPeopleModule(core);
   const meetings = createMeetingsModule({
     ...core,
+    people: people.people,
     events,
     jobs,
     storage,
@@ -196,6 +207,7 @@ export async function createPlatformDeps(
       ...recordings.routes,
       ...usage.routes,
       ...workspace.routes,
+      ...people.routes,
     ],
     publicRoutes: [
       ...personas.publicRoutes,

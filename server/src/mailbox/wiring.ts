@@ -7,7 +7,12 @@ import { type LookupFn, type OutboundClient, outboundPolicyFor } from '../core/o
 import type { ObjectStorage } from '../core/storage/index.ts';
 import type { BackgroundWorker } from '../core/workers.ts';
 import { ApiKeyService } from './api-keys/service.ts';
-import { MailboxCredentialResolver, type PlatformKeyVerifier, platformKeySubject } from './auth/resolver.ts';
+import {
+  MailboxCredentialResolver,
+  type PlatformKeyVerifier,
+  type PlatformUserVerifier,
+  platformKeySubject,
+} from './auth/resolver.ts';
 import { type DomainDns, ResolverDns } from './domains/dns.ts';
 import { DomainService } from './domains/service.ts';
 import { DraftService } from './drafts/service.ts';
@@ -65,6 +70,8 @@ export interface MailboxOverrides {
 
 /** What the mailbox takes from the composition root besides the core. */
 export interface MailboxAdapters {
+  /** The platform's user tokens: a signed-in admin's dashboard reads the mailbox with one. */
+  userTokens: PlatformUserVerifier;
   storage: ObjectStorage;
   /** The shared SSRF-safe client webhooks are delivered with. */
   outbound: { request: OutboundClient['request'] };
@@ -197,6 +204,7 @@ export async function createMailboxDeps(
       clock,
       adminKey: config.mailboxAdminKey,
       platformKeys,
+      platformUsers: overrides.platformKeys === null ? null : deps.userTokens,
       logger: core.logger,
     }),
     smtp,

@@ -303,11 +303,31 @@ describe('dashboard: integrations and workspace', { skip: chromiumMissing }, () 
     assert.match(csp, new RegExp(`connect-src 'self' ${mailboxUrl.replaceAll('.', '\\.')}`));
   });
 
+  it('connects a signed-in owner as themselves: creates an inbox of the workspace without a key', async () => {
+    const { page, problems, close } = await open('/#/mailbox');
+    await page.getByRole('button', { name: 'New inbox' }).click();
+    await page.getByLabel('Display name').fill('Support desk');
+    await page.getByLabel('Username').fill(`support-${Date.now()}`);
+    await page.getByRole('button', { name: 'Create inbox' }).click();
+    await page.getByText('No mail yet').waitFor();
+    await page.getByRole('link', { name: /Support desk/ }).waitFor();
+    // The inbox is the workspace's: its API key sees it too.
+    const key = (await v1('POST', '/api-secrets', { name: 'mailbox check' })).body.data.secret;
+    const listed = await fetch(`${mailboxUrl}/v0/inboxes`, { headers: { authorization: `Bearer ${key}` } });
+    const inboxes = (await listed.json()).inboxes as Array<{ display_name: string }>;
+    assert.ok(inboxes.some((inbox) => inbox.display_name === 'Support desk'));
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('understudy.mailbox-key')), null);
+    await expectClean(page, problems);
+    await close();
+  });
+
   it('reads an inbox of the mailbox with a pasted key, sends a message and reads it in the thread', async () => {
     const key = await mailbox.createScopedKey({ name: 'dashboard test' });
     const sales = await mailbox.createInbox(key.api_key, { display_name: 'Sales agent' });
     const recipient = await mailbox.createInbox(key.api_key);
     const { page, problems, close } = await open('/#/mailbox', true);
+    // Signed in as the owner, the view connects as them; a key is pasted instead.
+    await page.getByRole('button', { name: 'Use a key instead' }).click();
     await page.getByLabel('Mailbox API key').fill('aik_not_a_real_key');
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByText('did not accept this key').waitFor();

@@ -96,6 +96,14 @@ describe('dashboard: scenarios', { skip: chromiumMissing }, () => {
     await settled(page);
     assert.equal(await page.locator('[data-page-title]').textContent(), 'Backend screen');
     assert.equal(await page.evaluate(() => (window as any).__pwned), undefined);
+    // Made in the dashboard, it records only with the participant's consent (decision 0011).
+    const created = await t.app.inject({
+      method: 'GET',
+      url: `/v1/scenarios/${scenarioId}`,
+      headers: { cookie: session.cookie },
+    });
+    const stored = created.json().data ?? created.json();
+    assert.equal(stored.session_options.recording_consent_required, true);
 
     // A goal written here is created and attached.
     await page.getByLabel('New goal name').fill('Clear answers');

@@ -31,6 +31,7 @@ const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> 
   'GET /auth/session': {},
   'DELETE /auth/session': {},
   'PUT /auth/session': json({ account_id: 'x' }),
+  'POST /auth/session/token': {},
   'GET /auth/invitations/{}': {},
   'POST /auth/invitations/{}/accept': json({}),
   'POST /auth/sessions': json({ email: 'nobody@example.com', password: 'long enough password' }),

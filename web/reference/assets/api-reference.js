@@ -9,9 +9,12 @@ if (root && typeof SwaggerUIBundle === 'function') {
     domNode: root,
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
-    // Addresses like #/Scenarios/createScenario open the operation: links can point at one.
-    deepLinking: true,
-    docExpansion: 'list',
+    // No deep links: Swagger UI writes each as a link inside the operation's toggle button, a
+    // control nested in a control that screen readers and keyboards cannot reach (axe).
+    deepLinking: false,
+    // Tags start folded: a reader opens the one they need (and Swagger UI stops rendering a long
+    // list of every operation part-way: 144 of them showed two tags).
+    docExpansion: 'none',
     filter: true,
     defaultModelsExpandDepth: 0,
     displayRequestDuration: true,
@@ -23,4 +26,10 @@ if (root && typeof SwaggerUIBundle === 'function') {
     persistAuthorization: false,
     onComplete: () => root.setAttribute('data-rendered', 'true'),
   });
+  // Example bodies scroll sideways: a keyboard must be able to reach them (tabindex 0), which
+  // Swagger UI does not give them. They appear as operations open, so they are watched for.
+  const focusable = () => {
+    for (const block of root.querySelectorAll('pre:not([tabindex])')) block.setAttribute('tabindex', '0');
+  };
+  new MutationObserver(focusable).observe(root, { childList: true, subtree: true });
 }

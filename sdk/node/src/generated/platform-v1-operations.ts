@@ -16,6 +16,7 @@ export const platformOperations = {
     getSession: {"operationId":"getSession","method":"GET","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     switchSessionWorkspace: {"operationId":"switchSessionWorkspace","method":"PUT","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     deleteSession: {"operationId":"deleteSession","method":"DELETE","path":"/v1/auth/session","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    createSessionToken: {"operationId":"createSessionToken","method":"POST","path":"/v1/auth/session/token","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     listAuthProviders: {"operationId":"listAuthProviders","method":"GET","path":"/v1/auth/providers","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     startOidcSignIn: {"operationId":"startOidcSignIn","method":"GET","path":"/v1/auth/oidc/start","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     finishOidcSignIn: {"operationId":"finishOidcSignIn","method":"GET","path":"/v1/auth/oidc/callback","pathParams":[],"query":["code","state","error","error_description","error_uri","iss","scope","session_state","authuser","prompt","hd"],"headers":[],"body":null,"pagination":null},
@@ -131,7 +132,7 @@ export const platformOperations = {
     getFeedbackCatalog: {"operationId":"getFeedbackCatalog","method":"GET","path":"/v1/meetings/feedback/catalog","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     getFeedback: {"operationId":"getMeetingFeedback","method":"GET","path":"/v1/meetings/{id}/feedback","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     submitFeedback: {"operationId":"submitMeetingFeedback","method":"POST","path":"/v1/meetings/{id}/feedback","pathParams":["id"],"query":[],"headers":[],"body":"json","pagination":null},
-    list: {"operationId":"listMeetings","method":"GET","path":"/v1/meetings","pathParams":[],"query":["limit","cursor","starting_after","scenario_id","status","person_name","created_after","created_before","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
+    list: {"operationId":"listMeetings","method":"GET","path":"/v1/meetings","pathParams":[],"query":["limit","cursor","starting_after","scenario_id","person_id","status","person_name","created_after","created_before","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     create: {"operationId":"createMeeting","method":"POST","path":"/v1/meetings","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getMeeting","method":"GET","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     delete: {"operationId":"deleteMeeting","method":"DELETE","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
@@ -159,6 +160,14 @@ export const platformOperations = {
   workspace: {
     get: {"operationId":"getWorkspace","method":"GET","path":"/v1/workspace","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     update: {"operationId":"updateWorkspace","method":"PATCH","path":"/v1/workspace","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+  },
+  people: {
+    list: {"operationId":"listPeople","method":"GET","path":"/v1/people","pathParams":[],"query":["limit","cursor","starting_after","email","external_id","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
+    createPerson: {"operationId":"createPerson","method":"POST","path":"/v1/people","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    getPerson: {"operationId":"getPerson","method":"GET","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    updatePerson: {"operationId":"updatePerson","method":"PATCH","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":"json","pagination":null},
+    deletePerson: {"operationId":"deletePerson","method":"DELETE","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    getPersonProgress: {"operationId":"getPersonProgress","method":"GET","path":"/v1/people/{person_id}/progress","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
 } as const satisfies OperationTable;
 
@@ -198,6 +207,8 @@ export interface UnderstudyApi {
     switchSessionWorkspace(params: Params<operations['switchSessionWorkspace']>, options?: RequestOptions): Promise<Result<operations['switchSessionWorkspace']>>;
     /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). (`deleteSession`: DELETE /v1/auth/session) */
     deleteSession(params?: Params<operations['deleteSession']>, options?: RequestOptions): Promise<Result<operations['deleteSession']>>;
+    /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service. (`createSessionToken`: POST /v1/auth/session/token) */
+    createSessionToken(params?: Params<operations['createSessionToken']>, options?: RequestOptions): Promise<Result<operations['createSessionToken']>>;
     /** How one may sign in here: password, whether sign-up is open, the external provider. (`listAuthProviders`: GET /v1/auth/providers) */
     listAuthProviders(params?: Params<operations['listAuthProviders']>, options?: RequestOptions): Promise<Result<operations['listAuthProviders']>>;
     /** Redirect to the identity provider's authorization endpoint (code flow with PKCE). (`startOidcSignIn`: GET /v1/auth/oidc/start) */
@@ -450,5 +461,19 @@ export interface UnderstudyApi {
     get(params?: Params<operations['getWorkspace']>, options?: RequestOptions): Promise<Result<operations['getWorkspace']>>;
     /** Rename the workspace or set `meeting_retention_days` (1 to 3650, null keeps meetings forever): only the fields sent change. (`updateWorkspace`: PATCH /v1/workspace) */
     update(params?: Params<operations['updateWorkspace']>, options?: RequestOptions): Promise<Result<operations['updateWorkspace']>>;
+  };
+  people: {
+    /** People of the workspace, newest first, with how many meetings each has. Send `limit` or `cursor` to page. (`listPeople`: GET /v1/people) */
+    list(params?: Params<operations['listPeople']>, options?: RequestOptions): PagePromise<Result<operations['listPeople']>, CursorItem<Result<operations['listPeople']>>>;
+    /** Add a person (e-mail and external id each unique in the workspace). (`createPerson`: POST /v1/people) */
+    createPerson(params: Params<operations['createPerson']>, options?: RequestOptions): Promise<Result<operations['createPerson']>>;
+    /** (`getPerson`: GET /v1/people/{person_id}) */
+    getPerson(person_id: string, params?: Params<operations['getPerson']>, options?: RequestOptions): Promise<Result<operations['getPerson']>>;
+    /** (`updatePerson`: PATCH /v1/people/{person_id}) */
+    updatePerson(person_id: string, params?: Params<operations['updatePerson']>, options?: RequestOptions): Promise<Result<operations['updatePerson']>>;
+    /** Delete a person; their meetings stay, linked to nobody. (`deletePerson`: DELETE /v1/people/{person_id}) */
+    deletePerson(person_id: string, params?: Params<operations['deletePerson']>, options?: RequestOptions): Promise<Result<operations['deletePerson']>>;
+    /** A person’s practice over time: their meetings with scores and feedback, and one score series per goal. (`getPersonProgress`: GET /v1/people/{person_id}/progress) */
+    getPersonProgress(person_id: string, params?: Params<operations['getPersonProgress']>, options?: RequestOptions): Promise<Result<operations['getPersonProgress']>>;
   };
 }

@@ -257,6 +257,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/session/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service. */
+        post: operations["createSessionToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/providers": {
         parameters: {
             query?: never;
@@ -1579,6 +1596,58 @@ export interface paths {
         patch: operations["updateWorkspace"];
         trace?: never;
     };
+    "/v1/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** People of the workspace, newest first, with how many meetings each has. Send `limit` or `cursor` to page. */
+        get: operations["listPeople"];
+        put?: never;
+        /** Add a person (e-mail and external id each unique in the workspace). */
+        post: operations["createPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{person_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getPerson"];
+        put?: never;
+        post?: never;
+        /** Delete a person; their meetings stay, linked to nobody. */
+        delete: operations["deletePerson"];
+        options?: never;
+        head?: never;
+        patch: operations["updatePerson"];
+        trace?: never;
+    };
+    "/v1/people/{person_id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person’s practice over time: their meetings with scores and feedback, and one score series per goal. */
+        get: operations["getPersonProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.created": {
@@ -2213,6 +2282,10 @@ export interface components {
              * @description The participant’s e-mail address, shown as `participants[].email`. Default: for a regular meeting, the address of the member it is created for; for an end-user meeting, none (`null`).
              */
             person_email?: string;
+            /** @description The person of your workspace who takes part (GET /v1/people). Without it the person is found or made from `person_external_id`, `person_email` or `person_name` (docs/people.md). */
+            person_id?: string;
+            /** @description Your own id for the participant: the meeting joins (or makes) the person with this external id. */
+            person_external_id?: string;
             /**
              * @description `regular` (default): a member of your workspace practises. `end-user`: someone outside it (your customer’s user) takes part.
              * @enum {unknown}
@@ -2306,6 +2379,11 @@ export interface components {
             voice_id?: string;
             avatar_id?: string | null;
         };
+        CreatePersonResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Person"];
+        };
         /**
          * @example {
          *       "name": "Senior backend engineer — technical screen",
@@ -2388,7 +2466,7 @@ export interface components {
             session_options?: {
                 /** @description Record the call. Default true. */
                 recording_enabled?: boolean;
-                /** @description The participant must consent before the call starts. Default false. */
+                /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
                 recording_consent_required?: boolean;
                 /** @description Read and write memories for the participant. Default false. */
                 memory_enabled?: boolean;
@@ -2674,6 +2752,11 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        DeletePersonResponse: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+        };
         EndMeetingResponse: {
             /** @enum {boolean} */
             success: true;
@@ -2772,6 +2855,16 @@ export interface components {
             data: components["schemas"]["MemoryTag"];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        GetPersonProgressResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["PersonProgress"];
+        };
+        GetPersonResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Person"];
         };
         GetRecordingUrlResponse: {
             /** @enum {boolean} */
@@ -3153,6 +3246,15 @@ export interface components {
             has_more?: boolean;
             next_cursor?: string | null;
         };
+        ListPeopleResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Person"][];
+            /** @enum {string} */
+            object?: "list";
+            has_more?: boolean;
+            next_cursor?: string | null;
+        };
         ListPersonasResponse: components["schemas"]["Persona"][] | components["schemas"]["PersonaPage"];
         ListScenarioAnalysesResponse: components["schemas"]["Analysis"][] | components["schemas"]["AnalysisPage"];
         ListScenarioSentencedTranscriptsResponse: {
@@ -3193,6 +3295,7 @@ export interface components {
             scenario_id: string;
             membership_id: string | null;
             person_name: string | null;
+            person_id: string | null;
             meeting_type: string;
             note_context: string | null;
             user_memory_tag: string | null;
@@ -3642,6 +3745,25 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** Person */
+        Person: {
+            id: string;
+            name: string;
+            email: string | null;
+            external_id: string | null;
+            /** @description Meetings linked to this person. */
+            meeting_count?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
         /**
          * Persona
          * @example {
@@ -3691,6 +3813,78 @@ export interface components {
             data: components["schemas"]["Persona"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /**
+         * PersonCreate
+         * @example {
+         *       "name": "Sam Lee",
+         *       "email": "sam@example.com",
+         *       "external_id": "emp-1042"
+         *     }
+         */
+        PersonCreate: {
+            name: string;
+            email?: string | null;
+            external_id?: string | null;
+        };
+        /** PersonProgress */
+        PersonProgress: {
+            person: components["schemas"]["Person"];
+            /** @description Every meeting of this person, oldest first. */
+            meetings: {
+                id: string;
+                scenario: {
+                    id: string;
+                    name: string | null;
+                };
+                status: string;
+                /**
+                 * Format: date-time
+                 * @description When it ended (or started, or was created, while it had not).
+                 * @example 2026-11-01T12:00:00.000Z
+                 */
+                at: string;
+                duration_seconds: number | null;
+                analysis_status: string;
+                average_score: number | null;
+                summary: string | null;
+                goal_results: {
+                    goal_id: string | null;
+                    name: string;
+                    score: number;
+                    score_min: number;
+                    score_max: number;
+                    /** @description What the analysis told them about this goal. */
+                    feedback: string;
+                }[];
+            }[];
+            /** @description One series per goal they were scored on: their scores over time. */
+            goals: {
+                goal_id: string | null;
+                name: string;
+                points: {
+                    meeting_id: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-01T12:00:00.000Z
+                     */
+                    at: string;
+                    score: number;
+                    score_min: number;
+                    score_max: number;
+                }[];
+            }[];
+        };
+        /**
+         * PersonUpdate
+         * @example {
+         *       "name": "Sam Lee-Park"
+         *     }
+         */
+        PersonUpdate: {
+            name?: string;
+            email?: string | null;
+            external_id?: string | null;
         };
         /** PlatformEvent */
         PlatformEvent: {
@@ -4215,7 +4409,7 @@ export interface components {
                 session_options: {
                     /** @description Record the call. Default true. */
                     recording_enabled?: boolean;
-                    /** @description The participant must consent before the call starts. Default false. */
+                    /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
                     recording_consent_required?: boolean;
                     /** @description Read and write memories for the participant. Default false. */
                     memory_enabled?: boolean;
@@ -4470,7 +4664,7 @@ export interface components {
             webhook_url: string | null;
             /** @description Record the call. Default true. */
             recording_enabled: boolean;
-            /** @description The participant must consent before the call starts. Default false. */
+            /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
             recording_consent_required: boolean;
             /** @description Read and write memories for the participant. Default false. */
             memory_enabled: boolean;
@@ -4495,6 +4689,13 @@ export interface components {
         SessionSwitch: {
             /** @description A workspace the user belongs to. */
             account_id: string;
+        };
+        /** SessionToken */
+        SessionToken: {
+            /** @description A user token: `Authorization: Bearer <token>` on /v1 and the mailbox’s /v0. */
+            token: string;
+            /** @description Seconds it stays valid. */
+            expires_in: number;
         };
         /**
          * @example {
@@ -4800,6 +5001,11 @@ export interface components {
             voice_id?: string | null;
             avatar_id?: string | null;
         };
+        UpdatePersonResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Person"];
+        };
         /**
          * @example {
          *       "custom_agent_enabled": true,
@@ -4877,7 +5083,7 @@ export interface components {
             session_options?: {
                 /** @description Record the call. Default true. */
                 recording_enabled?: boolean;
-                /** @description The participant must consent before the call starts. Default false. */
+                /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
                 recording_consent_required?: boolean;
                 /** @description Read and write memories for the participant. Default false. */
                 memory_enabled?: boolean;
@@ -4904,7 +5110,7 @@ export interface components {
             webhook_url?: string | null;
             /** @description Record the call. Default true. */
             recording_enabled?: boolean;
-            /** @description The participant must consent before the call starts. Default false. */
+            /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
             recording_consent_required?: boolean;
             /** @description Read and write memories for the participant. Default false. */
             memory_enabled?: boolean;
@@ -4922,7 +5128,7 @@ export interface components {
             webhook_url: string | null;
             /** @description Record the call. Default true. */
             recording_enabled: boolean;
-            /** @description The participant must consent before the call starts. Default false. */
+            /** @description The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent. */
             recording_consent_required: boolean;
             /** @description Read and write memories for the participant. Default false. */
             memory_enabled: boolean;
@@ -5882,6 +6088,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSessionToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionToken"];
+                };
             };
             /** @description Default Response */
             "4XX": {
@@ -10485,6 +10729,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description Only meetings of this scenario. */
                 scenario_id?: string;
+                /** @description Only meetings of this person (GET /v1/people). */
+                person_id?: string;
                 /** @description Only meetings in this state. */
                 status?: "created" | "active" | "ended";
                 /** @description Only meetings whose participant’s name starts with this, ignoring case (an exact name matches too). */
@@ -11021,6 +11267,275 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25). */
+                limit?: number;
+                /** @description Opaque cursor from a previous page (`next_cursor`). */
+                cursor?: string;
+                /** @description Alias of `cursor`. */
+                starting_after?: string;
+                /** @description Only the person with this e-mail (any case). */
+                email?: string;
+                /** @description Only the person with this external id. */
+                external_id?: string;
+                /** @description Name or e-mail contains this, ignoring case. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPeopleResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sam Lee",
+                 *       "email": "sam@example.com",
+                 *       "external_id": "emp-1042"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PersonCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePersonResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPersonResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletePersonResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sam Lee-Park"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PersonUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePersonResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPersonProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPersonProgressResponse"];
                 };
             };
             /** @description Default Response */

@@ -44,7 +44,7 @@ const ADMIN_RESOURCES = new Set([
 /** Written by admins and owners, read by every member. */
 const ADMIN_WRITES = new Set(['workspace', 'members']);
 /** What a coach may change: the practice, not the scenarios. */
-const COACH_WRITES = new Set(['meetings', 'analyses', 'assignments', 'participants']);
+const COACH_WRITES = new Set(['meetings', 'analyses', 'assignments', 'people']);
 
 const resourceOf = (scope: string) => scope.slice(0, scope.indexOf(':'));
 

@@ -27,6 +27,14 @@ export interface PlatformKeyVerifier {
   ): Promise<{ accountId: string; subject: string; scopes: string[] | null; role: Role } | null>;
 }
 
+/** The platform's user tokens: who signed in, and their role in their workspace now. */
+export interface PlatformUserVerifier {
+  verify(token: string): Promise<{ accountId: string; membershipId: string; role: Role } | null>;
+}
+
+/** A JWT's shape (three base64url parts): told apart from keys before any verification. */
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
 export const SCOPED_KEY_PREFIX = 'aik_';
 /** A scoped key's principal subject: also what its revocation is announced by. */
 export const scopedKeySubject = (keyId: string) => `aik:${keyId}`;
@@ -51,6 +59,8 @@ export class MailboxCredentialResolver {
       clock: Clock;
       adminKey: string | null;
       platformKeys: PlatformKeyVerifier | null;
+      /** Null: user tokens are not accepted (the OpenAPI build, a mailbox without the platform). */
+      platformUsers?: PlatformUserVerifier | null;
       logger?: { warn(details: object, message: string): void };
     },
   ) {}
@@ -70,7 +80,40 @@ export class MailboxCredentialResolver {
     }
     if (token.startsWith(SCOPED_KEY_PREFIX)) return this.scoped(token);
     if (token.startsWith('svc_') && this.deps.platformKeys) return this.platform(token);
+    if (JWT_SHAPE.test(token) && this.deps.platformUsers) return this.user(token);
     return null;
+  }
+
+  /**
+   * A signed-in member (the dashboard's mailbox view): their workspace's namespace, as far as their
+   * role allows: the mailbox is admin work (docs/teams.md), so other roles are refused everything.
+   */
+  private async user(token: string): Promise<MailboxPrincipal | null> {
+    const identity = await this.deps.platformUsers!.verify(token);
+    if (!identity) return null;
+    const namespaceId = await this.namespaceOf(identity.accountId);
+    return {
+      kind: 'platform',
+      subject: `user:${identity.membershipId}`,
+      homeNamespaceId: namespaceId,
+      reach: { namespaceId, podId: null, inboxIds: null },
+      keyId: null,
+      accountId: identity.accountId,
+      grants: platformGrants({ scopes: null, role: identity.role }),
+    };
+  }
+
+  private async namespaceOf(accountId: string): Promise<string> {
+    let namespaceId = this.namespaceByAccount.get(accountId);
+    if (!namespaceId) {
+      namespaceId = await namespacesRepository.ensureForAccount(
+        this.deps.db,
+        accountId,
+        this.deps.clock.now(),
+      );
+      this.namespaceByAccount.set(accountId, namespaceId);
+    }
+    return namespaceId;
   }
 
   private async scoped(token: string): Promise<MailboxPrincipal | null> {
@@ -110,15 +153,7 @@ export class MailboxCredentialResolver {
   private async platform(token: string): Promise<MailboxPrincipal | null> {
     const identity = await this.deps.platformKeys!.verify(token);
     if (!identity) return null;
-    let namespaceId = this.namespaceByAccount.get(identity.accountId);
-    if (!namespaceId) {
-      namespaceId = await namespacesRepository.ensureForAccount(
-        this.deps.db,
-        identity.accountId,
-        this.deps.clock.now(),
-      );
-      this.namespaceByAccount.set(identity.accountId, namespaceId);
-    }
+    const namespaceId = await this.namespaceOf(identity.accountId);
     return {
       kind: 'platform',
       subject: platformKeySubject(identity.subject),

@@ -102,12 +102,6 @@ export class IdentityService {
     return { userId: user.id, accountId: membership.account_id, membershipId: membership.id };
   }
 
-  /** The membership's role, or null when it no longer exists (the member was removed). */
-  async roleOf(membershipId: string, accountId: string): Promise<Role | null> {
-    const row = await identityRepository.membershipRole(this.deps.db, membershipId, accountId);
-    return row ? (row.role as Role) : null;
-  }
-
   /** A password user's id by e-mail (external identities have no password to reset). */
   async findLocalUserId(email: string): Promise<string | null> {
     const user = await identityRepository.findLocalUser(this.deps.db, email.trim().toLowerCase());

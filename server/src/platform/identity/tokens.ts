@@ -8,7 +8,7 @@ import { signingKeyRepository } from './repository.ts';
 
 const ALGORITHM = 'ES256';
 const AUDIENCE = 'understudy';
-const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
+export const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
 const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface UserClaims {

@@ -6,17 +6,18 @@ import type { AccountCreatedHook } from './accounts.ts';
 import { OidcVerifier } from './oidc.ts';
 import { identityRoutes } from './routes.ts';
 import { IdentityService } from './service.ts';
-import { TokenService } from './tokens.ts';
+import type { TokenService } from './tokens.ts';
 
 /** The embedded identity provider (sign-up, log-in, user tokens) and the external OIDC issuer. */
 export async function createIdentityModule(
-  deps: Pick<CoreDeps, 'db' | 'clock' | 'secretBox' | 'config' | 'redis'> & {
+  deps: Pick<CoreDeps, 'db' | 'clock' | 'config' | 'redis'> & {
     /** Run inside the transaction that creates a workspace (seeding). */
     accountHooks: readonly AccountCreatedHook[];
+    /** The shared token service (adapters.ts): both services verify user tokens with it. */
+    tokens: TokenService;
   },
 ) {
-  const { db, clock, secretBox, config, redis } = deps;
-  const tokens = await TokenService.load({ db, secretBox, clock, issuer: config.publicUrl });
+  const { db, clock, config, redis, tokens } = deps;
   const identity = new IdentityService({ db, clock, tokens, accountHooks: deps.accountHooks });
   const oidc = config.oidc ? new OidcVerifier(config.oidc.issuer, config.oidc.audience, clock) : null;
   const publicRoutes: BoundRoutes[] = [

@@ -6,6 +6,7 @@ import type { MeetingStatus } from './tables.ts';
 
 export interface MeetingFilters {
   scenarioId?: string;
+  personId?: string;
   status?: MeetingStatus;
   /** Case-insensitive prefix of the participant's name. */
   personName?: string;
@@ -43,6 +44,7 @@ export function listMeetings(
     ])
     .where('meetings.account_id', '=', accountId);
   if (filters.scenarioId) query = query.where('meetings.scenario_id', '=', filters.scenarioId);
+  if (filters.personId) query = query.where('meetings.person_id', '=', filters.personId);
   if (filters.status) query = query.where('meetings.status', '=', filters.status);
   if (filters.personName) {
     query = query.where(

@@ -14,15 +14,15 @@ export const meetingRepository = {
     return db.insertInto('meeting_participants').values(values).execute();
   },
   /** The e-mail address of a member of the account (the participant of a regular meeting). */
-  async memberEmail(db: Kysely<DB>, accountId: string, membershipId: string): Promise<string | null> {
-    const row = await db
+  /** The member's name and address: a regular meeting's participant is the member. */
+  member(db: Kysely<DB>, accountId: string, membershipId: string) {
+    return db
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select('users.email')
+      .select(['users.email', 'users.name'])
       .where('memberships.id', '=', membershipId)
       .where('memberships.account_id', '=', accountId)
       .executeTakeFirst();
-    return row?.email ?? null;
   },
   insertTranscript(db: Kysely<DB>, values: Insertable<DB['transcripts']>) {
     return db.insertInto('transcripts').values(values).execute();

@@ -33,6 +33,20 @@ export const CreateMeetingBody = Type.Object(
           'The participant’s e-mail address, shown as `participants[].email`. Default: for a regular meeting, the address of the member it is created for; for an end-user meeting, none (`null`).',
       }),
     ),
+    person_id: Type.Optional(
+      Type.String({
+        description:
+          'The person of your workspace who takes part (GET /v1/people). Without it the person is found or made from `person_external_id`, `person_email` or `person_name` (docs/people.md).',
+      }),
+    ),
+    person_external_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Your own id for the participant: the meeting joins (or makes) the person with this external id.',
+      }),
+    ),
     meeting_type: Type.Optional(
       Type.Enum(MEETING_TYPES, {
         description:
@@ -150,6 +164,9 @@ export const Meeting = Type.Object(
     scenario_id: Type.String(),
     membership_id: Nullable(Type.String()),
     person_name: Nullable(Type.String()),
+    person_id: Nullable(
+      Type.String({ description: 'The person of the workspace this meeting belongs to (docs/people.md).' }),
+    ),
     meeting_type: Type.String(),
     note_context: Nullable(Type.String()),
     user_memory_tag: Nullable(Type.String()),
@@ -213,6 +230,7 @@ export const MEETING_STATUSES = ['created', 'active', 'ended'] as const;
 export const MeetingListQuery = Type.Object({
   ...PageQuery.properties,
   scenario_id: Type.Optional(Type.String({ description: 'Only meetings of this scenario.' })),
+  person_id: Type.Optional(Type.String({ description: 'Only meetings of this person (GET /v1/people).' })),
   status: Type.Optional(Type.Enum(MEETING_STATUSES, { description: 'Only meetings in this state.' })),
   person_name: Type.Optional(
     Type.String({

@@ -9,6 +9,7 @@ import type { Principal } from '../../core/http/principal.ts';
 import { type LookupFn, OutboundError, type OutboundPolicy, vetUrl } from '../../core/outbound/index.ts';
 import { loadMeetingAnalysis } from '../analyses/service.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import type { PeopleService } from '../people/service.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
 import type { MeetingDeletion } from './deletion.ts';
 import type { MeetingLifecycle } from './lifecycle.ts';
@@ -23,6 +24,7 @@ const LIST = 'meetings';
 
 export interface MeetingListInput extends PageQuery {
   scenario_id?: string;
+  person_id?: string;
   status?: MeetingStatus;
   person_name?: string;
   created_after?: string;
@@ -34,6 +36,8 @@ export interface CreateMeetingInput {
   scenario_id: string;
   person_name?: string;
   person_email?: string;
+  person_id?: string;
+  person_external_id?: string;
   meeting_type?: 'regular' | 'end-user';
   note_context?: string;
   user_memory_tag?: string;
@@ -51,6 +55,7 @@ export interface MeetingServiceDeps {
   llmModel: string | null;
   outboundPolicy: OutboundPolicy;
   lookup?: LookupFn;
+  people: Pick<PeopleService, 'resolve'>;
 }
 
 export class MeetingService {
@@ -76,12 +81,28 @@ export class MeetingService {
         : `participant:${participantId}`);
     const now = clock.now();
     await db.transaction().execute(async (tx) => {
+      // The address given for the participant; a regular meeting's participant is the member.
+      const member =
+        meetingType === 'regular'
+          ? await repo.member(tx, principal.accountId, principal.membershipId)
+          : undefined;
+      const email = input.person_email ?? member?.email ?? null;
+      const person = await this.deps.people.resolve(tx, principal.accountId, {
+        person_id: input.person_id,
+        external_id: input.person_external_id,
+        email,
+        name: input.person_name ?? member?.name,
+      });
+      // Someone else's meeting without a name takes their person's; a member's own keeps what was sent.
+      const personName =
+        input.person_name?.trim() || (meetingType === 'end-user' ? person?.name : null) || null;
       await repo.insert(tx, {
         id,
         account_id: principal.accountId,
         membership_id: principal.membershipId,
         scenario_id: scenario.id,
-        person_name: input.person_name?.trim() || null,
+        person_id: person?.id ?? null,
+        person_name: personName,
         meeting_type: meetingType,
         note_context: input.note_context ?? null,
         user_memory_tag: input.user_memory_tag ?? null,
@@ -97,13 +118,8 @@ export class MeetingService {
         id: participantId,
         meeting_id: id,
         account_id: principal.accountId,
-        name: input.person_name?.trim() || null,
-        // The address given for the participant; a regular meeting's participant is the member.
-        email:
-          input.person_email ??
-          (meetingType === 'regular'
-            ? await repo.memberEmail(tx, principal.accountId, principal.membershipId)
-            : null),
+        name: personName,
+        email,
         is_self: meetingType === 'regular',
         client_info: null,
         recording_consent: null,
@@ -183,6 +199,7 @@ export class MeetingService {
       scenario_id: meeting.scenario_id,
       membership_id: meeting.membership_id,
       person_name: meeting.person_name,
+      person_id: meeting.person_id,
       meeting_type: meeting.meeting_type,
       note_context: meeting.note_context,
       user_memory_tag: meeting.user_memory_tag,
@@ -231,23 +248,24 @@ export class MeetingService {
         param: 'created_before',
       });
     }
-    // A malformed scenario id names no scenario of the workspace: nothing matches.
-    const rows =
-      input.scenario_id !== undefined && !isUuid(input.scenario_id)
-        ? []
-        : await listMeetings(
-            db,
-            accountId,
-            {
-              scenarioId: input.scenario_id?.toLowerCase(),
-              status: input.status,
-              personName: input.person_name,
-              createdAfter: after,
-              createdBefore: before,
-              search: input.q,
-            } satisfies MeetingFilters,
-            page,
-          );
+    // A malformed scenario or person id names nothing of the workspace: nothing matches.
+    const malformed = [input.scenario_id, input.person_id].some((id) => id !== undefined && !isUuid(id));
+    const rows = malformed
+      ? []
+      : await listMeetings(
+          db,
+          accountId,
+          {
+            scenarioId: input.scenario_id?.toLowerCase(),
+            personId: input.person_id?.toLowerCase(),
+            status: input.status,
+            personName: input.person_name,
+            createdAfter: after,
+            createdBefore: before,
+            search: input.q,
+          } satisfies MeetingFilters,
+          page,
+        );
     const render = (row: (typeof rows)[number]) => ({
       id: row.id,
       scenario_id: row.scenario_id,

@@ -13,6 +13,8 @@ export interface MeetingTables {
     membership_id: string | null;
     scenario_id: string;
     person_name: string | null;
+    /** The workspace's person this meeting belongs to (docs/people.md), when known. */
+    person_id: Generated<string | null>;
     meeting_type: Generated<string>;
     note_context: string | null;
     user_memory_tag: string | null;

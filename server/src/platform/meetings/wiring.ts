@@ -7,6 +7,7 @@ import type { ObjectStorage } from '../../core/storage/index.ts';
 import type { BackgroundWorker } from '../../core/workers.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
+import type { PeopleService } from '../people/service.ts';
 import type { ScenarioService } from '../scenarios/service.ts';
 import { MeetingDeletion, purgeMediaJob } from './deletion.ts';
 import { MeetingLifecycle } from './lifecycle.ts';
@@ -22,6 +23,8 @@ export interface MeetingsModuleDeps
   storage: ObjectStorage;
   outboundPolicy: OutboundPolicy;
   scenarios: Pick<ScenarioService, 'render'>;
+  /** Finds or makes the person a new meeting belongs to (docs/people.md). */
+  people: Pick<PeopleService, 'resolve'>;
 }
 
 const SWEEP_INTERVAL_MS = 15_000;
@@ -42,6 +45,7 @@ export function createMeetingsModule(deps: MeetingsModuleDeps) {
     publicUrl: config.publicUrl,
     llmModel: config.llm?.model ?? null,
     outboundPolicy: deps.outboundPolicy,
+    people: deps.people,
   });
   const finalize = defineJob({
     name: JOB_NAMES.meetingFinalize,

@@ -133,7 +133,8 @@ export const MeetingControls = Type.Object(controlFields, {
 const optionFields = {
   recording_enabled: Type.Boolean({ description: 'Record the call. Default true.' }),
   recording_consent_required: Type.Boolean({
-    description: 'The participant must consent before the call starts. Default false.',
+    description:
+      'The participant must consent before the call starts. Default false through the API; scenarios made in the dashboard ask it (docs/decisions/0011-recording-consent-by-default.md). Recommended wherever recording needs consent.',
   }),
   memory_enabled: Type.Boolean({
     description: 'Read and write memories for the participant. Default false.',

@@ -2,6 +2,7 @@ import { AppError } from '../../core/http/errors.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import type { IdentityService } from '../identity/service.ts';
+import { TOKEN_LIFETIME_SECONDS, type TokenService } from '../identity/tokens.ts';
 import { type CookieWriter, SESSION_COOKIE } from './cookies.ts';
 import type { PasswordResetService } from './password-resets.ts';
 import { assertCsrf, refuseCrossSite } from './request-auth.ts';
@@ -13,6 +14,7 @@ import {
   SessionCredentials,
   SessionSignup,
   SessionSwitch,
+  SessionToken,
 } from './schemas.ts';
 import type { SessionService } from './service.ts';
 
@@ -122,7 +124,8 @@ export const sessionRoutes: RouteModule<{
   sessions: SessionService;
   publicUrl: string;
   cookies: CookieWriter;
-}> = (app, { sessions, publicUrl, cookies }) => {
+  tokens: TokenService;
+}> = (app, { sessions, publicUrl, cookies, tokens }) => {
   app.get(
     '/v1/auth/session',
     {
@@ -142,6 +145,31 @@ export const sessionRoutes: RouteModule<{
         throw new AppError('unauthorized', 'Not signed in.');
       }
       return { ...session.view, workspaces: await sessions.workspacesOf(session) };
+    },
+  );
+
+  app.post(
+    '/v1/auth/session/token',
+    {
+      schema: {
+        ...withCookie,
+        operationId: 'createSessionToken',
+        summary:
+          "A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service.",
+        response: withErrors({ 201: SessionToken }),
+      },
+    },
+    async (request, reply) => {
+      const session = await sessions.fromRequest(request);
+      if (!session) throw new AppError('unauthorized', 'Not signed in.');
+      assertCsrf(request, session, publicUrl);
+      const { principal } = session;
+      const token = await tokens.sign({
+        userId: principal.userId!,
+        accountId: principal.accountId,
+        membershipId: principal.membershipId,
+      });
+      return reply.status(201).send({ token, expires_in: TOKEN_LIFETIME_SECONDS });
     },
   );
 

@@ -39,6 +39,16 @@ export const Session = Type.Object(
   { $id: 'Session', title: 'Session' },
 );
 
+export const SessionToken = Type.Object(
+  {
+    token: Type.String({
+      description: 'A user token: `Authorization: Bearer <token>` on /v1 and the mailbox’s /v0.',
+    }),
+    expires_in: Type.Integer({ description: 'Seconds it stays valid.' }),
+  },
+  { $id: 'SessionToken', title: 'SessionToken' },
+);
+
 export const SessionSwitch = Type.Object(
   {
     account_id: Type.String({

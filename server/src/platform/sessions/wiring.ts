@@ -4,6 +4,7 @@ import type { AppInstance } from '../../core/http/types.ts';
 import type { BoundRoutes } from '../../core/module.ts';
 import { periodic } from '../../core/workers.ts';
 import type { IdentityService } from '../identity/service.ts';
+import type { TokenService } from '../identity/tokens.ts';
 import { cookiesSecure, cookieWriter } from './cookies.ts';
 import { OidcLogin } from './oidc-login.ts';
 import { oidcRoutes } from './oidc-routes.ts';
@@ -15,6 +16,7 @@ import { SessionService } from './service.ts';
 export function createSessionsModule(
   deps: Pick<CoreDeps, 'db' | 'clock' | 'config' | 'redis' | 'logger' | 'secretBox'> & {
     identity: IdentityService;
+    tokens: TokenService;
   },
 ) {
   const { db, clock, config, redis, logger, secretBox, identity } = deps;
@@ -63,7 +65,7 @@ export function createSessionsModule(
         });
         credentialRoutes(auth as AppInstance, { ...routeDeps, passwordResets, publicUrl: config.publicUrl });
       });
-      sessionRoutes(app, { sessions, publicUrl: config.publicUrl, cookies });
+      sessionRoutes(app, { sessions, publicUrl: config.publicUrl, cookies, tokens: deps.tokens });
       oidcRoutes(app, { ...routeDeps, oidcLogin, cookies });
     },
   ];

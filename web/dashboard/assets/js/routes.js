@@ -20,6 +20,13 @@ export const ROUTES = [
   },
   { path: '/meetings/:id', title: 'Meeting', load: () => import('./pages/meetings/detail.js') },
   {
+    path: '/people',
+    title: 'People',
+    nav: { section: 'Practice', label: 'People' },
+    load: () => import('./pages/people/list.js'),
+  },
+  { path: '/people/:id', title: 'Person', load: () => import('./pages/people/person.js') },
+  {
     path: '/results',
     title: 'Results',
     nav: { section: 'Practice', label: 'Results' },

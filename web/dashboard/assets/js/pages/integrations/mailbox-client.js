@@ -1,23 +1,42 @@
-// The mailbox service's own /v0 API, called straight from the browser with a mailbox key the user
-// pasted. The key lives in sessionStorage only (gone when the tab closes) and is sent to the
-// mailbox alone — never to the platform. The mailbox's address comes from the page's
-// <meta name="understudy-mailbox-url"> (MAILBOX_PUBLIC_URL), which the page's CSP also allows.
-import { ApiError } from '../../api.js';
-import { useState } from '../../lib.js';
+// The mailbox service's own /v0 API, called straight from the browser. A signed-in admin or owner
+// is connected as themselves: the page asks the platform for a user token of the session
+// (POST /v1/auth/session/token) and keeps it in memory. Anyone may instead paste a mailbox key,
+// kept in sessionStorage only (gone when the tab closes) and sent to the mailbox alone — never to
+// the platform. The mailbox's address comes from the page's <meta name="understudy-mailbox-url">
+// (MAILBOX_PUBLIC_URL), which the page's CSP also allows.
+import { ApiError, api } from '../../api.js';
+import { useEffect, useState } from '../../lib.js';
+import { isAdmin, useSession } from '../../session.js';
 
 const STORAGE_KEY = 'understudy.mailbox-key';
 
 export const mailboxUrl = () =>
   document.querySelector('meta[name="understudy-mailbox-url"]')?.content?.replace(/\/$/, '') ?? '';
 
+/**
+ * `[credential, remember, viaSession]`: a pasted key wins; else, for an admin or owner, a user
+ * token of their session (`viaSession` true); null until one is known. `remember(null)` forgets
+ * the pasted key and stops using the session (until the page is opened again).
+ */
 export function useMailboxKey() {
+  const { session } = useSession();
   const [key, setKey] = useState(() => sessionStorage.getItem(STORAGE_KEY));
+  const [sessionToken, setSessionToken] = useState(null);
+  const [useSessionToken, setUseSessionToken] = useState(isAdmin(session?.role));
+  useEffect(() => {
+    if (key || !useSessionToken || sessionToken) return;
+    api
+      .post('/v1/auth/session/token')
+      .then((body) => setSessionToken(body.token))
+      .catch(() => setUseSessionToken(false));
+  }, [key, useSessionToken, sessionToken]);
   const remember = (value) => {
     if (value) sessionStorage.setItem(STORAGE_KEY, value);
     else sessionStorage.removeItem(STORAGE_KEY);
+    if (!value) setUseSessionToken(false);
     setKey(value || null);
   };
-  return [key, remember];
+  return [key ?? (useSessionToken ? sessionToken : null), remember, !key && useSessionToken];
 }
 
 /** `/inboxes/{id}/…` with every segment encoded (inbox ids are addresses, message ids `<…@…>`). */

@@ -8,6 +8,7 @@ import {
   Card,
   EmptyState,
   ErrorNotice,
+  Loading,
   Notice,
   PageHeader,
   TextArea,
@@ -56,12 +57,47 @@ function Connect({ onKey }) {
   <//>`;
 }
 
+function NewInbox({ mailboxKey, onCreated, onCancel }) {
+  const [displayName, setDisplayName] = useState('');
+  const [username, setUsername] = useState('');
+  const [create, { busy, error }] = useAction(async (event) => {
+    event.preventDefault();
+    const inbox = await mailboxRequest(mailboxKey, 'POST', '/inboxes', {
+      body: {
+        ...(displayName.trim() ? { display_name: displayName.trim() } : {}),
+        ...(username.trim() ? { username: username.trim() } : {}),
+      },
+    });
+    onCreated(inbox);
+  });
+  return html`<form class="form" onSubmit=${create} noValidate>
+    <${TextInput} label="Display name" optional value=${displayName} onInput=${setDisplayName} placeholder="Sales agent"
+      error=${fieldError(error, 'display_name')} />
+    <${TextInput} label="Username" optional value=${username} onInput=${setUsername} placeholder="sales"
+      hint="The part before the @; left empty, one is made up." error=${fieldError(error, 'username')} />
+    <${ErrorNotice} error=${error && !['display_name', 'username'].includes(error.param) ? error : null} title="Not created" />
+    <div class="form-actions">
+      <${Button} type="submit" variant="primary" busy=${busy}>Create inbox<//>
+      <${Button} onClick=${onCancel}>Cancel<//>
+    </div>
+  </form>`;
+}
+
 function Inboxes({ mailboxKey, current }) {
+  const [adding, setAdding] = useState(false);
   const inboxes = useApi(
     () => mailboxRequest(mailboxKey, 'GET', '/inboxes').then((body) => body.inboxes ?? []),
     [mailboxKey],
   );
-  return html`<${Card} title="Inboxes">
+  return html`<${Card} title="Inboxes" actions=${!adding && html`<${Button} onClick=${() => setAdding(true)}>New inbox<//>`}>
+    ${
+      adding &&
+      html`<${NewInbox} mailboxKey=${mailboxKey} onCancel=${() => setAdding(false)} onCreated=${(inbox) => {
+        setAdding(false);
+        inboxes.reload();
+        navigate(`/mailbox/${encodeURIComponent(inbox.inbox_id)}`);
+      }} />`
+    }
     <${Async} state=${inboxes} rows=${3}
       empty=${{ when: (items) => items.length === 0, title: 'No inboxes', text: 'This key reaches no inbox yet.' }}>
       ${(items) => html`<ul class="mailbox-list">
@@ -267,7 +303,7 @@ function Thread({ mailboxKey, inboxId, threadId }) {
 }
 
 export default function Mailbox({ params }) {
-  const [mailboxKey, setMailboxKey] = useMailboxKey();
+  const [mailboxKey, setMailboxKey, viaSession] = useMailboxKey();
   const inboxId = params.inbox ?? null;
   const threadId = params.thread ?? null;
   const forget = () => {
@@ -277,7 +313,8 @@ export default function Mailbox({ params }) {
   // Keyed by inbox and thread: another inbox's list, still on screen while this one loads,
   // would be clicked as if it were this inbox's (and was, by a test on a slow machine).
   let content;
-  if (!mailboxKey) content = html`<${Connect} onKey=${setMailboxKey} />`;
+  if (!mailboxKey && viaSession) content = html`<${Loading} rows=${2} />`;
+  else if (!mailboxKey) content = html`<${Connect} onKey=${setMailboxKey} />`;
   else
     content = html`<div class="mailbox">
       <${Inboxes} mailboxKey=${mailboxKey} current=${inboxId} />
@@ -292,8 +329,12 @@ export default function Mailbox({ params }) {
       </div>
     </div>`;
   return html`<div class="page">
-    <${PageHeader} title="Mailbox" description="Your agents' inboxes on the mailbox service: read threads, reply and write new mail."
-      actions=${mailboxKey && html`<${Button} onClick=${forget}>Forget key<//>`} />
+    <${PageHeader} title="Mailbox" description=${
+      viaSession
+        ? "Your agents' inboxes on the mailbox service, reached as you (your role lets you): read threads, reply, write new mail and create inboxes."
+        : "Your agents' inboxes on the mailbox service: read threads, reply and write new mail."
+    }
+      actions=${mailboxKey && html`<${Button} onClick=${forget}>${viaSession ? 'Use a key instead' : 'Forget key'}<//>`} />
     ${content}
   </div>`;
 }

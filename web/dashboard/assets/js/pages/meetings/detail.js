@@ -80,7 +80,12 @@ function Header({ meeting, actions }) {
         ['Analysis', html`<${StatusBadge} status=${meeting.analysis_status} />`],
         ['Score', scoreOutOf(meeting.analysis?.average_score, sharedMax(meeting.analysis?.goal_results))],
         ['Duration', formatDuration(meeting.duration_seconds)],
-        ['Participant', participant?.name || meeting.person_name || '—'],
+        [
+          'Participant',
+          meeting.person_id
+            ? html`<a href=${href(`/people/${meeting.person_id}`)}>${participant?.name || meeting.person_name || 'Their page'}</a>`
+            : participant?.name || meeting.person_name || '—',
+        ],
         ['Created', formatDateTime(meeting.created_at)],
         [
           'Ended',

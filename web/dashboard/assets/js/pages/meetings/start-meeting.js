@@ -20,6 +20,9 @@ export function StartMeetingButton({ onStarted, variant = 'primary', label = 'St
   const [open, setOpen] = useState(false);
   const [scenarioId, setScenarioId] = useState('');
   const [personName, setPersonName] = useState(session?.user?.name ?? '');
+  // Your own practice (a regular meeting, on your person) or someone else's (docs/people.md).
+  const [forSomeoneElse, setForSomeoneElse] = useState(false);
+  const [personEmail, setPersonEmail] = useState('');
   const [started, setStarted] = useState(null);
   const scenarios = useApi(() => (open ? fetchAll('scenarios', {}, 200) : Promise.resolve(null)), [open]);
   const chosen = scenarioId || scenarios.data?.[0]?.id || '';
@@ -28,6 +31,9 @@ export function StartMeetingButton({ onStarted, variant = 'primary', label = 'St
     const body = await api.post('meetings', {
       scenario_id: chosen,
       person_name: personName.trim() || undefined,
+      ...(forSomeoneElse
+        ? { meeting_type: 'end-user', ...(personEmail.trim() ? { person_email: personEmail.trim() } : {}) }
+        : {}),
     });
     const meeting = body?.data ?? body;
     const url = participantUrl(meeting);
@@ -69,9 +75,27 @@ export function StartMeetingButton({ onStarted, variant = 'primary', label = 'St
                           options=${scenarios.data.map((scenario) => ({ value: scenario.id, label: scenario.name }))} />`
                       : html`<p>No scenarios yet. <a href=${href('/scenarios')}>Create one first</a>.</p>`
               }
+              <fieldset class="library-fieldset">
+                <legend>Who practises</legend>
+                <div class="check"><input type="radio" id="practice-me" name="practice-who" checked=${!forSomeoneElse}
+                  onChange=${() => {
+                    setForSomeoneElse(false);
+                    setPersonName(session?.user?.name ?? '');
+                  }} /><label for="practice-me">Me</label></div>
+                <div class="check"><input type="radio" id="practice-other" name="practice-who" checked=${forSomeoneElse}
+                  onChange=${() => {
+                    setForSomeoneElse(true);
+                    setPersonName('');
+                  }} /><label for="practice-other">Someone else<span class="field__hint">The meeting goes on their page under People.</span></label></div>
+              </fieldset>
               <${TextInput} label="Participant name" value=${personName} onInput=${setPersonName} maxLength=${200}
-                hint="Who practises; the persona addresses them by this name." error=${fieldError(error, 'person_name')} />
-              <${ErrorNotice} error=${error && !['scenario_id', 'person_name'].includes(error.param) ? error : null} title="The meeting could not be started" />
+                hint="The persona addresses them by this name." error=${fieldError(error, 'person_name')} />
+              ${
+                forSomeoneElse &&
+                html`<${TextInput} label="Participant e-mail" type="email" optional value=${personEmail} onInput=${setPersonEmail}
+                  hint="Finds them again next time (else their name does)." error=${fieldError(error, 'person_email')} />`
+              }
+              <${ErrorNotice} error=${error && !['scenario_id', 'person_name', 'person_email'].includes(error.param) ? error : null} title="The meeting could not be started" />
             </form>`
       }
     <//>`;

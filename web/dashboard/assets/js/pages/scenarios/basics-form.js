@@ -66,7 +66,9 @@ export function BasicsForm({ scenario, onSaved, submitLabel = 'Save changes' }) 
     const body = bodyOf(draft);
     const answer = scenario
       ? await api.put(`scenarios/${scenario.id}`, body)
-      : await api.post('scenarios', body);
+      : // A new scenario records only with the participant's consent (decision 0011); the
+        // Session & recording tab turns it off.
+        await api.post('scenarios', { ...body, session_options: { recording_consent_required: true } });
     setSaved(true);
     onSaved(answer);
   });

@@ -1,0 +1,18 @@
+import type { Timestamp } from '../../core/db/schema.ts';
+
+/** People of a workspace (migration 0067); meetings link to them by `person_id`. */
+export interface PeopleTables {
+  people: {
+    id: string;
+    account_id: string;
+    name: string;
+    email: string | null;
+    external_id: string | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+}
+
+declare module '../../core/db/schema.ts' {
+  interface DB extends PeopleTables {}
+}
