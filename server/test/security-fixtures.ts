@@ -1,6 +1,7 @@
 // Every resource's security fixture of the platform, for tests that walk all /v1 routes.
 import { analysesSecurity } from './analyses/security-fixture.ts';
 import { apiKeysSecurity } from './api-keys/security-fixture.ts';
+import { assignmentsSecurity } from './assignments/security-fixture.ts';
 import { customFunctionsSecurity } from './custom-functions/security-fixture.ts';
 import { eventsSecurity } from './events/security-fixture.ts';
 import { feedbackSecurity } from './feedback/security-fixture.ts';
@@ -31,4 +32,5 @@ export const PLATFORM_SECURITY_FIXTURES = [
   workspaceSecurity,
   teamSecurity,
   peopleSecurity,
+  assignmentsSecurity,
 ];

@@ -58,6 +58,8 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'finishOidcSignIn': Operation('finishOidcSignIn', 'GET', '/v1/auth/oidc/callback', (), ('code', 'state', 'error', 'error_description', 'error_uri', 'iss', 'scope', 'session_state', 'authuser', 'prompt', 'hd'), (), None, None, None),
     'getInvitation': Operation('getInvitation', 'GET', '/v1/auth/invitations/{token}', ('token',), (), (), None, None, None),
     'acceptInvitation': Operation('acceptInvitation', 'POST', '/v1/auth/invitations/{token}/accept', ('token',), (), (), 'json', None, None),
+    'getPractice': Operation('getPractice', 'GET', '/v1/practice/{token}', ('token',), (), (), None, None, None),
+    'startPractice': Operation('startPractice', 'POST', '/v1/practice/{token}/meetings', ('token',), (), (), None, None, None),
     'listApiSecrets': Operation('listApiSecrets', 'GET', '/v1/api-secrets', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createApiSecret': Operation('createApiSecret', 'POST', '/v1/api-secrets', (), (), (), 'json', None, None),
     'listApiSecretScopes': Operation('listApiSecretScopes', 'GET', '/v1/api-secrets/scopes', (), (), (), None, None, None),
@@ -168,6 +170,11 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'updatePerson': Operation('updatePerson', 'PATCH', '/v1/people/{person_id}', ('person_id',), (), (), 'json', None, None),
     'deletePerson': Operation('deletePerson', 'DELETE', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
     'getPersonProgress': Operation('getPersonProgress', 'GET', '/v1/people/{person_id}/progress', ('person_id',), (), (), None, None, None),
+    'listAssignments': Operation('listAssignments', 'GET', '/v1/assignments', (), (), (), None, None, None),
+    'createAssignment': Operation('createAssignment', 'POST', '/v1/assignments', (), (), (), 'json', None, None),
+    'getAssignment': Operation('getAssignment', 'GET', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), None, None, None),
+    'updateAssignment': Operation('updateAssignment', 'PATCH', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), 'json', None, None),
+    'deleteAssignment': Operation('deleteAssignment', 'DELETE', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), None, None, None),
 }
 
 
@@ -458,6 +465,139 @@ class PlatformIdentity(_Namespace):
             PLATFORM_OPERATIONS['acceptInvitation'],
             (token,),
             {'name': name, 'password': password},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+class PlatformAssignments(_Namespace):
+    """Assignments (platform)."""
+
+    def get_practice(
+        self,
+        token: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PracticePreview:
+        """GET /v1/practice/{token}: What a practice link offers: the scenario, who it is for, the due date and the attempts left."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getPractice'],
+            (token,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def start_practice(
+        self,
+        token: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PracticeStarted:
+        """POST /v1/practice/{token}/meetings: Start an attempt: a meeting for the person on the scenario (409 when none is left)."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['startPractice'],
+            (token,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.ListAssignmentsResponse:
+        """GET /v1/assignments: Assignments of the workspace, newest first (the 500 latest), each with every person’s status."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listAssignments'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create(
+        self,
+        *,
+        scenario_id: str,
+        person_ids: List[str],
+        due_at: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        max_attempts: Union[int, NotGiven] = NOT_GIVEN,
+        note: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.CreateAssignmentResponse:
+        """POST /v1/assignments: Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createAssignment'],
+            (),
+            {'scenario_id': scenario_id, 'person_ids': person_ids, 'due_at': due_at, 'max_attempts': max_attempts, 'note': note},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get(
+        self,
+        assignment_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetAssignmentResponse:
+        """GET /v1/assignments/{assignment_id}"""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getAssignment'],
+            (assignment_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def update(
+        self,
+        assignment_id: str,
+        /,
+        *,
+        due_at: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        max_attempts: Union[int, NotGiven] = NOT_GIVEN,
+        note: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.UpdateAssignmentResponse:
+        """PATCH /v1/assignments/{assignment_id}: Change the due date, the attempts or the note."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['updateAssignment'],
+            (assignment_id,),
+            {'due_at': due_at, 'max_attempts': max_attempts, 'note': note},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete(
+        self,
+        assignment_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.DeleteAssignmentResponse:
+        """DELETE /v1/assignments/{assignment_id}: Delete an assignment: its links stop working; the meetings stay."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['deleteAssignment'],
+            (assignment_id,),
+            {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -1585,7 +1725,7 @@ class PlatformWebhooks(_Namespace):
         *,
         url: str,
         description: Union[str, NotGiven] = NOT_GIVEN,
-        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
+        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1625,7 +1765,7 @@ class PlatformWebhooks(_Namespace):
         *,
         url: Union[str, NotGiven] = NOT_GIVEN,
         description: Union[str, NotGiven] = NOT_GIVEN,
-        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
+        subscribed_events: Union[List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed', 'meeting.started', '*']], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1761,7 +1901,7 @@ class PlatformEvents(_Namespace):
         cursor: Union[str, NotGiven] = NOT_GIVEN,
         starting_after: Union[str, NotGiven] = NOT_GIVEN,
         meeting_id: Union[str, NotGiven] = NOT_GIVEN,
-        type: Union[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted'], NotGiven] = NOT_GIVEN,
+        type: Union[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed'], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
@@ -2700,6 +2840,7 @@ class PlatformResources:
     """The namespaces of the platform client."""
 
     identity: PlatformIdentity
+    assignments: PlatformAssignments
     api_keys: PlatformApiKeys
     team: PlatformTeam
     personas: PlatformPersonas
@@ -2722,6 +2863,7 @@ class PlatformResources:
     def _init_resources(self) -> None:
         client: Any = self
         self.identity = PlatformIdentity(client)
+        self.assignments = PlatformAssignments(client)
         self.api_keys = PlatformApiKeys(client)
         self.team = PlatformTeam(client)
         self.personas = PlatformPersonas(client)

@@ -96,6 +96,43 @@ class ApiSecret(TypedDict):
     updated_at: str
 
 
+class Assignment(TypedDict):
+    id: str
+    scenario: Dict[str, Any]
+    due_at: Optional[str]
+    max_attempts: int
+    note: Optional[str]
+    status_counts: Dict[str, Any]
+    people: List[Dict[str, Any]]
+    created_at: str
+    updated_at: str
+
+
+class AssignmentCompletedEvent(TypedDict):
+    """A person’s first meeting started from their assigned-practice link has ended (docs/assignments.md)."""
+    id: str
+    event: Literal['assignment.completed']
+    created_at: str
+    data: Dict[str, Any]
+
+
+class _AssignmentCreateRequired(TypedDict):
+    scenario_id: str
+    person_ids: List[str]
+
+
+class AssignmentCreate(_AssignmentCreateRequired, total=False):
+    due_at: Optional[str]
+    max_attempts: int
+    note: Optional[str]
+
+
+class AssignmentUpdate(TypedDict, total=False):
+    due_at: Optional[str]
+    max_attempts: int
+    note: Optional[str]
+
+
 class AttachCustomFunctionResponse(TypedDict):
     data: ScenarioCustomFunction
 
@@ -160,6 +197,11 @@ class CreateApiSecretResponse(TypedDict):
     status: Literal['success']
     message: str
     data: Dict[str, Any]
+
+
+class CreateAssignmentResponse(TypedDict):
+    status: Literal['success']
+    data: Assignment
 
 
 class _CreateCustomFunctionRequestRequired(TypedDict):
@@ -298,7 +340,7 @@ class _CreateWebhookEndpointRequestRequired(TypedDict):
 
 class CreateWebhookEndpointRequest(_CreateWebhookEndpointRequestRequired, total=False):
     description: str
-    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']]
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed', 'meeting.started', '*']]
     enabled: bool
 
 
@@ -388,6 +430,11 @@ class DeleteApiSecretResponse(TypedDict):
     message: str
 
 
+class DeleteAssignmentResponse(TypedDict):
+    status: Literal['success']
+    message: str
+
+
 class DeletedGoal(TypedDict):
     id: str
     object: Literal['goal']
@@ -457,6 +504,11 @@ class FeedbackCatalogEntry(TypedDict):
 class GetApiSecretResponse(TypedDict):
     status: Literal['success']
     data: ApiSecret
+
+
+class GetAssignmentResponse(TypedDict):
+    status: Literal['success']
+    data: Assignment
 
 
 class GetCustomFunctionResponse(TypedDict):
@@ -691,6 +743,11 @@ class ListApiSecretsResponse(_ListApiSecretsResponseRequired, total=False):
     object: Literal['list']
     has_more: bool
     next_cursor: Optional[str]
+
+
+class ListAssignmentsResponse(TypedDict):
+    status: Literal['success']
+    data: List[Assignment]
 
 
 class _ListAuditEventsResponseRequired(TypedDict):
@@ -1077,7 +1134,7 @@ class PersonUpdate(TypedDict, total=False):
 
 class PlatformEvent(TypedDict):
     id: str
-    type: Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted']
+    type: Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed']
     created_at: str
     data: Dict[str, Any]
 
@@ -1087,6 +1144,21 @@ class PlatformEventPage(TypedDict):
     data: List[PlatformEvent]
     has_more: bool
     next_cursor: Optional[str]
+
+
+class PracticePreview(TypedDict):
+    scenario: Dict[str, Any]
+    person: Dict[str, Any]
+    note: Optional[str]
+    due_at: Optional[str]
+    status: Union[Literal['not_started'], Literal['in_progress'], Literal['done'], Literal['overdue']]
+    attempts: int
+    attempts_left: int
+
+
+class PracticeStarted(TypedDict):
+    meeting_id: str
+    room_url: str
 
 
 class PromptPreview(TypedDict):
@@ -1554,6 +1626,11 @@ class TranscriptReadyEvent(TypedDict):
     data: Dict[str, Any]
 
 
+class UpdateAssignmentResponse(TypedDict):
+    status: Literal['success']
+    data: Assignment
+
+
 class UpdateCustomFunctionRequest(TypedDict, total=False):
     name: str
     description: str
@@ -1667,7 +1744,7 @@ class UpdateScenarioSessionOptionsResponse(_UpdateScenarioSessionOptionsResponse
 class UpdateWebhookEndpointRequest(TypedDict, total=False):
     url: str
     description: str
-    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'meeting.started', '*']]
+    subscribed_events: List[Literal['meeting.created', 'meeting.ended', 'participant.joined', 'participant.left', 'transcript.ready', 'recording.ready', 'session.analysis_complete', 'analysis.failed', 'meeting.deleted', 'assignment.completed', 'meeting.started', '*']]
     enabled: bool
 
 

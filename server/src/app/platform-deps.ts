@@ -7,6 +7,7 @@ import type { BoundRoutes } from '../core/module.ts';
 import { type BackgroundWorker, periodic } from '../core/workers.ts';
 import { createAnalysesModule } from '../platform/analyses/wiring.ts';
 import { createApiSecretsModule } from '../platform/api-secrets/wiring.ts';
+import { createAssignmentsModule } from '../platform/assignments/wiring.ts';
 import { createCustomFunctionsModule } from '../platform/custom-functions/wiring.ts';
 import { createDashboardModule } from '../platform/dashboard/wiring.ts';
 import { createEventsModule } from '../platform/events/wiring.ts';
@@ -139,6 +140,12 @@ export async function createPlatformDeps(
     outboundPolicy,
     scenarios: scenarios.scenarios,
   });
+  const assignments = createAssignmentsModule({
+    ...core,
+    events,
+    meetings: meetings.service,
+    lifecycle: meetings.lifecycle,
+  });
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
@@ -208,6 +215,7 @@ export async function createPlatformDeps(
       ...usage.routes,
       ...workspace.routes,
       ...people.routes,
+      ...assignments.routes,
     ],
     publicRoutes: [
       ...personas.publicRoutes,
@@ -217,6 +225,7 @@ export async function createPlatformDeps(
       ...identity.publicRoutes,
       ...sessions.publicRoutes,
       ...team.publicRoutes,
+      ...assignments.publicRoutes,
       ...reference.publicRoutes,
       ...dashboard.publicRoutes,
     ],

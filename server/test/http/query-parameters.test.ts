@@ -32,6 +32,8 @@ const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> 
   'DELETE /auth/session': {},
   'PUT /auth/session': json({ account_id: 'x' }),
   'POST /auth/session/token': {},
+  'GET /practice/{}': {},
+  'POST /practice/{}/meetings': {},
   'GET /auth/invitations/{}': {},
   'POST /auth/invitations/{}/accept': json({}),
   'POST /auth/sessions': json({ email: 'nobody@example.com', password: 'long enough password' }),

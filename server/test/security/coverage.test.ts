@@ -32,6 +32,9 @@ const OTHER_PLANES: Record<string, string> = {
   'PUT /auth/session':
     'session cookie and CSRF token; only workspaces the user belongs to (team/team.test.ts)',
   'POST /auth/session/token': 'session cookie and CSRF token (mailbox/user-tokens.test.ts)',
+  'GET /practice/{}': "public: the practice link's token (assignments/assignments.test.ts)",
+  'POST /practice/{}/meetings':
+    "public: the practice link's token; attempts counted (assignments/assignments.test.ts)",
   'GET /auth/invitations/{}': "public: the invitation link's token (team/team.test.ts)",
   'POST /auth/invitations/{}/accept':
     "the link's token; signed in, the session cookie and CSRF token (team/team.test.ts)",

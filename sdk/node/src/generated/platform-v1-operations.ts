@@ -23,6 +23,15 @@ export const platformOperations = {
     getInvitation: {"operationId":"getInvitation","method":"GET","path":"/v1/auth/invitations/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
     acceptInvitation: {"operationId":"acceptInvitation","method":"POST","path":"/v1/auth/invitations/{token}/accept","pathParams":["token"],"query":[],"headers":[],"body":"json","pagination":null},
   },
+  assignments: {
+    getPractice: {"operationId":"getPractice","method":"GET","path":"/v1/practice/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
+    startPractice: {"operationId":"startPractice","method":"POST","path":"/v1/practice/{token}/meetings","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
+    list: {"operationId":"listAssignments","method":"GET","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    create: {"operationId":"createAssignment","method":"POST","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    get: {"operationId":"getAssignment","method":"GET","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    update: {"operationId":"updateAssignment","method":"PATCH","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":"json","pagination":null},
+    delete: {"operationId":"deleteAssignment","method":"DELETE","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":null,"pagination":null},
+  },
   apiKeys: {
     listApiSecrets: {"operationId":"listApiSecrets","method":"GET","path":"/v1/api-secrets","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     createApiSecret: {"operationId":"createApiSecret","method":"POST","path":"/v1/api-secrets","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
@@ -219,6 +228,22 @@ export interface UnderstudyApi {
     getInvitation(token: string, params?: Params<operations['getInvitation']>, options?: RequestOptions): Promise<Result<operations['getInvitation']>>;
     /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace. (`acceptInvitation`: POST /v1/auth/invitations/{token}/accept) */
     acceptInvitation(token: string, params?: Params<operations['acceptInvitation']>, options?: RequestOptions): Promise<Result<operations['acceptInvitation']>>;
+  };
+  assignments: {
+    /** What a practice link offers: the scenario, who it is for, the due date and the attempts left. (`getPractice`: GET /v1/practice/{token}) */
+    getPractice(token: string, params?: Params<operations['getPractice']>, options?: RequestOptions): Promise<Result<operations['getPractice']>>;
+    /** Start an attempt: a meeting for the person on the scenario (409 when none is left). (`startPractice`: POST /v1/practice/{token}/meetings) */
+    startPractice(token: string, params?: Params<operations['startPractice']>, options?: RequestOptions): Promise<Result<operations['startPractice']>>;
+    /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status. (`listAssignments`: GET /v1/assignments) */
+    list(params?: Params<operations['listAssignments']>, options?: RequestOptions): Promise<Result<operations['listAssignments']>>;
+    /** Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link. (`createAssignment`: POST /v1/assignments) */
+    create(params: Params<operations['createAssignment']>, options?: RequestOptions): Promise<Result<operations['createAssignment']>>;
+    /** (`getAssignment`: GET /v1/assignments/{assignment_id}) */
+    get(assignment_id: string, params?: Params<operations['getAssignment']>, options?: RequestOptions): Promise<Result<operations['getAssignment']>>;
+    /** Change the due date, the attempts or the note. (`updateAssignment`: PATCH /v1/assignments/{assignment_id}) */
+    update(assignment_id: string, params?: Params<operations['updateAssignment']>, options?: RequestOptions): Promise<Result<operations['updateAssignment']>>;
+    /** Delete an assignment: its links stop working; the meetings stay. (`deleteAssignment`: DELETE /v1/assignments/{assignment_id}) */
+    delete(assignment_id: string, params?: Params<operations['deleteAssignment']>, options?: RequestOptions): Promise<Result<operations['deleteAssignment']>>;
   };
   apiKeys: {
     /** List API keys, newest first. Send `limit` or `cursor` to page. (`listApiSecrets`: GET /v1/api-secrets) */

@@ -359,6 +359,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/practice/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a practice link offers: the scenario, who it is for, the due date and the attempts left. */
+        get: operations["getPractice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/practice/{token}/meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start an attempt: a meeting for the person on the scenario (409 when none is left). */
+        post: operations["startPractice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-secrets": {
         parameters: {
             query?: never;
@@ -1648,6 +1682,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status. */
+        get: operations["listAssignments"];
+        put?: never;
+        /** Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link. */
+        post: operations["createAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getAssignment"];
+        put?: never;
+        post?: never;
+        /** Delete an assignment: its links stop working; the meetings stay. */
+        delete: operations["deleteAssignment"];
+        options?: never;
+        head?: never;
+        /** Change the due date, the attempts or the note. */
+        patch: operations["updateAssignment"];
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.created": {
@@ -1797,6 +1867,23 @@ export interface webhooks {
         put?: never;
         /** A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention). */
         post: operations["meetingDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assignment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A person’s first meeting started from their assigned-practice link has ended (docs/assignments.md). */
+        post: operations["assignmentCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1977,6 +2064,108 @@ export interface components {
              */
             updated_at: string;
         };
+        /** Assignment */
+        Assignment: {
+            id: string;
+            scenario: {
+                id: string;
+                name: string | null;
+            };
+            due_at: string | null;
+            /** @description Meetings each person may start from their link. */
+            max_attempts: number;
+            note: string | null;
+            status_counts: {
+                not_started: number;
+                in_progress: number;
+                done: number;
+                overdue: number;
+            };
+            people: {
+                person: {
+                    id: string;
+                    name: string;
+                    email: string | null;
+                };
+                /** @description `done` once a meeting started from the link has ended; `overdue` past `due_at` without one; `in_progress` with a meeting started; else `not_started`. */
+                status: "not_started" | "in_progress" | "done" | "overdue";
+                /** @description Meetings started from their link. */
+                attempts: number;
+                completed_at: string | null;
+                completed_meeting_id: string | null;
+                /** @description Their personal link: opens the practice page, no sign-in. */
+                practice_url: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * AssignmentCompletedEvent
+         * @description A person’s first meeting started from their assigned-practice link has ended (docs/assignments.md).
+         */
+        AssignmentCompletedEvent: {
+            /** @description The event id: the same on every attempt and redelivery; deduplicate on it. */
+            id: string;
+            /** @enum {string} */
+            event: "assignment.completed";
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
+            data: {
+                meeting_id: string;
+                scenario_id: string;
+                assignment_id: string;
+                /** @description The person whose assignment is done (GET /v1/people/{id}). */
+                person_id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00.000Z
+                 */
+                completed_at: string;
+            };
+        };
+        /**
+         * AssignmentCreate
+         * @example {
+         *       "scenario_id": "0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e",
+         *       "person_ids": [
+         *         "5f0c…"
+         *       ],
+         *       "due_at": "2026-12-15T17:00:00Z",
+         *       "max_attempts": 3
+         *     }
+         */
+        AssignmentCreate: {
+            scenario_id: string;
+            /** @description People of the workspace (GET /v1/people). */
+            person_ids: string[];
+            due_at?: string | null;
+            /** @description Meetings each person may start (default 1). */
+            max_attempts?: number;
+            note?: string | null;
+        };
+        /**
+         * AssignmentUpdate
+         * @example {
+         *       "max_attempts": 3
+         *     }
+         */
+        AssignmentUpdate: {
+            due_at?: string | null;
+            /** @description Meetings each person may start (default 1). */
+            max_attempts?: number;
+            note?: string | null;
+        };
         AttachCustomFunctionResponse: {
             data: components["schemas"]["ScenarioCustomFunction"];
         };
@@ -2141,6 +2330,11 @@ export interface components {
                 secret: string;
                 warning: string;
             };
+        };
+        CreateAssignmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Assignment"];
         };
         /**
          * @example {
@@ -2521,7 +2715,7 @@ export interface components {
             url: string;
             description?: string;
             /** @description Events this endpoint receives; `["*"]` (the default) means all. */
-            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "meeting.started" | "*")[];
+            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "assignment.completed" | "meeting.started" | "*")[];
             enabled?: boolean;
         };
         CreateWebhookEndpointResponse: {
@@ -2720,6 +2914,11 @@ export interface components {
             status: "success";
             message: string;
         };
+        DeleteAssignmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+        };
         /** DeletedGoal */
         DeletedGoal: {
             id: string;
@@ -2825,6 +3024,11 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["ApiSecret"];
+        };
+        GetAssignmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Assignment"];
         };
         GetCustomFunctionResponse: {
             data: components["schemas"]["CustomFunctionWithScenarios"];
@@ -3217,6 +3421,11 @@ export interface components {
             object?: "list";
             has_more?: boolean;
             next_cursor?: string | null;
+        };
+        ListAssignmentsResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Assignment"][];
         };
         ListAuditEventsResponse: {
             /** @enum {string} */
@@ -3894,7 +4103,7 @@ export interface components {
              * @description The event type (the envelope’s `event`).
              * @enum {unknown}
              */
-            type: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted";
+            type: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "assignment.completed";
             /**
              * Format: date-time
              * @example 2026-11-01T12:00:00.000Z
@@ -3914,6 +4123,27 @@ export interface components {
             data: components["schemas"]["PlatformEvent"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** PracticePreview */
+        PracticePreview: {
+            scenario: {
+                name: string;
+            };
+            person: {
+                name: string;
+            };
+            note: string | null;
+            due_at: string | null;
+            /** @description `done` once a meeting started from the link has ended; `overdue` past `due_at` without one; `in_progress` with a meeting started; else `not_started`. */
+            status: "not_started" | "in_progress" | "done" | "overdue";
+            attempts: number;
+            attempts_left: number;
+        };
+        /** PracticeStarted */
+        PracticeStarted: {
+            meeting_id: string;
+            /** @description The meeting room, with its room token: open it to practise. */
+            room_url: string;
         };
         /** PromptPreview */
         PromptPreview: {
@@ -4844,6 +5074,11 @@ export interface components {
                 sentence_count: number;
             };
         };
+        UpdateAssignmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Assignment"];
+        };
         /**
          * @example {
          *       "timeout_ms": 8000
@@ -5157,7 +5392,7 @@ export interface components {
             url?: string;
             description?: string;
             /** @description Events this endpoint receives; `["*"]` (the default) means all. */
-            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "meeting.started" | "*")[];
+            subscribed_events?: ("meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "assignment.completed" | "meeting.started" | "*")[];
             enabled?: boolean;
         };
         UpdateWebhookEndpointResponse: {
@@ -6332,6 +6567,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPractice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticePreview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startPractice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeStarted"];
                 };
             };
             /** @description Default Response */
@@ -9466,7 +9781,7 @@ export interface operations {
                 /** @description Only the events of this meeting (also after it was deleted). */
                 meeting_id?: string;
                 /** @description Only events of this type. */
-                type?: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted";
+                type?: "meeting.created" | "meeting.ended" | "participant.joined" | "participant.left" | "transcript.ready" | "recording.ready" | "session.analysis_complete" | "analysis.failed" | "meeting.deleted" | "assignment.completed";
             };
             header?: never;
             path?: never;
@@ -11558,6 +11873,225 @@ export interface operations {
             };
         };
     };
+    listAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAssignmentsResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario_id": "0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e",
+                 *       "person_ids": [
+                 *         "5f0c…"
+                 *       ],
+                 *       "due_at": "2026-12-15T17:00:00Z",
+                 *       "max_attempts": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateAssignmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAssignmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteAssignmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "max_attempts": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAssignmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     meetingCreatedWebhook: {
         parameters: {
             query?: never;
@@ -11825,6 +12359,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MeetingDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assignmentCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole `whsec_…` secret; two `v1=` entries during the 24 hours after a rotation. Reject timestamps more than 5 minutes away. */
+                "Service-Signature": string;
+                /** @description The event type. */
+                "Service-Event": string;
+                /** @description This delivery (one event to one endpoint): the id `redeliver` takes. */
+                "Service-Delivery-Id": string;
+                /** @description The attempt number, from 1. */
+                "Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignmentCompletedEvent"];
             };
         };
         responses: {

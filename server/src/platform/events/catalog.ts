@@ -15,6 +15,7 @@ export const FIRING_EVENT_TYPES = [
   'session.analysis_complete',
   'analysis.failed',
   'meeting.deleted',
+  'assignment.completed',
 ] as const;
 
 export const SUBSCRIBABLE_EVENT_TYPES = [...FIRING_EVENT_TYPES, 'meeting.started'] as const;
@@ -34,6 +35,8 @@ export const EVENT_DESCRIPTIONS: Record<SubscribableEventType, string> = {
   'analysis.failed': 'The analysis pipeline errored.',
   'meeting.deleted':
     'A meeting and its transcript, recording, analysis and feedback were deleted (`DELETE /meetings/{id}` or the workspace’s retention).',
+  'assignment.completed':
+    'A person’s first meeting started from their assigned-practice link has ended (docs/assignments.md).',
   'meeting.started': 'Planned: accepted in subscriptions, never sent.',
 };
 export const ALL_EVENTS_WILDCARD = '*';
@@ -94,4 +97,5 @@ export interface PlatformEventData {
   'session.analysis_complete': MeetingRef & { analysis: AnalysisData };
   'analysis.failed': MeetingRef & { error: string };
   'meeting.deleted': MeetingRef & { deleted_at: string; reason: MeetingDeletionReason };
+  'assignment.completed': MeetingRef & { assignment_id: string; person_id: string; completed_at: string };
 }

@@ -75,6 +75,12 @@ const EVENT_DATA = {
         '`api`: `DELETE /meetings/{id}`. `retention`: the workspace’s `meeting_retention_days` passed.',
     }),
   }),
+  'assignment.completed': Type.Object({
+    ...meetingRef,
+    assignment_id: Type.String(),
+    person_id: Type.String({ description: 'The person whose assignment is done (GET /v1/people/{id}).' }),
+    completed_at: Timestamp,
+  }),
 } satisfies Record<PlatformEventType, TObject>;
 
 const WHEN: Record<PlatformEventType, string> = EVENT_DESCRIPTIONS;
@@ -167,6 +173,7 @@ const _emittedDataIsDocumented: { [E in PlatformEventType]: Same<PlatformEventDa
   'session.analysis_complete': true,
   'analysis.failed': true,
   'meeting.deleted': true,
+  'assignment.completed': true,
 };
 void _emittedDataIsDocumented;
 

@@ -51,10 +51,19 @@ export interface LifecycleDeps {
   logger: Logger;
 }
 
+/** Run in the finalising transaction, after `meeting.ended` is emitted (assigned practice, …). */
+export type EndedHook = (tx: Kysely<DB>, meeting: MeetingRow) => Promise<void>;
+
 export class MeetingLifecycle {
   readonly #db: Kysely<DB>;
+  readonly #endedHooks: EndedHook[] = [];
   constructor(private readonly deps: LifecycleDeps) {
     this.#db = deps.database.db;
+  }
+
+  /** Another module's work on a meeting's end, in the same transaction (the job retries it whole). */
+  afterEnded(hook: EndedHook): void {
+    this.#endedHooks.push(hook);
   }
 
   /** The participant enters: the meeting becomes active (first time: started_at, deadline) and joined_at is set once. */
@@ -196,6 +205,7 @@ export class MeetingLifecycle {
         duration_seconds: meeting.duration_seconds ?? 0,
       },
     });
+    for (const hook of this.#endedHooks) await hook(tx, meeting);
     await this.deps.events.emit(tx, {
       accountId: meeting.account_id,
       event: 'transcript.ready',

@@ -61,10 +61,19 @@ export interface MeetingServiceDeps {
 export class MeetingService {
   constructor(private readonly deps: MeetingServiceDeps) {}
 
-  async create(principal: Principal, input: CreateMeetingInput) {
+  /**
+   * `options.tx`: the caller's transaction (an assigned practice counts its attempts in it);
+   * `options.assignmentPersonId`: the assigned practice the meeting is an attempt of.
+   */
+  async create(
+    principal: Principal,
+    input: CreateMeetingInput,
+    options: { tx?: Kysely<DB>; assignmentPersonId?: string } = {},
+  ) {
     const { db, clock } = this.deps;
+    // Inside the caller's transaction every read goes through it (PGlite has one connection).
     const scenario = isUuid(input.scenario_id)
-      ? await repo.liveScenario(db, principal.accountId, input.scenario_id)
+      ? await repo.liveScenario(options.tx ?? db, principal.accountId, input.scenario_id)
       : undefined;
     if (!scenario) throw notFound('scenario', 'scenario_id');
     const provider = await this.providerFor(scenario);
@@ -80,7 +89,9 @@ export class MeetingService {
         ? `membership:${principal.membershipId}`
         : `participant:${participantId}`);
     const now = clock.now();
-    await db.transaction().execute(async (tx) => {
+    const inTransaction = <T>(work: (tx: Kysely<DB>) => Promise<T>) =>
+      options.tx ? work(options.tx) : db.transaction().execute(work);
+    await inTransaction(async (tx) => {
       // The address given for the participant; a regular meeting's participant is the member.
       const member =
         meetingType === 'regular'
@@ -102,6 +113,7 @@ export class MeetingService {
         membership_id: principal.membershipId,
         scenario_id: scenario.id,
         person_id: person?.id ?? null,
+        assignment_person_id: options.assignmentPersonId ?? null,
         person_name: personName,
         meeting_type: meetingType,
         note_context: input.note_context ?? null,

@@ -15,6 +15,8 @@ export interface MeetingTables {
     person_name: string | null;
     /** The workspace's person this meeting belongs to (docs/people.md), when known. */
     person_id: Generated<string | null>;
+    /** The assigned practice this meeting was started for (docs/assignments.md). */
+    assignment_person_id: Generated<string | null>;
     meeting_type: Generated<string>;
     note_context: string | null;
     user_memory_tag: string | null;

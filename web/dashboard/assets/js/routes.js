@@ -27,6 +27,13 @@ export const ROUTES = [
   },
   { path: '/people/:id', title: 'Person', load: () => import('./pages/people/person.js') },
   {
+    path: '/assignments',
+    title: 'Assignments',
+    nav: { section: 'Practice', label: 'Assignments' },
+    load: () => import('./pages/assignments/list.js'),
+  },
+  { path: '/assignments/:id', title: 'Assignment', load: () => import('./pages/assignments/detail.js') },
+  {
     path: '/results',
     title: 'Results',
     nav: { section: 'Practice', label: 'Results' },
@@ -127,6 +134,12 @@ export const ROUTES = [
     title: 'Forgot your password?',
     public: true,
     load: () => import('./pages/forgot-password.js'),
+  },
+  {
+    path: '/practice/:token',
+    title: 'Practice',
+    public: true,
+    load: () => import('./pages/practice.js'),
   },
   {
     path: '/invitations/:token',

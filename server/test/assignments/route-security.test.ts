@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { assignmentsSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(assignmentsSecurity);
