@@ -12,7 +12,7 @@ import { memoriesSecurity } from './memories/security-fixture.ts';
 import { peopleSecurity } from './people/security-fixture.ts';
 import { personasSecurity } from './personas/security-fixture.ts';
 import { scenariosSecurity } from './scenarios/security-fixture.ts';
-import { teamSecurity } from './team/security-fixture.ts';
+import { leavingSecurity, teamSecurity } from './team/security-fixture.ts';
 import { webhooksSecurity } from './webhooks/security-fixture.ts';
 import { workspaceSecurity } from './workspace/security-fixture.ts';
 
@@ -31,6 +31,7 @@ export const PLATFORM_SECURITY_FIXTURES = [
   eventsSecurity,
   workspaceSecurity,
   teamSecurity,
+  leavingSecurity,
   peopleSecurity,
   assignmentsSecurity,
 ];

@@ -363,7 +363,7 @@ class PlatformIdentity(_Namespace):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> types.SessionToken:
-        """POST /v1/auth/session/token: A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service."""
+        """POST /v1/auth/session/token: A user token for the session's user and workspace (12 hours; needs X-CSRF-Token; admins and owners): what the dashboard's mailbox view sends to the mailbox service."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createSessionToken'],
             (),
@@ -813,7 +813,7 @@ class PlatformTeam(_Namespace):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> types.LeaveWorkspaceResponse:
-        """DELETE /v1/members/me: Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working."""
+        """DELETE /v1/members/me: Leave the workspace (any role; not its last owner; user credentials only). Your sessions here end and your API keys stop working."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['leaveWorkspace'],
             (),

@@ -54,6 +54,14 @@ describe('assignments', () => {
     assert.equal(again.statusCode, 409, again.body);
     assert.match(again.json().error.message, /attempts are used/);
 
+    // The links are credentials: a viewer sees the progress, not the links.
+    const viewer = await t.member(coach, 'viewer');
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/v1/assignments/${created.id}`,
+      headers: { authorization: `Bearer ${viewer.token}` },
+    });
+    assert.ok(ok(seen).data.people.every((row: { practice_url: unknown }) => row.practice_url === null));
     const during = ok(await coach.call('GET', `/assignments/${created.id}`)).data;
     assert.equal(
       during.people.find((row: { person: { id: string } }) => row.person.id === sam).status,

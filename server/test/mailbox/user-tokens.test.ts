@@ -71,6 +71,21 @@ describe('mailbox: platform user tokens', () => {
       201,
     );
     assert.equal(minted.expires_in, 12 * 60 * 60);
+    // Its one use is the mailbox, admin work: an author's session gets none.
+    const author = await m.platform.member(owner, 'author');
+    const authorSignIn = await m.platform.app.inject({
+      method: 'POST',
+      url: '/v1/auth/sessions',
+      payload: { email: author.email, password: 'correct horse battery' },
+    });
+    const authorCookie = String(authorSignIn.headers['set-cookie']).split(';')[0]!;
+    const denied = await m.platform.app.inject({
+      method: 'POST',
+      url: '/v1/auth/session/token',
+      headers: { cookie: authorCookie, 'x-csrf-token': ok(authorSignIn, 201).csrf_token },
+    });
+    assert.equal(denied.statusCode, 403);
+    assert.equal(denied.json().error.code, 'insufficient_role');
     assert.equal((await m.request('GET', '/v0/inboxes', minted.token)).status, 200);
   });
 });

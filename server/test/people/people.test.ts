@@ -95,6 +95,14 @@ describe('people', () => {
       jordan,
     );
 
+    // An external id nobody has yet is a new person, even on a regular meeting (not the member's).
+    const trainee = (
+      await meetingRead(await meeting({ person_name: 'Trainee', person_external_id: 'lms-new' }))
+    ).person_id;
+    const traineeRead = ok(await ws.call('GET', `/people/${trainee}`)).data;
+    assert.equal(traineeRead.external_id, 'lms-new');
+    assert.equal(traineeRead.email, null, 'the member’s address is not stamped on someone else');
+
     // A regular meeting is the member's own practice: their person, by their address.
     const own = await meeting({});
     const me = ok(await ws.call('GET', `/people/${(await meetingRead(own)).person_id}`)).data;

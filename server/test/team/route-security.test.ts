@@ -1,4 +1,5 @@
 import { checkRouteSecurity } from '../security.ts';
-import { teamSecurity } from './security-fixture.ts';
+import { leavingSecurity, teamSecurity } from './security-fixture.ts';
 
 checkRouteSecurity(teamSecurity);
+checkRouteSecurity(leavingSecurity);

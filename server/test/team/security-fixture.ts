@@ -16,8 +16,6 @@ export const teamSecurity: SecurityFixture = {
     },
     'DELETE /invitations/{invitation_id}': {},
     'GET /audit-events': { noForeignIds: own },
-    // Last: a member whose role allows it really leaves (the role check of security.ts).
-    'DELETE /members/me': { scopes: ['members:read'], noForeignIds: 'the caller leaves their own workspace' },
   },
   async setup(ws, t) {
     const member = await t.member(ws, 'author');
@@ -25,5 +23,17 @@ export const teamSecurity: SecurityFixture = {
       await ws.call('POST', '/invitations', { email: `later-${ws.accountId}@example.com`, role: 'coach' })
     ).json().data;
     return { member_id: member.membershipId, invitation_id: invitation.id };
+  },
+};
+
+/** Leaving is for the member themselves: user credentials only, and every role may. */
+export const leavingSecurity: SecurityFixture = {
+  resource: 'leaving a workspace',
+  userTokenOnly: true,
+  routes: {
+    'DELETE /members/me': { scopes: ['members:read'], noForeignIds: 'the caller leaves their own workspace' },
+  },
+  async setup() {
+    return {};
   },
 };

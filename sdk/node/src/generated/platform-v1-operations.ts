@@ -216,7 +216,7 @@ export interface UnderstudyApi {
     switchSessionWorkspace(params: Params<operations['switchSessionWorkspace']>, options?: RequestOptions): Promise<Result<operations['switchSessionWorkspace']>>;
     /** Sign out: ends the session and clears its cookie (needs X-CSRF-Token). (`deleteSession`: DELETE /v1/auth/session) */
     deleteSession(params?: Params<operations['deleteSession']>, options?: RequestOptions): Promise<Result<operations['deleteSession']>>;
-    /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service. (`createSessionToken`: POST /v1/auth/session/token) */
+    /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token; admins and owners): what the dashboard's mailbox view sends to the mailbox service. (`createSessionToken`: POST /v1/auth/session/token) */
     createSessionToken(params?: Params<operations['createSessionToken']>, options?: RequestOptions): Promise<Result<operations['createSessionToken']>>;
     /** How one may sign in here: password, whether sign-up is open, the external provider. (`listAuthProviders`: GET /v1/auth/providers) */
     listAuthProviders(params?: Params<operations['listAuthProviders']>, options?: RequestOptions): Promise<Result<operations['listAuthProviders']>>;
@@ -270,7 +270,7 @@ export interface UnderstudyApi {
     updateMember(member_id: string, params: Params<operations['updateMember']>, options?: RequestOptions): Promise<Result<operations['updateMember']>>;
     /** Remove a member: their sessions end and the API keys they created stop working; what they authored stays. (`removeMember`: DELETE /v1/members/{member_id}) */
     removeMember(member_id: string, params?: Params<operations['removeMember']>, options?: RequestOptions): Promise<Result<operations['removeMember']>>;
-    /** Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working. (`leaveWorkspace`: DELETE /v1/members/me) */
+    /** Leave the workspace (any role; not its last owner; user credentials only). Your sessions here end and your API keys stop working. (`leaveWorkspace`: DELETE /v1/members/me) */
     leaveWorkspace(params?: Params<operations['leaveWorkspace']>, options?: RequestOptions): Promise<Result<operations['leaveWorkspace']>>;
     /** Invitations of the workspace, newest first (the 500 latest), with their status. (`listInvitations`: GET /v1/invitations) */
     listInvitations(params?: Params<operations['listInvitations']>, options?: RequestOptions): Promise<Result<operations['listInvitations']>>;

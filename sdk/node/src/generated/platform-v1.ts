@@ -266,7 +266,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service. */
+        /** A user token for the session's user and workspace (12 hours; needs X-CSRF-Token; admins and owners): what the dashboard's mailbox view sends to the mailbox service. */
         post: operations["createSessionToken"];
         delete?: never;
         options?: never;
@@ -524,7 +524,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working. */
+        /** Leave the workspace (any role; not its last owner; user credentials only). Your sessions here end and your API keys stop working. */
         delete: operations["leaveWorkspace"];
         options?: never;
         head?: never;
@@ -2093,8 +2093,7 @@ export interface components {
                 attempts: number;
                 completed_at: string | null;
                 completed_meeting_id: string | null;
-                /** @description Their personal link: opens the practice page, no sign-in. */
-                practice_url: string;
+                practice_url: string | null;
             }[];
             /**
              * Format: date-time

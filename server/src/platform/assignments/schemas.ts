@@ -29,9 +29,12 @@ export const Assignment = Type.Object(
         attempts: Type.Integer({ description: 'Meetings started from their link.' }),
         completed_at: Nullable(Timestamp),
         completed_meeting_id: Nullable(Type.String()),
-        practice_url: Type.String({
-          description: 'Their personal link: opens the practice page, no sign-in.',
-        }),
+        practice_url: Nullable(
+          Type.String({
+            description:
+              'Their personal link: opens the practice page, no sign-in. A credential: null for viewers.',
+          }),
+        ),
       }),
     ),
     created_at: Timestamp,

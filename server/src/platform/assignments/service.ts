@@ -9,6 +9,7 @@ import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import { isUuid } from '../../core/http/ids.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import { roleGrants } from '../../core/http/roles.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import type { MeetingService } from '../meetings/service.ts';
 import { randomToken, tokenHash } from '../sessions/cookies.ts';
@@ -54,7 +55,8 @@ export class AssignmentService {
     return `${this.deps.publicUrl}/#/practice/${token}`;
   }
 
-  render(row: AssignmentRow & { scenario_name: string | null }, targets: Target[]) {
+  /** `showLinks`: the personal links are credentials, shown to those who may assign (not viewers). */
+  render(row: AssignmentRow & { scenario_name: string | null }, targets: Target[], showLinks: boolean) {
     const now = this.deps.clock.now();
     const people = targets.map((target) => ({
       person: { id: target.person_id, name: target.person_name, email: target.person_email },
@@ -62,7 +64,7 @@ export class AssignmentService {
       attempts: target.attempts,
       completed_at: iso(target.completed_at),
       completed_meeting_id: target.completed_meeting_id,
-      practice_url: this.practiceUrl(this.deps.secretBox.open(target.token_sealed)),
+      practice_url: showLinks ? this.practiceUrl(this.deps.secretBox.open(target.token_sealed)) : null,
     }));
     const counts = { not_started: 0, in_progress: 0, done: 0, overdue: 0 };
     for (const person of people) counts[person.status] += 1;
@@ -86,10 +88,12 @@ export class AssignmentService {
       principal.accountId,
       rows.map((row) => row.id),
     );
+    const showLinks = roleGrants(principal.role, 'assignments:write');
     return rows.map((row) =>
       this.render(
         row,
         targets.filter((target) => target.assignment_id === row.id),
+        showLinks,
       ),
     );
   }
@@ -97,7 +101,8 @@ export class AssignmentService {
   async get(principal: Principal, id: string) {
     const row = isUuid(id) ? await repo.find(this.deps.db, principal.accountId, id) : undefined;
     if (!row) throw notFound('assignment', 'assignment_id');
-    return this.render(row, await repo.targets(this.deps.db, principal.accountId, [row.id]));
+    const targets = await repo.targets(this.deps.db, principal.accountId, [row.id]);
+    return this.render(row, targets, roleGrants(principal.role, 'assignments:write'));
   }
 
   async create(principal: Principal, input: AssignmentInput) {
@@ -128,7 +133,8 @@ export class AssignmentService {
         due_at: input.due_at ? new Date(input.due_at) : null,
         max_attempts: input.max_attempts ?? 1,
         note: input.note?.trim() || null,
-        created_by: principal.kind === 'user' ? principal.membershipId : null,
+        // A key's assignment is its creator's: their practice meetings belong to someone.
+        created_by: principal.membershipId,
         created_at: now,
         updated_at: now,
       });
@@ -202,7 +208,9 @@ export class AssignmentService {
       );
     }
     return this.deps.db.transaction().execute(async (tx) => {
-      await repo.lockTarget(tx, target.id);
+      if (!(await repo.lockTarget(tx, target.id))) {
+        throw new AppError('resource_not_found', 'This practice link is not valid.', { param: 'token' });
+      }
       const { count } = await repo.attempts(tx, target.id);
       if (count >= target.max_attempts) {
         throw new AppError(

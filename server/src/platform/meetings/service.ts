@@ -97,7 +97,8 @@ export class MeetingService {
         meetingType === 'regular'
           ? await repo.member(tx, principal.accountId, principal.membershipId)
           : undefined;
-      const email = input.person_email ?? member?.email ?? null;
+      // A member's own address names them only when no external id names someone else.
+      const email = input.person_email ?? (input.person_external_id ? null : (member?.email ?? null));
       const person = await this.deps.people.resolve(tx, principal.accountId, {
         person_id: input.person_id,
         external_id: input.person_external_id,

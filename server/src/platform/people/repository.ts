@@ -9,6 +9,15 @@ export const peopleRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['people']>) {
     return db.insertInto('people').values(values).returningAll().executeTakeFirstOrThrow();
   },
+  /** The new person, or undefined when their e-mail or external id is already someone's. */
+  insertUnlessTaken(db: Kysely<DB>, values: Insertable<DB['people']>) {
+    return db
+      .insertInto('people')
+      .values(values)
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
   list(
     db: Kysely<DB>,
     accountId: string,

@@ -125,9 +125,11 @@ export class PeopleService {
       (email && (await repo.byEmail(tx, accountId, email))) ||
       (!externalId && !email && name ? await this.onlyByName(tx, accountId, name) : undefined);
     if (found) {
-      // What the meeting adds to what we knew (an e-mail for someone known by id, say).
+      // What the meeting adds to what we knew (an e-mail for someone known by id, say), unless
+      // another person already has that address.
+      const emailFree = email && !found.email && !(await repo.byEmail(tx, accountId, email));
       const missing = {
-        ...(email && !found.email ? { email } : {}),
+        ...(emailFree ? { email } : {}),
         ...(externalId && !found.external_id ? { external_id: externalId } : {}),
       };
       if (Object.keys(missing).length === 0) return found;
@@ -138,7 +140,8 @@ export class PeopleService {
     }
     if (!externalId && !email && !name) return null;
     const now = this.deps.clock.now();
-    return repo.insert(tx, {
+    // A concurrent first meeting for the same address or id made the person first: theirs is used.
+    return this.insertOrFind(tx, accountId, externalId, email, {
       id: randomUUID(),
       account_id: accountId,
       name: name ?? email?.split('@')[0] ?? externalId!,
@@ -147,6 +150,23 @@ export class PeopleService {
       created_at: now,
       updated_at: now,
     });
+  }
+
+  private async insertOrFind(
+    tx: Kysely<DB>,
+    accountId: string,
+    externalId: string | null,
+    email: string | null,
+    values: Parameters<typeof repo.insert>[1],
+  ): Promise<PersonRow> {
+    // ON CONFLICT DO NOTHING: a unique violation must not abort the meeting's transaction.
+    const inserted = await repo.insertUnlessTaken(tx, values);
+    if (inserted) return inserted;
+    const found =
+      (externalId && (await repo.byExternalId(tx, accountId, externalId))) ||
+      (email && (await repo.byEmail(tx, accountId, email)));
+    if (!found) throw new Error('a person was neither inserted nor found');
+    return found;
   }
 
   /**

@@ -1,4 +1,6 @@
+import { insufficientRole } from '../../core/http/auth.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { roleGrants } from '../../core/http/roles.ts';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
 import type { IdentityService } from '../identity/service.ts';
@@ -155,7 +157,7 @@ export const sessionRoutes: RouteModule<{
         ...withCookie,
         operationId: 'createSessionToken',
         summary:
-          "A user token for the session's user and workspace (12 hours; needs X-CSRF-Token): what the dashboard's mailbox view sends to the mailbox service.",
+          "A user token for the session's user and workspace (12 hours; needs X-CSRF-Token; admins and owners): what the dashboard's mailbox view sends to the mailbox service.",
         response: withErrors({ 201: SessionToken }),
       },
     },
@@ -164,6 +166,8 @@ export const sessionRoutes: RouteModule<{
       if (!session) throw new AppError('unauthorized', 'Not signed in.');
       assertCsrf(request, session, publicUrl);
       const { principal } = session;
+      // Its one use is the mailbox view, which is admin work: other roles get no bearer token.
+      if (!roleGrants(principal.role, 'mailbox:read')) throw insufficientRole(principal, 'mailbox:read');
       const token = await tokens.sign({
         userId: principal.userId!,
         accountId: principal.accountId,

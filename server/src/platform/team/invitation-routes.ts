@@ -63,7 +63,7 @@ export const invitationRoutes: RouteModule<{
         assertCsrf(request, current, publicUrl);
         const user = await identity.userById(current.principal.userId!);
         if (!user) throw new AppError('unauthorized', 'Not signed in.');
-        claims = await team.accept(token, user);
+        claims = await db.transaction().execute((tx) => team.accept(token, user, tx));
         await sessions.end(current);
       } else {
         if (body.name === undefined)

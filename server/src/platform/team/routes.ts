@@ -73,13 +73,14 @@ export const teamRoutes: RouteModule<{ team: TeamService; audit: AuditLog }> = (
   app.delete(
     '/members/me',
     {
-      // Any member may leave: the route asks only what every role has.
-      config: { scopes: ['members:read'] },
+      // Any member may leave (the route asks only what every role has), themselves: not an API
+      // key, which would otherwise let a read-only key remove its creator (and its sibling keys).
+      config: { scopes: ['members:read'], userTokenOnly: true },
       schema: {
         tags,
         operationId: 'leaveWorkspace',
         summary:
-          'Leave the workspace (any role; not its last owner). Your sessions here end and your API keys stop working.',
+          'Leave the workspace (any role; not its last owner; user credentials only). Your sessions here end and your API keys stop working.',
         response: withErrors({
           200: Type.Object({ status: Type.Literal('success'), message: Type.String() }),
         }),

@@ -178,7 +178,7 @@ export class TeamService {
         email,
         role: input.role,
         token_hash: tokenHash(token),
-        invited_by: principal.kind === 'user' ? principal.membershipId : null,
+        invited_by: principal.membershipId,
         emailed: this.deps.mailConfigured,
         created_at: now,
         expires_at: new Date(now.getTime() + INVITATION_LIFETIME_MS),

@@ -71,7 +71,10 @@ export default function Assignment({ params }) {
             },
             {
               label: 'Link',
-              render: (row) => html`<${CopyLink} url=${row.practice_url} name=${row.person.name} />`,
+              render: (row) =>
+                row.practice_url
+                  ? html`<${CopyLink} url=${row.practice_url} name=${row.person.name} />`
+                  : '—',
             },
           ]} />
         <//>`}
