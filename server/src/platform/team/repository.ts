@@ -6,40 +6,31 @@ import type { PageRequest } from '../../core/http/pagination.ts';
 export type InvitationRow = Selectable<DB['invitations']>;
 export type AuditEventRow = Selectable<DB['audit_events']>;
 
+/** A workspace's memberships with their user's name and address. */
+const membersOf = (db: Kysely<DB>, accountId: string) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select([
+      'memberships.id',
+      'memberships.role',
+      'memberships.created_at',
+      'memberships.user_id',
+      'users.name',
+      'users.email',
+    ])
+    .where('memberships.account_id', '=', accountId);
+
 /** Members are memberships with their user; every query is bounded by the workspace. */
 export const memberRepository = {
   list(db: Kysely<DB>, accountId: string) {
-    return db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select([
-        'memberships.id',
-        'memberships.role',
-        'memberships.created_at',
-        'memberships.user_id',
-        'users.name',
-        'users.email',
-      ])
-      .where('memberships.account_id', '=', accountId)
+    return membersOf(db, accountId)
       .orderBy('memberships.created_at', 'asc')
       .orderBy('memberships.id', 'asc')
       .execute();
   },
   find(db: Kysely<DB>, accountId: string, membershipId: string) {
-    return db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .select([
-        'memberships.id',
-        'memberships.role',
-        'memberships.created_at',
-        'memberships.user_id',
-        'users.name',
-        'users.email',
-      ])
-      .where('memberships.account_id', '=', accountId)
-      .where('memberships.id', '=', membershipId)
-      .executeTakeFirst();
+    return membersOf(db, accountId).where('memberships.id', '=', membershipId).executeTakeFirst();
   },
   /** Locks the workspace's owner rows, so two owners cannot both leave at once. */
   async ownerCount(db: Kysely<DB>, accountId: string): Promise<number> {
