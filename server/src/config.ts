@@ -123,6 +123,8 @@ export interface Config {
     authPerMinute: number;
     publicPerMinute: number;
     roomPerMinute: number;
+    /** Meetings an open practice link starts per client address an hour (ten times that per link). */
+    openPracticePerHour: number;
   };
   /**
    * Reverse proxies in front of the server whose `X-Forwarded-For` is believed (TRUST_PROXY_HOPS):
@@ -407,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       authPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
       publicPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
       roomPerMinute: integer(env, 'ROOM_RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+      openPracticePerHour: integer(env, 'OPEN_PRACTICE_PER_HOUR', 30, 1, 10_000_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     metricsToken: env.METRICS_TOKEN || null,

@@ -60,6 +60,8 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'acceptInvitation': Operation('acceptInvitation', 'POST', '/v1/auth/invitations/{token}/accept', ('token',), (), (), 'json', None, None),
     'getPractice': Operation('getPractice', 'GET', '/v1/practice/{token}', ('token',), (), (), None, None, None),
     'startPractice': Operation('startPractice', 'POST', '/v1/practice/{token}/meetings', ('token',), (), (), None, None, None),
+    'getOpenPractice': Operation('getOpenPractice', 'GET', '/v1/try/{token}', ('token',), (), (), None, None, None),
+    'startOpenPractice': Operation('startOpenPractice', 'POST', '/v1/try/{token}/meetings', ('token',), (), (), 'json', None, None),
     'listApiSecrets': Operation('listApiSecrets', 'GET', '/v1/api-secrets', (), ('limit', 'cursor', 'starting_after'), (), None, 'cursor', 'data'),
     'createApiSecret': Operation('createApiSecret', 'POST', '/v1/api-secrets', (), (), (), 'json', None, None),
     'listApiSecretScopes': Operation('listApiSecretScopes', 'GET', '/v1/api-secrets/scopes', (), (), (), None, None, None),
@@ -175,6 +177,9 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getAssignment': Operation('getAssignment', 'GET', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), None, None, None),
     'updateAssignment': Operation('updateAssignment', 'PATCH', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), 'json', None, None),
     'deleteAssignment': Operation('deleteAssignment', 'DELETE', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), None, None, None),
+    'getScenarioPracticeLink': Operation('getScenarioPracticeLink', 'GET', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
+    'createScenarioPracticeLink': Operation('createScenarioPracticeLink', 'POST', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
+    'deleteScenarioPracticeLink': Operation('deleteScenarioPracticeLink', 'DELETE', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
 }
 
 
@@ -507,6 +512,44 @@ class PlatformAssignments(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+    def get_open_practice(
+        self,
+        token: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.OpenPracticePreview:
+        """GET /v1/try/{token}: What a scenario’s open practice link offers: the scenario and its persona."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getOpenPractice'],
+            (token,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def start_open_practice(
+        self,
+        token: str,
+        /,
+        *,
+        name: str,
+        email: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PracticeStarted:
+        """POST /v1/try/{token}/meetings: Start practising from an open link: a new meeting for the visitor, who gives a name and optionally an e-mail. Rate limited per address and per link."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['startOpenPractice'],
+            (token,),
+            {'name': name, 'email': email},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
     def list(
         self,
         *,
@@ -597,6 +640,60 @@ class PlatformAssignments(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['deleteAssignment'],
             (assignment_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_scenario_practice_link(
+        self,
+        scenario_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetScenarioPracticeLinkResponse:
+        """GET /v1/scenarios/{scenario_id}/practice-link: The scenario’s open practice link; `data` is null when it has none."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getScenarioPracticeLink'],
+            (scenario_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def create_scenario_practice_link(
+        self,
+        scenario_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.CreateScenarioPracticeLinkResponse:
+        """POST /v1/scenarios/{scenario_id}/practice-link: Open a public scenario to anyone with a link: each visitor gives a name and starts a meeting. Calling it again replaces the link (the old one stops working); 409 for a restricted scenario."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['createScenarioPracticeLink'],
+            (scenario_id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete_scenario_practice_link(
+        self,
+        scenario_id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.DeleteScenarioPracticeLinkResponse:
+        """DELETE /v1/scenarios/{scenario_id}/practice-link: Close the scenario’s open practice link."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['deleteScenarioPracticeLink'],
+            (scenario_id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )

@@ -302,6 +302,11 @@ class CreatePersonResponse(TypedDict):
     data: Person
 
 
+class CreateScenarioPracticeLinkResponse(TypedDict):
+    status: Literal['success']
+    data: PracticeLink
+
+
 class _CreateScenarioRequestRequired(TypedDict):
     name: str
     type: Literal['interview', 'roleplay', 'upskill', 'brainstorm']
@@ -464,6 +469,11 @@ class DeletePersonResponse(TypedDict):
     message: str
 
 
+class DeleteScenarioPracticeLinkResponse(TypedDict):
+    status: Literal['success']
+    message: str
+
+
 class EndMeetingResponse(TypedDict):
     success: Literal[True]
     data: Dict[str, Any]
@@ -569,6 +579,11 @@ class GetRecordingWithThumbnailResponse(TypedDict):
 
 class GetRoomFeedbackCatalogResponse(TypedDict):
     data: FeedbackCatalog
+
+
+class GetScenarioPracticeLinkResponse(TypedDict):
+    status: Literal['success']
+    data: Optional[PracticeLink]
 
 
 class GetSentencedTranscriptResponse(TypedDict):
@@ -1040,6 +1055,19 @@ class MemoryTagSummary(TypedDict):
     last_activity_at: str
 
 
+class OpenPracticePreview(TypedDict):
+    scenario: Dict[str, Any]
+    persona: Optional[Dict[str, Any]]
+
+
+class _OpenPracticeStartRequired(TypedDict):
+    name: str
+
+
+class OpenPracticeStart(_OpenPracticeStartRequired, total=False):
+    email: Optional[str]
+
+
 class Participant(TypedDict):
     id: str
     email: Optional[str]
@@ -1144,6 +1172,12 @@ class PlatformEventPage(TypedDict):
     data: List[PlatformEvent]
     has_more: bool
     next_cursor: Optional[str]
+
+
+class PracticeLink(TypedDict):
+    scenario_id: str
+    url: str
+    created_at: str
 
 
 class PracticePreview(TypedDict):

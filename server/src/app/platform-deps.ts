@@ -145,6 +145,7 @@ export async function createPlatformDeps(
     events,
     meetings: meetings.service,
     lifecycle: meetings.lifecycle,
+    jobs,
   });
   const transcripts = createTranscriptsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
@@ -165,7 +166,7 @@ export async function createPlatformDeps(
   const reference = createReferenceModule();
   const dashboard = createDashboardModule(core);
 
-  const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs, ...team.jobs]);
+  const jobCatalog = new JobCatalog([...meetings.jobs, ...analyses.jobs, ...team.jobs, ...assignments.jobs]);
   const deps: PlatformDeps = {
     ...core,
     ...shared,

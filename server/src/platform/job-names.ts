@@ -13,4 +13,6 @@ export const JOB_NAMES = {
   meetingRetentionSweep: 'meeting.retention_sweep',
   /** E-mails an invitation link through SMTP_URL (docs/teams.md). */
   invitationEmail: 'team.invitation_email',
+  /** E-mails each assigned person their practice link through SMTP_URL (docs/assignments.md). */
+  assignmentEmail: 'assignment.practice_email',
 } as const;

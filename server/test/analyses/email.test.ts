@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { STRONG_INTERVIEW } from '../../src/platform/analyses/engine/test-fixtures.ts';
 import { type ApiClient, ok, type TestPlatform } from '../harness.ts';
+import { startRelay } from '../smtp-relay.ts';
 import {
   analysisRunner,
   createScenario,
@@ -15,46 +13,6 @@ import {
   type ScenarioSetup,
   startAnalysisPlatform,
 } from './helpers.ts';
-
-interface Received {
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  headers: Map<string, unknown>;
-}
-
-/** A local SMTP relay on 127.0.0.1 that keeps what it accepts; `refuse` rejects every recipient. */
-async function startRelay() {
-  const received: Received[] = [];
-  const state = { refuse: false };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (state.refuse) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
-      else callback();
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            subject: mail.subject ?? '',
-            text: mail.text ?? '',
-            headers: mail.headers,
-          });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { server, port, received, state };
-}
 
 const notificationJobs = (t: TestPlatform, meetingId: string) =>
   t.deps.db
@@ -82,7 +40,7 @@ describe('analysis: email notifications through the SMTP relay', () => {
   });
   after(async () => {
     await t.close();
-    await new Promise<void>((resolve) => relay.server.close(() => resolve()));
+    await relay.close();
   });
 
   it('emails the scenario’s recipients once the meeting’s analysis settles, from its own job', async () => {

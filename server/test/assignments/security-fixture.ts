@@ -12,6 +12,10 @@ export const assignmentsSecurity: SecurityFixture = {
     'GET /assignments/{assignment_id}': {},
     'PATCH /assignments/{assignment_id}': { body: () => ({ max_attempts: 2 }) },
     'DELETE /assignments/{assignment_id}': {},
+    // A scenario's open link is practice given out, not authoring: assignments' scopes.
+    'POST /scenarios/{scenario_id}/practice-link': { scopes: ['assignments:write'] },
+    'GET /scenarios/{scenario_id}/practice-link': { scopes: ['assignments:read'] },
+    'DELETE /scenarios/{scenario_id}/practice-link': { scopes: ['assignments:write'] },
   },
   async setup(ws) {
     const scenario_id = (await ws.call('GET', '/scenarios')).json().data[0].id;
@@ -19,6 +23,7 @@ export const assignmentsSecurity: SecurityFixture = {
     const assignment = (
       await ws.call('POST', '/assignments', { scenario_id, person_ids: [person_id] })
     ).json().data;
+    await ws.call('POST', `/scenarios/${scenario_id}/practice-link`);
     return { scenario_id, person_id, assignment_id: assignment.id };
   },
 };

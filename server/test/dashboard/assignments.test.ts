@@ -77,4 +77,58 @@ describe('dashboard: assignments', { skip: chromiumMissing }, () => {
     assert.deepEqual(problems, []);
     await close();
   });
+
+  it('opens a public scenario with a link, and a visitor practises after giving their name', async () => {
+    const scenarios = await t.app.inject({
+      method: 'GET',
+      url: '/v1/scenarios',
+      headers: { cookie: session.cookie },
+    });
+    const scenario = scenarios.json().data.find((row: { visibility: string }) => row.visibility === 'public');
+    const { page, problems, close } = await openDashboard(
+      browser,
+      t.baseUrl,
+      `/#/scenarios/${scenario.id}?tab=practice-link`,
+      { context },
+    );
+    await settled(page);
+    await page.getByRole('button', { name: 'Create practice link' }).click();
+    const shown = page.locator('[data-practice-link]');
+    await shown.waitFor();
+    const link = (await shown.innerText()).trim();
+    assert.match(link, /\/#\/try\/[\w-]{40,}$/);
+    assert.deepEqual(await seriousViolations(page), []);
+    await dashboardShot(page, 'practice-link');
+
+    const phone = await browser.newContext({ viewport: PHONE });
+    const visitor = await openDashboard(browser, t.baseUrl, link.slice(t.baseUrl.length), {
+      context: phone,
+      ignore: /\/v1\/auth\/session|status of (401|400)/,
+    });
+    await visitor.page.getByText(scenario.name).waitFor();
+    await visitor.page.getByLabel('Your name').fill('Ana Silva');
+    await visitor.page.getByLabel(/E-mail/).fill('ana@');
+    await visitor.page.getByRole('button', { name: 'Start practice' }).click();
+    await visitor.page.locator('.field__error').first().waitFor();
+    assert.match(await visitor.page.locator('.field__error').first().innerText(), /email/i);
+    assert.deepEqual(await seriousViolations(visitor.page), []);
+    await dashboardShot(visitor.page, 'try');
+    await visitor.page.getByLabel(/E-mail/).fill('ana@example.com');
+    await visitor.page.getByRole('button', { name: 'Start practice' }).click();
+    await visitor.page.waitForURL(/\/room\/[0-9a-f-]{36}\?t=/);
+    await visitor.close();
+    await phone.close();
+
+    const meetings = await t.app.inject({
+      method: 'GET',
+      url: '/v1/meetings',
+      headers: { cookie: session.cookie },
+    });
+    assert.ok(
+      meetings.json().data.some((row: { person_name: string }) => row.person_name === 'Ana Silva'),
+      'the visit is a meeting of the workspace',
+    );
+    assert.deepEqual(problems, []);
+    await close();
+  });
 });

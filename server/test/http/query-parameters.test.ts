@@ -34,6 +34,8 @@ const PUBLIC_ROUTES: Record<string, { payload?: string; contentType?: string }> 
   'POST /auth/session/token': {},
   'GET /practice/{}': {},
   'POST /practice/{}/meetings': {},
+  'GET /try/{}': {},
+  'POST /try/{}/meetings': json({ name: 'Sam' }),
   'GET /auth/invitations/{}': {},
   'POST /auth/invitations/{}/accept': json({}),
   'POST /auth/sessions': json({ email: 'nobody@example.com', password: 'long enough password' }),

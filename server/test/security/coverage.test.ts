@@ -35,6 +35,9 @@ const OTHER_PLANES: Record<string, string> = {
   'GET /practice/{}': "public: the practice link's token (assignments/assignments.test.ts)",
   'POST /practice/{}/meetings':
     "public: the practice link's token; attempts counted (assignments/assignments.test.ts)",
+  'GET /try/{}': "public: an open practice link's token (assignments/practice-links.test.ts)",
+  'POST /try/{}/meetings':
+    "public: an open practice link's token; rate limited per address and link (assignments/practice-links.test.ts)",
   'GET /auth/invitations/{}': "public: the invitation link's token (team/team.test.ts)",
   'POST /auth/invitations/{}/accept':
     "the link's token; signed in, the session cookie and CSRF token (team/team.test.ts)",

@@ -2,10 +2,7 @@
 // enforced on /v1, the last owner kept, removed members locked out (tokens and keys), keys acting
 // with their creator's current role, and an audit log only admins read.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { JobRunner } from '../../src/core/jobs/index.ts';
 import { silentLogger } from '../analyses/helpers.ts';
 import {
@@ -17,6 +14,7 @@ import {
   type TestPlatform,
   type Workspace,
 } from '../harness.ts';
+import { startRelay } from '../smtp-relay.ts';
 
 const PASSWORD = 'correct horse battery';
 const PERSONA = { name: 'Dana Whitfield', job_title: 'CFO' };
@@ -287,34 +285,15 @@ describe('team: members, roles and invitations', () => {
 
 describe('team: invitations e-mailed through SMTP_URL', () => {
   let t: TestPlatform;
-  let server: SMTPServer;
-  const received: Array<{ to: string[]; subject: string; text: string }> = [];
+  let relay: Awaited<ReturnType<typeof startRelay>>;
 
   before(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        simpleParser(stream)
-          .then((mail) => {
-            received.push({
-              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-              subject: mail.subject ?? '',
-              text: mail.text ?? '',
-            });
-            callback();
-          })
-          .catch(callback);
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.server.address() as AddressInfo).port;
-    t = await startPlatform({ env: { SMTP_URL: `smtp://127.0.0.1:${port}?from=team@example.com` } });
+    relay = await startRelay();
+    t = await startPlatform({ env: { SMTP_URL: `smtp://127.0.0.1:${relay.port}?from=team@example.com` } });
   });
   after(async () => {
     await t.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await relay.close();
   });
 
   it('sends the link to the invited address, and the link in the mail is the one that works', async () => {
@@ -331,11 +310,11 @@ describe('team: invitations e-mailed through SMTP_URL', () => {
       logger: silentLogger,
     });
     await runner.drain();
-    assert.equal(received.length, 1);
-    assert.deepEqual(received[0]!.to, ['ana@example.com']);
-    assert.match(received[0]!.subject, /invited you to .*workspace/);
-    assert.match(received[0]!.text, /as an author/);
-    assert.ok(received[0]!.text.includes(created.url), 'the mail carries the link');
+    assert.equal(relay.received.length, 1);
+    assert.deepEqual(relay.received[0]!.to, ['ana@example.com']);
+    assert.match(relay.received[0]!.subject, /invited you to .*workspace/);
+    assert.match(relay.received[0]!.text, /as an author/);
+    assert.ok(relay.received[0]!.text.includes(created.url), 'the mail carries the link');
     const jobs = await t.deps.db
       .selectFrom('jobs')
       .select('payload')

@@ -26,11 +26,16 @@ export const platformOperations = {
   assignments: {
     getPractice: {"operationId":"getPractice","method":"GET","path":"/v1/practice/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
     startPractice: {"operationId":"startPractice","method":"POST","path":"/v1/practice/{token}/meetings","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
+    getOpenPractice: {"operationId":"getOpenPractice","method":"GET","path":"/v1/try/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
+    startOpenPractice: {"operationId":"startOpenPractice","method":"POST","path":"/v1/try/{token}/meetings","pathParams":["token"],"query":[],"headers":[],"body":"json","pagination":null},
     list: {"operationId":"listAssignments","method":"GET","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     create: {"operationId":"createAssignment","method":"POST","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getAssignment","method":"GET","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":null,"pagination":null},
     update: {"operationId":"updateAssignment","method":"PATCH","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":"json","pagination":null},
     delete: {"operationId":"deleteAssignment","method":"DELETE","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    getScenarioPracticeLink: {"operationId":"getScenarioPracticeLink","method":"GET","path":"/v1/scenarios/{scenario_id}/practice-link","pathParams":["scenario_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    createScenarioPracticeLink: {"operationId":"createScenarioPracticeLink","method":"POST","path":"/v1/scenarios/{scenario_id}/practice-link","pathParams":["scenario_id"],"query":[],"headers":[],"body":null,"pagination":null},
+    deleteScenarioPracticeLink: {"operationId":"deleteScenarioPracticeLink","method":"DELETE","path":"/v1/scenarios/{scenario_id}/practice-link","pathParams":["scenario_id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
   apiKeys: {
     listApiSecrets: {"operationId":"listApiSecrets","method":"GET","path":"/v1/api-secrets","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -234,6 +239,10 @@ export interface UnderstudyApi {
     getPractice(token: string, params?: Params<operations['getPractice']>, options?: RequestOptions): Promise<Result<operations['getPractice']>>;
     /** Start an attempt: a meeting for the person on the scenario (409 when none is left). (`startPractice`: POST /v1/practice/{token}/meetings) */
     startPractice(token: string, params?: Params<operations['startPractice']>, options?: RequestOptions): Promise<Result<operations['startPractice']>>;
+    /** What a scenario’s open practice link offers: the scenario and its persona. (`getOpenPractice`: GET /v1/try/{token}) */
+    getOpenPractice(token: string, params?: Params<operations['getOpenPractice']>, options?: RequestOptions): Promise<Result<operations['getOpenPractice']>>;
+    /** Start practising from an open link: a new meeting for the visitor, who gives a name and optionally an e-mail. Rate limited per address and per link. (`startOpenPractice`: POST /v1/try/{token}/meetings) */
+    startOpenPractice(token: string, params: Params<operations['startOpenPractice']>, options?: RequestOptions): Promise<Result<operations['startOpenPractice']>>;
     /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status. (`listAssignments`: GET /v1/assignments) */
     list(params?: Params<operations['listAssignments']>, options?: RequestOptions): Promise<Result<operations['listAssignments']>>;
     /** Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link. (`createAssignment`: POST /v1/assignments) */
@@ -244,6 +253,12 @@ export interface UnderstudyApi {
     update(assignment_id: string, params?: Params<operations['updateAssignment']>, options?: RequestOptions): Promise<Result<operations['updateAssignment']>>;
     /** Delete an assignment: its links stop working; the meetings stay. (`deleteAssignment`: DELETE /v1/assignments/{assignment_id}) */
     delete(assignment_id: string, params?: Params<operations['deleteAssignment']>, options?: RequestOptions): Promise<Result<operations['deleteAssignment']>>;
+    /** The scenario’s open practice link; `data` is null when it has none. (`getScenarioPracticeLink`: GET /v1/scenarios/{scenario_id}/practice-link) */
+    getScenarioPracticeLink(scenario_id: string, params?: Params<operations['getScenarioPracticeLink']>, options?: RequestOptions): Promise<Result<operations['getScenarioPracticeLink']>>;
+    /** Open a public scenario to anyone with a link: each visitor gives a name and starts a meeting. Calling it again replaces the link (the old one stops working); 409 for a restricted scenario. (`createScenarioPracticeLink`: POST /v1/scenarios/{scenario_id}/practice-link) */
+    createScenarioPracticeLink(scenario_id: string, params?: Params<operations['createScenarioPracticeLink']>, options?: RequestOptions): Promise<Result<operations['createScenarioPracticeLink']>>;
+    /** Close the scenario’s open practice link. (`deleteScenarioPracticeLink`: DELETE /v1/scenarios/{scenario_id}/practice-link) */
+    deleteScenarioPracticeLink(scenario_id: string, params?: Params<operations['deleteScenarioPracticeLink']>, options?: RequestOptions): Promise<Result<operations['deleteScenarioPracticeLink']>>;
   };
   apiKeys: {
     /** List API keys, newest first. Send `limit` or `cursor` to page. (`listApiSecrets`: GET /v1/api-secrets) */

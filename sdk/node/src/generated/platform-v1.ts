@@ -393,6 +393,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/try/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a scenario’s open practice link offers: the scenario and its persona. */
+        get: operations["getOpenPractice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/try/{token}/meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start practising from an open link: a new meeting for the visitor, who gives a name and optionally an e-mail. Rate limited per address and per link. */
+        post: operations["startOpenPractice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-secrets": {
         parameters: {
             query?: never;
@@ -1718,6 +1752,25 @@ export interface paths {
         patch: operations["updateAssignment"];
         trace?: never;
     };
+    "/v1/scenarios/{scenario_id}/practice-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scenario’s open practice link; `data` is null when it has none. */
+        get: operations["getScenarioPracticeLink"];
+        put?: never;
+        /** Open a public scenario to anyone with a link: each visitor gives a name and starts a meeting. Calling it again replaces the link (the old one stops working); 409 for a restricted scenario. */
+        post: operations["createScenarioPracticeLink"];
+        /** Close the scenario’s open practice link. */
+        delete: operations["deleteScenarioPracticeLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.created": {
@@ -2093,6 +2146,7 @@ export interface components {
                 attempts: number;
                 completed_at: string | null;
                 completed_meeting_id: string | null;
+                emailed_at: string | null;
                 practice_url: string | null;
             }[];
             /**
@@ -2577,6 +2631,11 @@ export interface components {
             status: "success";
             data: components["schemas"]["Person"];
         };
+        CreateScenarioPracticeLinkResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["PracticeLink"];
+        };
         /**
          * @example {
          *       "name": "Senior backend engineer — technical screen",
@@ -2955,6 +3014,11 @@ export interface components {
             status: "success";
             message: string;
         };
+        DeleteScenarioPracticeLinkResponse: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+        };
         EndMeetingResponse: {
             /** @enum {boolean} */
             success: true;
@@ -3088,6 +3152,11 @@ export interface components {
         };
         GetRoomFeedbackCatalogResponse: {
             data: components["schemas"]["FeedbackCatalog"];
+        };
+        GetScenarioPracticeLinkResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["PracticeLink"] | null;
         };
         GetSentencedTranscriptResponse: {
             /** @enum {boolean} */
@@ -3886,6 +3955,29 @@ export interface components {
              */
             last_activity_at: string;
         };
+        /** OpenPracticePreview */
+        OpenPracticePreview: {
+            scenario: {
+                name: string;
+                description: string | null;
+            };
+            persona: {
+                name: string;
+                job_title: string;
+            } | null;
+        };
+        /**
+         * OpenPracticeStart
+         * @example {
+         *       "name": "Sam Lee",
+         *       "email": "sam@example.com"
+         *     }
+         */
+        OpenPracticeStart: {
+            /** @description Who practises; the persona uses it. */
+            name: string;
+            email?: string | null;
+        };
         /** Participant */
         Participant: {
             id: string;
@@ -4122,6 +4214,17 @@ export interface components {
             data: components["schemas"]["PlatformEvent"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** PracticeLink */
+        PracticeLink: {
+            scenario_id: string;
+            /** @description Opens the scenario’s practice page to anyone (no sign-in): each visitor gives a name and starts a meeting. */
+            url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            created_at: string;
         };
         /** PracticePreview */
         PracticePreview: {
@@ -6638,6 +6741,96 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeStarted"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenPractice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPracticePreview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startOpenPractice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sam Lee",
+                 *       "email": "sam@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenPracticeStart"];
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -12069,6 +12262,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpdateAssignmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getScenarioPracticeLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetScenarioPracticeLinkResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createScenarioPracticeLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateScenarioPracticeLinkResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteScenarioPracticeLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteScenarioPracticeLinkResponse"];
                 };
             };
             /** @description Default Response */

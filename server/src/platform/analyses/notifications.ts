@@ -33,6 +33,18 @@ export function parseSmtpUrl(smtpUrl: string, publicUrl: string): { url: string;
   return { url: url.toString(), from: from.includes('<') ? from : `Understudy <${from}>` };
 }
 
+/** A module's relay at SMTP_URL with its sender, closed on shutdown; null when none is configured. */
+export function configuredMailer(
+  config: { smtpUrl: string | null; publicUrl: string },
+  disposers: Array<() => unknown>,
+): { mailer: NotificationMailer; from: string } | null {
+  if (!config.smtpUrl) return null;
+  const smtp = parseSmtpUrl(config.smtpUrl, config.publicUrl);
+  const mailer = smtpMailer(smtp.url);
+  disposers.push(() => mailer.close());
+  return { mailer, from: smtp.from };
+}
+
 export function smtpMailer(url: string): NotificationMailer {
   const transport = nodemailer.createTransport(url, {
     connectionTimeout: RELAY_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import type { LlmClient } from '../../core/llm/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { type AnalysisEvaluator, llmEvaluator, offlineEvaluator } from './evaluators.ts';
 import { analysisJobs } from './jobs.ts';
-import { parseSmtpUrl, smtpMailer } from './notifications.ts';
+import { configuredMailer } from './notifications.ts';
 import { AnalysisPipeline } from './pipeline.ts';
 import { analysisRoutes } from './routes.ts';
 import { AnalysisService } from './service.ts';
@@ -23,9 +23,7 @@ export interface AnalysesModuleDeps
 export function createAnalysesModule(deps: AnalysesModuleDeps) {
   const { db, clock, secretBox, config, logger, events, jobs, llm } = deps;
   const evaluator = deps.evaluator ?? (llm ? llmEvaluator(llm) : offlineEvaluator());
-  const smtp = config.smtpUrl ? parseSmtpUrl(config.smtpUrl, config.publicUrl) : null;
-  const mailer = smtp ? { mailer: smtpMailer(smtp.url), from: smtp.from } : null;
-  if (mailer) deps.disposers.push(() => mailer.mailer.close());
+  const mailer = configuredMailer(config, deps.disposers);
   const analysisPipeline = new AnalysisPipeline({
     db,
     clock,

@@ -147,4 +147,32 @@ export const assignmentRepository = {
       .where('id', 'in', ids)
       .execute();
   },
+  /** What the assignment e-mail says: the person, their link, the scenario and who assigned it. */
+  forEmail(db: Kysely<DB>, targetId: string) {
+    return db
+      .selectFrom('assignment_people')
+      .innerJoin('assignments', 'assignments.id', 'assignment_people.assignment_id')
+      .innerJoin('people', 'people.id', 'assignment_people.person_id')
+      .innerJoin('scenarios', 'scenarios.id', 'assignments.scenario_id')
+      .leftJoin('memberships', 'memberships.id', 'assignments.created_by')
+      .leftJoin('users', 'users.id', 'memberships.user_id')
+      .select([
+        'assignment_people.id',
+        'assignment_people.token_sealed',
+        'assignment_people.emailed_at',
+        'assignments.due_at',
+        'assignments.max_attempts',
+        'assignments.note',
+        'scenarios.name as scenario_name',
+        'people.name as person_name',
+        'people.email as person_email',
+        'users.name as assigned_by',
+      ])
+      .where('assignment_people.id', '=', targetId)
+      .where('scenarios.deleted_at', 'is', null)
+      .executeTakeFirst();
+  },
+  markEmailed(db: Kysely<DB>, targetId: string, now: Date) {
+    return db.updateTable('assignment_people').set({ emailed_at: now }).where('id', '=', targetId).execute();
+  },
 };

@@ -29,6 +29,7 @@ export const Assignment = Type.Object(
         attempts: Type.Integer({ description: 'Meetings started from their link.' }),
         completed_at: Nullable(Timestamp),
         completed_meeting_id: Nullable(Type.String()),
+        emailed_at: Nullable(Timestamp),
         practice_url: Nullable(
           Type.String({
             description:
@@ -114,3 +115,47 @@ export const PracticeStarted = Type.Object(
 );
 
 export const PracticeTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const ScenarioLinkParams = Type.Object({ scenario_id: Type.String() });
+
+export const PracticeLink = Type.Object(
+  {
+    scenario_id: Type.String(),
+    url: Type.String({
+      description:
+        'Opens the scenario’s practice page to anyone (no sign-in): each visitor gives a name and starts a meeting.',
+    }),
+    created_at: Timestamp,
+  },
+  { $id: 'PracticeLink', title: 'PracticeLink' },
+);
+
+export const OpenPracticePreview = Type.Object(
+  {
+    scenario: Type.Object({ name: Type.String(), description: Nullable(Type.String()) }),
+    persona: Nullable(Type.Object({ name: Type.String(), job_title: Type.String() })),
+  },
+  { $id: 'OpenPracticePreview', title: 'OpenPracticePreview' },
+);
+
+export const OpenPracticeStart = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'Who practises; the persona uses it.' }),
+    email: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          description:
+            'Optional: their meetings join the workspace’s person with this address (found or made).',
+        }),
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    $id: 'OpenPracticeStart',
+    title: 'OpenPracticeStart',
+    examples: [{ name: 'Sam Lee', email: 'sam@example.com' }],
+  },
+);

@@ -10,9 +10,12 @@ import { AppError, notFound } from '../../core/http/errors.ts';
 import { isUuid } from '../../core/http/ids.ts';
 import type { Principal } from '../../core/http/principal.ts';
 import { roleGrants } from '../../core/http/roles.ts';
+import type { JobQueue } from '../../core/jobs/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
+import { JOB_NAMES } from '../job-names.ts';
 import type { MeetingService } from '../meetings/service.ts';
 import { randomToken, tokenHash } from '../sessions/cookies.ts';
+import { actingMember } from './acting-member.ts';
 import { type AssignmentRow, assignmentRepository as repo, type TargetRow } from './repository.ts';
 
 export type AssignmentStatus = 'not_started' | 'in_progress' | 'done' | 'overdue';
@@ -47,6 +50,9 @@ export class AssignmentService {
       secretBox: SecretBox;
       events: EventEmitter;
       meetings: Pick<MeetingService, 'create'>;
+      jobs: Pick<JobQueue, 'enqueue'>;
+      /** SMTP_URL is set: each person with an address is e-mailed their link. */
+      mailConfigured: boolean;
       publicUrl: string;
     },
   ) {}
@@ -64,6 +70,7 @@ export class AssignmentService {
       attempts: target.attempts,
       completed_at: iso(target.completed_at),
       completed_meeting_id: target.completed_meeting_id,
+      emailed_at: iso(target.emailed_at),
       practice_url: showLinks ? this.practiceUrl(this.deps.secretBox.open(target.token_sealed)) : null,
     }));
     const counts = { not_started: 0, in_progress: 0, done: 0, overdue: 0 };
@@ -138,23 +145,28 @@ export class AssignmentService {
         created_at: now,
         updated_at: now,
       });
-      await repo.insertTargets(
-        tx,
-        ids.map((personId) => {
-          const token = randomToken();
-          return {
-            id: randomUUID(),
-            assignment_id: id,
-            account_id: principal.accountId,
-            person_id: personId,
-            token_hash: tokenHash(token),
-            token_sealed: secretBox.seal(token),
-            completed_at: null,
-            completed_meeting_id: null,
-            created_at: now,
-          };
-        }),
-      );
+      const targets = ids.map((personId) => {
+        const token = randomToken();
+        return {
+          id: randomUUID(),
+          assignment_id: id,
+          account_id: principal.accountId,
+          person_id: personId,
+          token_hash: tokenHash(token),
+          token_sealed: secretBox.seal(token),
+          completed_at: null,
+          completed_meeting_id: null,
+          created_at: now,
+        };
+      });
+      await repo.insertTargets(tx, targets);
+      if (this.deps.mailConfigured) {
+        for (const target of targets) {
+          if (people.find((person) => person.id === target.person_id)?.email) {
+            await this.deps.jobs.enqueue(tx, JOB_NAMES.assignmentEmail, { target_id: target.id });
+          }
+        }
+      }
     });
     return this.get(principal, id);
   }
@@ -221,19 +233,8 @@ export class AssignmentService {
           },
         );
       }
-      // The meeting is the coach's (who assigned it), for the person: as if the coach had started it.
-      const principal = {
-        kind: 'user',
-        accountId: target.account_id,
-        membershipId: target.created_by,
-        role: 'coach',
-        userId: null,
-        apiKeyId: null,
-        scopes: null,
-        subject: `assignment:${target.id}`,
-      } as unknown as Principal;
       const meeting = await this.deps.meetings.create(
-        principal,
+        actingMember(target.account_id, target.created_by, `assignment:${target.id}`),
         {
           scenario_id: target.scenario_id,
           person_id: target.person_id,

@@ -1,6 +1,6 @@
 import type { Timestamp } from '../../core/db/schema.ts';
 
-/** Assigned practice (migration 0068); meetings record `assignment_person_id`. */
+/** Assigned practice (migration 0068); meetings record `assignment_person_id`. Open links (0069). */
 export interface AssignmentTables {
   assignments: {
     id: string;
@@ -22,6 +22,17 @@ export interface AssignmentTables {
     token_sealed: string;
     completed_at: Date | null;
     completed_meeting_id: string | null;
+    /** When their link was e-mailed (migration 0069). */
+    emailed_at: Date | null;
+    created_at: Timestamp;
+  };
+  /** A public scenario's reusable practice link (migration 0069). */
+  scenario_practice_links: {
+    scenario_id: string;
+    account_id: string;
+    token_hash: string;
+    token_sealed: string;
+    created_by: string | null;
     created_at: Timestamp;
   };
 }

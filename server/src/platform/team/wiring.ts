@@ -3,7 +3,7 @@ import { installRateLimits } from '../../core/http/rate-limit.ts';
 import type { AppInstance } from '../../core/http/types.ts';
 import type { JobQueue } from '../../core/jobs/index.ts';
 import type { BoundRoutes } from '../../core/module.ts';
-import { parseSmtpUrl, smtpMailer } from '../analyses/notifications.ts';
+import { configuredMailer } from '../analyses/notifications.ts';
 import type { IdentityService } from '../identity/service.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { AuditLog } from './audit.ts';
@@ -23,9 +23,7 @@ export function createTeamModule(
   },
 ) {
   const { db, clock, config, redis, secretBox, jobs, audit, identity, sessions } = deps;
-  const smtp = config.smtpUrl ? parseSmtpUrl(config.smtpUrl, config.publicUrl) : null;
-  const mailer = smtp ? { mailer: smtpMailer(smtp.url), from: smtp.from } : null;
-  if (mailer) deps.disposers.push(() => mailer.mailer.close());
+  const mailer = configuredMailer(config, deps.disposers);
   const team = new TeamService({
     db,
     clock,

@@ -142,6 +142,12 @@ export const ROUTES = [
     load: () => import('./pages/practice.js'),
   },
   {
+    path: '/try/:token',
+    title: 'Practice',
+    public: true,
+    load: () => import('./pages/try.js'),
+  },
+  {
     path: '/invitations/:token',
     title: 'Join a workspace',
     public: true,

@@ -241,6 +241,17 @@ export function SecretOnce({ label, value, note = 'Copy it now: it is not shown 
   </div>`;
 }
 
+/** Copies a link; `name` tells a screen reader which one when a page lists several. */
+export function CopyLink({ url, name, label = 'Copy link' }) {
+  const [copied, setCopied] = useState(false);
+  const copy = () =>
+    navigator.clipboard.writeText(url).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  return html`<${Button} variant="ghost" onClick=${copy}>${copied ? 'Copied' : label}${name && html`<span class="visually-hidden"> for ${name}</span>`}<//>`;
+}
+
 export function Tabs({ tabs, current, onSelect, label }) {
   return html`<div class="tabs" role="tablist" aria-label=${label}>
     ${tabs.map(

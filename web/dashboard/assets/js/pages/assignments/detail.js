@@ -4,31 +4,20 @@ import { api } from '../../api.js';
 import {
   Async,
   Badge,
-  Button,
   Card,
   ConfirmButton,
+  CopyLink,
   Details,
   PageHeader,
   Table,
 } from '../../components/ui.js';
 import { formatDateTime } from '../../format.js';
 import { useApi } from '../../hooks.js';
-import { html, useState } from '../../lib.js';
+import { html } from '../../lib.js';
 import { href, navigate } from '../../router.js';
 import { counts } from './list.js';
 
 const TONES = { done: 'success', in_progress: 'info', not_started: 'neutral', overdue: 'danger' };
-
-function CopyLink({ url, name }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(url).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
-  return html`<${Button} variant="ghost" onClick=${copy}>${copied ? 'Copied' : 'Copy link'}<span class="visually-hidden"> for ${name}</span><//>`;
-}
 
 export default function Assignment({ params }) {
   const assignment = useApi(() => api.get(`assignments/${params.id}`).then((body) => body.data), [params.id]);

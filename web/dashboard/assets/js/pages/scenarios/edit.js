@@ -1,5 +1,5 @@
 // One scenario: its fields in tabs (details and script, goals, guardrails, functions, custom
-// agent, session options, the assembled system prompt) and the header's actions.
+// agent, session options, the open practice link, the assembled system prompt) and the header's actions.
 import { api } from '../../api.js';
 import { ScenarioEngineNotice } from '../../components/persona-engine.js';
 import { Async, Badge, ErrorNotice, PageHeader, Tabs } from '../../components/ui.js';
@@ -12,6 +12,7 @@ import { BasicsForm } from './basics-form.js';
 import { FunctionsSection } from './functions-section.js';
 import { GoalsSection } from './goals-section.js';
 import { GuardrailsSection } from './guardrails-section.js';
+import { PracticeLinkSection } from './practice-link-section.js';
 import { PromptPreviewSection } from './prompt-preview.js';
 import { SessionSection } from './session-section.js';
 
@@ -22,6 +23,7 @@ const TABS = [
   { id: 'functions', label: 'Functions' },
   { id: 'agent', label: 'Custom agent' },
   { id: 'session', label: 'Session & recording' },
+  { id: 'practice-link', label: 'Practice link' },
   { id: 'prompt', label: 'System prompt' },
 ];
 
@@ -38,6 +40,8 @@ function Section({ tab, scenario, onChanged }) {
       return html`<${AgentSection} ...${props} />`;
     case 'session':
       return html`<${SessionSection} ...${props} />`;
+    case 'practice-link':
+      return html`<${PracticeLinkSection} ...${props} />`;
     case 'prompt':
       return html`<${PromptPreviewSection} ...${props} />`;
     default:
