@@ -180,6 +180,9 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getScenarioPracticeLink': Operation('getScenarioPracticeLink', 'GET', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
     'createScenarioPracticeLink': Operation('createScenarioPracticeLink', 'POST', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
     'deleteScenarioPracticeLink': Operation('deleteScenarioPracticeLink', 'DELETE', '/v1/scenarios/{scenario_id}/practice-link', ('scenario_id',), (), (), None, None, None),
+    'getMeetingReport': Operation('getMeetingReport', 'GET', '/v1/meetings/{id}/report', ('id',), (), (), None, None, None),
+    'putMeetingReportComment': Operation('putMeetingReportComment', 'PUT', '/v1/meetings/{id}/report/comment', ('id',), (), (), 'json', None, None),
+    'deleteMeetingReportComment': Operation('deleteMeetingReportComment', 'DELETE', '/v1/meetings/{id}/report/comment', ('id',), (), (), None, None, None),
 }
 
 
@@ -2543,6 +2546,61 @@ class PlatformMeetings(_Namespace):
         """PUT /v1/meetings/{id}/end: End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['endMeeting'],
+            (id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_report(
+        self,
+        id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetMeetingReportResponse:
+        """GET /v1/meetings/{id}/report: The learner report: each goal’s score with the participant’s sentences it rests on, feedback, strengths, growth areas, what to practise next and the coach’s comment."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getMeetingReport'],
+            (id,),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def put_report_comment(
+        self,
+        id: str,
+        /,
+        *,
+        text: str,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PutMeetingReportCommentResponse:
+        """PUT /v1/meetings/{id}/report/comment: Write the coach’s comment on the meeting (replacing any); the participant sees it with their results when the scenario shares them."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['putMeetingReportComment'],
+            (id,),
+            {'text': text},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def delete_report_comment(
+        self,
+        id: str,
+        /,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.DeleteMeetingReportCommentResponse:
+        """DELETE /v1/meetings/{id}/report/comment: Remove the coach’s comment."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['deleteMeetingReportComment'],
             (id,),
             {},
             _options(idempotency_key, timeout, max_retries, extra_headers),

@@ -185,6 +185,16 @@ class BulkCreateGoalsResponse(TypedDict):
     data: List[Goal]
 
 
+class CoachComment(TypedDict):
+    text: str
+    author: Optional[str]
+    updated_at: str
+
+
+class CoachCommentBody(TypedDict):
+    text: str
+
+
 class _CreateApiSecretRequestRequired(TypedDict):
     name: str
 
@@ -464,6 +474,11 @@ class DeletedScenario(TypedDict):
     deleted: Literal[True]
 
 
+class DeleteMeetingReportCommentResponse(TypedDict):
+    status: Literal['success']
+    data: LearnerReport
+
+
 class DeletePersonResponse(TypedDict):
     status: Literal['success']
     message: str
@@ -535,6 +550,11 @@ class GetGuardrailResponse(TypedDict):
 
 class GetMeetingFeedbackResponse(TypedDict):
     data: MeetingFeedback
+
+
+class GetMeetingReportResponse(TypedDict):
+    status: Literal['success']
+    data: LearnerReport
 
 
 class GetMeetingResponse(TypedDict):
@@ -733,6 +753,14 @@ class InvitationPreview(TypedDict):
 
 class JwksResponse(TypedDict):
     keys: List[Dict[str, Any]]
+
+
+class LearnerReport(TypedDict):
+    meeting: Dict[str, Any]
+    shared_with_participant: bool
+    status: Union[Literal['pending'], Literal['ready'], Literal['unavailable']]
+    results: Optional[Dict[str, Any]]
+    coach_comment: Optional[CoachComment]
 
 
 class LeaveWorkspaceResponse(TypedDict):
@@ -1201,6 +1229,11 @@ class PromptPreview(TypedDict):
     memory_tag: Optional[str]
 
 
+class PutMeetingReportCommentResponse(TypedDict):
+    status: Literal['success']
+    data: LearnerReport
+
+
 class PutRoomFeedback200Response(TypedDict):
     data: MeetingFeedback
 
@@ -1253,6 +1286,22 @@ class RemoveMemberResponse(TypedDict):
     message: str
 
 
+class ReportEvidence(TypedDict):
+    sentence_id: int
+    text: str
+    start_ms: int
+    start: str
+
+
+class ReportGoalResult(TypedDict):
+    name: str
+    score: float
+    score_min: float
+    score_max: float
+    feedback: str
+    evidence: List[ReportEvidence]
+
+
 class RevokeApiSecretResponse(TypedDict):
     status: Literal['success']
     message: str
@@ -1270,6 +1319,7 @@ class RoomGoalResult(TypedDict):
     score_min: float
     score_max: float
     feedback: str
+    evidence: List[ReportEvidence]
 
 
 class RoomMeeting(TypedDict):
@@ -1307,6 +1357,7 @@ class RoomResultsData(TypedDict):
     growth_areas: List[str]
     practise_next: List[RoomPractiseItem]
     completed_at: str
+    coach_comment: Optional[CoachComment]
 
 
 class RoomSentence(TypedDict):

@@ -22,6 +22,7 @@ import { createPeopleModule } from '../platform/people/wiring.ts';
 import { createPersonasModule } from '../platform/personas/wiring.ts';
 import { createRecordingsModule } from '../platform/recordings/wiring.ts';
 import { createReferenceModule } from '../platform/reference/wiring.ts';
+import { createReportsModule } from '../platform/reports/wiring.ts';
 import { createRoomModule } from '../platform/room/wiring.ts';
 import { createScenariosModule } from '../platform/scenarios/wiring.ts';
 import { createSessionsModule } from '../platform/sessions/wiring.ts';
@@ -148,6 +149,7 @@ export async function createPlatformDeps(
     jobs,
   });
   const transcripts = createTranscriptsModule(core);
+  const reports = createReportsModule(core);
   const recordings = createRecordingsModule({ ...core, events, storage });
   const usage = createUsageModule(core);
   const eventLog = createEventsModule(core);
@@ -217,6 +219,7 @@ export async function createPlatformDeps(
       ...workspace.routes,
       ...people.routes,
       ...assignments.routes,
+      ...reports.routes,
     ],
     publicRoutes: [
       ...personas.publicRoutes,

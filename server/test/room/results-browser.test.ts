@@ -1,7 +1,8 @@
 // The participant's results on the meeting page in Chromium (docs/room.md, "Results"): a meeting
 // of a scenario that shares results is held over the realtime protocol and analysed, then its
 // meeting_url, opened as returned, shows the ended meeting with the score per goal, strengths,
-// growth areas and what to practise next. ROOM_SCREENSHOTS=<dir> saves `results.png` there.
+// growth areas, what to practise next, the sentences the scores rest on and the coach's comment,
+// and prints as the learner report. ROOM_SCREENSHOTS=<dir> saves `results.png` there.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -43,6 +44,11 @@ describe('participant results in Chromium', { skip: chromiumMissing }, () => {
     p.send({ type: 'leave' });
     await p.next('ended');
     await createPlatformJobRunner(t.deps).drain();
+    ok(
+      await api.call('PUT', `/meetings/${meeting.id}/report/comment`, {
+        text: 'Lead with the 40% next time.',
+      }),
+    );
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
@@ -59,8 +65,22 @@ describe('participant results in Chromium', { skip: chromiumMissing }, () => {
     assert.ok((await page.locator('#results-practise li').count()) > 0);
     assert.equal(await page.locator('#results-goals meter').count(), 1);
     assert.doesNotMatch(await page.content(), /SECRET-GOAL-INSTRUCTIONS/);
+    // The learner report: the participant's own words under the goal, the coach's comment.
+    assert.ok((await results.locator('.results__evidence q').count()) > 0);
+    assert.match(await results.locator('.results__evidence').first().innerText(), /at \d{2}:\d{2}/);
+    await results.getByRole('heading', { name: 'From your coach' }).waitFor();
+    assert.equal(await page.locator('#results-comment-text').innerText(), 'Lead with the 40% next time.');
     await results.scrollIntoViewIfNeeded();
     await shot(page, 'results');
+
+    // On paper: the results without the post-call questions or the print button; a real PDF.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('#results-print').isVisible(), false);
+    assert.equal(await page.locator('#ended-feedback').isVisible(), false);
+    assert.equal(await page.locator('#results-goals').isVisible(), true);
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.equal(pdf.subarray(0, 4).toString(), '%PDF');
+    await page.emulateMedia({ media: 'screen' });
     assert.deepEqual(errors, []);
     await context.close();
   });

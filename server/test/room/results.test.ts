@@ -114,6 +114,20 @@ describe('participant results', () => {
     const raw = response.body;
     assert.doesNotMatch(raw, /SECRET-GOAL-INSTRUCTIONS|Talks about results/);
     assert.ok(!raw.includes(owner.analysis.summary));
+
+    // The learner report's evidence (the participant's own sentences) and the coach's comment.
+    const said = ['Yes, I am ready. I have built payment systems', 'I designed a ledger'];
+    assert.ok(goals[0].evidence.length > 0);
+    for (const quote of goals[0].evidence) {
+      assert.ok(
+        said.some((start) => quote.text.startsWith(start)),
+        quote.text,
+      );
+    }
+    assert.equal(body.results.coach_comment, null);
+    ok(await api.call('PUT', `/meetings/${meeting.id}/report/comment`, { text: 'Lead with the 40%.' }));
+    const commented = ok(await results(meeting.id, meeting.room_token)).results.coach_comment;
+    assert.equal(commented.text, 'Lead with the 40%.');
   });
 
   test('refused while the scenario does not share, and for a wrong token', async () => {

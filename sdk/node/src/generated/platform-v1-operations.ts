@@ -151,6 +151,9 @@ export const platformOperations = {
     get: {"operationId":"getMeeting","method":"GET","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     delete: {"operationId":"deleteMeeting","method":"DELETE","path":"/v1/meetings/{id}","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
     end: {"operationId":"endMeeting","method":"PUT","path":"/v1/meetings/{id}/end","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+    getReport: {"operationId":"getMeetingReport","method":"GET","path":"/v1/meetings/{id}/report","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
+    putReportComment: {"operationId":"putMeetingReportComment","method":"PUT","path":"/v1/meetings/{id}/report/comment","pathParams":["id"],"query":[],"headers":[],"body":"json","pagination":null},
+    deleteReportComment: {"operationId":"deleteMeetingReportComment","method":"DELETE","path":"/v1/meetings/{id}/report/comment","pathParams":["id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
   analyses: {
     list: {"operationId":"listAnalyses","method":"GET","path":"/v1/analyses","pathParams":[],"query":["limit","cursor","starting_after"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
@@ -465,6 +468,12 @@ export interface UnderstudyApi {
     delete(id: string, params?: Params<operations['deleteMeeting']>, options?: RequestOptions): Promise<Result<operations['deleteMeeting']>>;
     /** End a meeting now (reason ended_by_api). The room is told and closed. Ending an ended meeting changes nothing and answers 200 with already_ended true. (`endMeeting`: PUT /v1/meetings/{id}/end) */
     end(id: string, params?: Params<operations['endMeeting']>, options?: RequestOptions): Promise<Result<operations['endMeeting']>>;
+    /** The learner report: each goal’s score with the participant’s sentences it rests on, feedback, strengths, growth areas, what to practise next and the coach’s comment. (`getMeetingReport`: GET /v1/meetings/{id}/report) */
+    getReport(id: string, params?: Params<operations['getMeetingReport']>, options?: RequestOptions): Promise<Result<operations['getMeetingReport']>>;
+    /** Write the coach’s comment on the meeting (replacing any); the participant sees it with their results when the scenario shares them. (`putMeetingReportComment`: PUT /v1/meetings/{id}/report/comment) */
+    putReportComment(id: string, params: Params<operations['putMeetingReportComment']>, options?: RequestOptions): Promise<Result<operations['putMeetingReportComment']>>;
+    /** Remove the coach’s comment. (`deleteMeetingReportComment`: DELETE /v1/meetings/{id}/report/comment) */
+    deleteReportComment(id: string, params?: Params<operations['deleteMeetingReportComment']>, options?: RequestOptions): Promise<Result<operations['deleteMeetingReportComment']>>;
   };
   analyses: {
     /** All analyses of the workspace, newest first: an array, or a page envelope when `limit` or `cursor` is sent. (`listAnalyses`: GET /v1/analyses) */

@@ -1771,6 +1771,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/meetings/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The learner report: each goal’s score with the participant’s sentences it rests on, feedback, strengths, growth areas, what to practise next and the coach’s comment. */
+        get: operations["getMeetingReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/meetings/{id}/report/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Write the coach’s comment on the meeting (replacing any); the participant sees it with their results when the scenario shares them. */
+        put: operations["putMeetingReportComment"];
+        post?: never;
+        /** Remove the coach’s comment. */
+        delete: operations["deleteMeetingReportComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.created": {
@@ -2340,6 +2375,26 @@ export interface components {
         };
         BulkCreateGoalsResponse: {
             data: components["schemas"]["Goal"][];
+        };
+        /** CoachComment */
+        CoachComment: {
+            text: string;
+            author: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * CoachCommentBody
+         * @example {
+         *       "text": "Great discovery questions. Next time, confirm the budget before the demo."
+         *     }
+         */
+        CoachCommentBody: {
+            /** @description The coach’s comment, shown on the report (and to the participant when results are shared). */
+            text: string;
         };
         /**
          * @example {
@@ -3009,6 +3064,11 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        DeleteMeetingReportCommentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["LearnerReport"];
+        };
         DeletePersonResponse: {
             /** @enum {string} */
             status: "success";
@@ -3104,6 +3164,11 @@ export interface components {
         };
         GetMeetingFeedbackResponse: {
             data: components["schemas"]["MeetingFeedback"];
+        };
+        GetMeetingReportResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["LearnerReport"];
         };
         GetMeetingResponse: {
             /** @enum {boolean} */
@@ -3464,6 +3529,42 @@ export interface components {
             keys: {
                 [key: string]: unknown;
             }[];
+        };
+        /** LearnerReport */
+        LearnerReport: {
+            meeting: {
+                id: string;
+                status: string;
+                person_id: string | null;
+                person_name: string | null;
+                scenario: {
+                    id: string;
+                    name: string;
+                };
+                persona_name: string | null;
+                started_at: string | null;
+                ended_at: string | null;
+                duration_seconds: number | null;
+            };
+            /** @description The scenario shares results: the participant sees this report (without the summary for the team) through their meeting link. */
+            shared_with_participant: boolean;
+            /** @description `pending` until the analysis is written, `ready` with `results`, `unavailable` when it failed. */
+            status: "pending" | "ready" | "unavailable";
+            results: {
+                /** @description Score per goal, in the scenario’s order. */
+                goals: components["schemas"]["ReportGoalResult"][];
+                average_score: number | null;
+                strengths: string[];
+                growth_areas: string[];
+                /** @description At most 4: the feedback of the lowest-scored goals (below 80 % of their range) first, then the analysis’s recommendations. */
+                practise_next: components["schemas"]["RoomPractiseItem"][];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T12:00:00.000Z
+                 */
+                completed_at: string;
+            } | null;
+            coach_comment: components["schemas"]["CoachComment"] | null;
         };
         LeaveWorkspaceResponse: {
             /** @enum {string} */
@@ -4255,6 +4356,11 @@ export interface components {
             tools: string[];
             memory_tag: string | null;
         };
+        PutMeetingReportCommentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["LearnerReport"];
+        };
         PutRoomFeedback200Response: {
             data: components["schemas"]["MeetingFeedback"];
         };
@@ -4348,6 +4454,33 @@ export interface components {
             status: "success";
             message: string;
         };
+        /** ReportEvidence */
+        ReportEvidence: {
+            /** @description The transcript sentence. */
+            sentence_id: number;
+            /** @description The participant’s own words, as stored. */
+            text: string;
+            /** @description When it was said, in milliseconds from the start. */
+            start_ms: number;
+            /**
+             * @description `MM:SS` from the start.
+             * @example 03:41
+             */
+            start: string;
+        };
+        /** ReportGoalResult */
+        ReportGoalResult: {
+            /** @description The goal’s name (never its description or instructions). */
+            name: string;
+            score: number;
+            /** @description Low end of the goal’s score range. */
+            score_min: number;
+            /** @description High end of the goal’s score range. */
+            score_max: number;
+            feedback: string;
+            /** @description Up to 3 of the participant’s sentences the score rests on, in the order said; empty when the language model scored it. */
+            evidence: components["schemas"]["ReportEvidence"][];
+        };
         RevokeApiSecretResponse: {
             /** @enum {string} */
             status: "success";
@@ -4373,6 +4506,8 @@ export interface components {
             /** @description High end of the goal’s score range. */
             score_max: number;
             feedback: string;
+            /** @description Up to 3 of the participant’s sentences the score rests on, in the order said; empty when the language model scored it. */
+            evidence: components["schemas"]["ReportEvidence"][];
         };
         /** RoomMeeting */
         RoomMeeting: {
@@ -4421,6 +4556,7 @@ export interface components {
              * @example 2026-11-01T12:00:00.000Z
              */
             completed_at: string;
+            coach_comment: components["schemas"]["CoachComment"] | null;
         };
         /** RoomSentence */
         RoomSentence: {
@@ -12382,6 +12518,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteScenarioPracticeLinkResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeetingReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meeting id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMeetingReportResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMeetingReportComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meeting id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Great discovery questions. Next time, confirm the budget before the demo."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CoachCommentBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PutMeetingReportCommentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeetingReportComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meeting id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteMeetingReportCommentResponse"];
                 };
             };
             /** @description Default Response */

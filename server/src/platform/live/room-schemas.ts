@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 import { Sentence } from '../meetings/schemas.ts';
+import { CoachComment, goalResultFields, PractiseNext } from '../reports/schemas.ts';
 
 export const RoomMeeting = Type.Object(
   {
@@ -110,24 +111,7 @@ export const RoomUpload = Type.Object(
   { $id: 'RoomUpload', title: 'RoomUpload' },
 );
 
-const RoomGoalResult = Type.Object(
-  {
-    name: Type.String({ description: 'The goal’s name (never its description or instructions).' }),
-    score: Type.Number(),
-    score_min: Type.Number({ description: 'Low end of the goal’s score range.' }),
-    score_max: Type.Number({ description: 'High end of the goal’s score range.' }),
-    feedback: Type.String(),
-  },
-  { $id: 'RoomGoalResult', title: 'RoomGoalResult' },
-);
-
-const RoomPractiseItem = Type.Object(
-  {
-    goal: Nullable(Type.String({ description: 'The goal this is about; null for general advice.' })),
-    text: Type.String(),
-  },
-  { $id: 'RoomPractiseItem', title: 'RoomPractiseItem' },
-);
+const RoomGoalResult = Type.Object(goalResultFields, { $id: 'RoomGoalResult', title: 'RoomGoalResult' });
 
 export const RoomResults = Type.Object(
   {
@@ -141,11 +125,9 @@ export const RoomResults = Type.Object(
           goals: Type.Array(RoomGoalResult, { description: 'Score per goal, in the scenario’s order.' }),
           strengths: Type.Array(Type.String()),
           growth_areas: Type.Array(Type.String()),
-          practise_next: Type.Array(RoomPractiseItem, {
-            description:
-              'At most 4: the feedback of the lowest-scored goals (below 80 % of their range) first, then the analysis’s recommendations.',
-          }),
+          practise_next: PractiseNext,
           completed_at: Timestamp,
+          coach_comment: CoachComment,
         },
         { $id: 'RoomResultsData', title: 'RoomResultsData' },
       ),

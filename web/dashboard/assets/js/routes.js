@@ -20,6 +20,11 @@ export const ROUTES = [
   },
   { path: '/meetings/:id', title: 'Meeting', load: () => import('./pages/meetings/detail.js') },
   {
+    path: '/meetings/:id/report',
+    title: 'Learner report',
+    load: () => import('./pages/meetings/report.js'),
+  },
+  {
     path: '/people',
     title: 'People',
     nav: { section: 'Practice', label: 'People' },

@@ -1,5 +1,7 @@
-// The participant's results after the call (docs/room.md, "Results"), when the scenario shares
-// them: asked for only once the meeting has ended, and asked again while the analysis runs.
+// The participant's results after the call (docs/room.md, "Results"; docs/reports.md), when the
+// scenario shares them: asked for only once the meeting has ended, and asked again while the
+// analysis runs. With the quotes the scores rest on and the coach's comment, it prints as the
+// learner report (room.css, @media print).
 
 import { byId, setText } from './dom.js';
 
@@ -39,7 +41,33 @@ function goalItem(goal) {
   feedback.className = 'results__feedback';
   feedback.textContent = goal.feedback;
   item.append(head, meter, feedback);
+  if (goal.evidence?.length) item.append(evidenceList(goal));
   return item;
+}
+
+/** The participant's own sentences the score rests on, each with when it was said. */
+function evidenceList(goal) {
+  const list = document.createElement('ul');
+  list.className = 'results__evidence';
+  list.setAttribute('aria-label', `What you said for ${goal.name}`);
+  for (const quote of goal.evidence) {
+    const item = document.createElement('li');
+    const words = document.createElement('q');
+    words.textContent = quote.text;
+    const when = document.createElement('span');
+    when.className = 'muted';
+    when.textContent = ` at ${quote.start}`;
+    item.append(words, when);
+    list.append(item);
+  }
+  return list;
+}
+
+function showComment(comment) {
+  byId('results-comment').hidden = !comment;
+  if (!comment) return;
+  setText('results-comment-text', comment.text);
+  setText('results-comment-author', comment.author ? `— ${comment.author}` : '');
 }
 
 function render(results) {
@@ -49,6 +77,7 @@ function render(results) {
   fillList('results-practise', results.practise_next, (entry) =>
     textItem(entry.goal ? `${entry.goal}: ${entry.text}` : entry.text),
   );
+  showComment(results.coach_comment);
   byId('results-body').hidden = false;
   setText('results-status', '');
 }
@@ -59,6 +88,7 @@ export async function showResults(api) {
   section.hidden = false;
   byId('ended-card').classList.add('card--wide');
   setText('results-status', 'Your results are being prepared…');
+  byId('results-print').onclick = () => window.print();
   for (let poll = 0; poll < MAX_POLLS; poll += 1) {
     let answer;
     try {

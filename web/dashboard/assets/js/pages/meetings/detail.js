@@ -10,6 +10,7 @@ import {
   ConfirmButton,
   Details,
   ErrorNotice,
+  LinkButton,
   Notice,
   PageHeader,
   StatusBadge,
@@ -48,6 +49,7 @@ function Actions({ meeting, onChanged }) {
   const running = meeting.status !== 'ended';
   return html`<div class="meeting-actions">
     ${running && html`<${Button} onClick=${end} busy=${ending.busy}>End meeting<//>`}
+    ${!running && html`<${LinkButton} href=${href(`/meetings/${meeting.id}/report`)}>Learner report<//>`}
     ${
       !running &&
       html`<${Button} onClick=${rerun} busy=${rerunning.busy || meeting.analysis_status === 'processing'}>
