@@ -1,5 +1,6 @@
 // Every resource's security fixture of the platform, for tests that walk all /v1 routes.
 import { analysesSecurity } from './analyses/security-fixture.ts';
+import { analyticsSecurity } from './analytics/security-fixture.ts';
 import { apiKeysSecurity } from './api-keys/security-fixture.ts';
 import { assignmentsSecurity } from './assignments/security-fixture.ts';
 import { customFunctionsSecurity } from './custom-functions/security-fixture.ts';
@@ -34,4 +35,5 @@ export const PLATFORM_SECURITY_FIXTURES = [
   leavingSecurity,
   peopleSecurity,
   assignmentsSecurity,
+  analyticsSecurity,
 ];

@@ -183,6 +183,9 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getMeetingReport': Operation('getMeetingReport', 'GET', '/v1/meetings/{id}/report', ('id',), (), (), None, None, None),
     'putMeetingReportComment': Operation('putMeetingReportComment', 'PUT', '/v1/meetings/{id}/report/comment', ('id',), (), (), 'json', None, None),
     'deleteMeetingReportComment': Operation('deleteMeetingReportComment', 'DELETE', '/v1/meetings/{id}/report/comment', ('id',), (), (), None, None, None),
+    'listAnalyticsScenarios': Operation('listAnalyticsScenarios', 'GET', '/v1/analytics/scenarios', (), (), (), None, None, None),
+    'getAnalyticsScenario': Operation('getAnalyticsScenario', 'GET', '/v1/analytics/scenarios/{scenario_id}', ('scenario_id',), ('interval', 'since', 'until'), (), None, None, None),
+    'exportAnalyticsResults': Operation('exportAnalyticsResults', 'GET', '/v1/analytics/scenarios/{scenario_id}/results.csv', ('scenario_id',), ('since', 'until'), (), None, None, None),
 }
 
 
@@ -2990,6 +2993,66 @@ class PlatformPeople(_Namespace):
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
+class PlatformAnalytics(_Namespace):
+    """Analytics (platform)."""
+
+    def list_scenarios(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.ListAnalyticsScenariosResponse:
+        """GET /v1/analytics/scenarios: Each scenario of the workspace with its analysed meetings, participants, average score (percent of the goals’ ranges), last meeting and assignment completion."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listAnalyticsScenarios'],
+            (),
+            {},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def get_scenario(
+        self,
+        scenario_id: str,
+        /,
+        *,
+        interval: Union[Union[Literal['week'], Literal['month']], NotGiven] = NOT_GIVEN,
+        since: Union[str, NotGiven] = NOT_GIVEN,
+        until: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.GetAnalyticsScenarioResponse:
+        """GET /v1/analytics/scenarios/{scenario_id}: One scenario’s cohort: each goal’s scores per week or month, each participant’s progress, and assignment completion."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['getAnalyticsScenario'],
+            (scenario_id,),
+            {'interval': interval, 'since': since, 'until': until},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def export_results(
+        self,
+        scenario_id: str,
+        /,
+        *,
+        since: Union[str, NotGiven] = NOT_GIVEN,
+        until: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> Any:
+        """GET /v1/analytics/scenarios/{scenario_id}/results.csv: Every goal result of the scenario’s analysed meetings as CSV, one row per meeting and goal (text starting with = + - @ is prefixed with an apostrophe)."""
+        return self._client._call(
+            PLATFORM_OPERATIONS['exportAnalyticsResults'],
+            (scenario_id,),
+            {'since': since, 'until': until},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
 
 class PlatformResources:
     """The namespaces of the platform client."""
@@ -3014,6 +3077,7 @@ class PlatformResources:
     usage: PlatformUsage
     workspace: PlatformWorkspace
     people: PlatformPeople
+    analytics: PlatformAnalytics
 
     def _init_resources(self) -> None:
         client: Any = self
@@ -3037,6 +3101,7 @@ class PlatformResources:
         self.usage = PlatformUsage(client)
         self.workspace = PlatformWorkspace(client)
         self.people = PlatformPeople(client)
+        self.analytics = PlatformAnalytics(client)
 
 
 MAILBOX_OPERATIONS: Dict[str, Operation] = {

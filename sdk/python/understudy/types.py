@@ -116,6 +116,15 @@ class AssignmentCompletedEvent(TypedDict):
     data: Dict[str, Any]
 
 
+class AssignmentCompletion(TypedDict):
+    total: int
+    not_started: int
+    in_progress: int
+    done: int
+    overdue: int
+    completion_rate: Optional[float]
+
+
 class _AssignmentCreateRequired(TypedDict):
     scenario_id: str
     person_ids: List[str]
@@ -515,6 +524,10 @@ class EventTypeList(TypedDict):
     data: List[EventType]
 
 
+#: ExportAnalyticsResultsResponse
+ExportAnalyticsResultsResponse = str
+
+
 class FeedbackCatalog(TypedDict):
     ratings: List[FeedbackCatalogEntry]
     video_issues: List[FeedbackCatalogEntry]
@@ -524,6 +537,11 @@ class FeedbackCatalog(TypedDict):
 class FeedbackCatalogEntry(TypedDict):
     key: str
     label: str
+
+
+class GetAnalyticsScenarioResponse(TypedDict):
+    status: Literal['success']
+    data: ScenarioAnalytics
 
 
 class GetApiSecretResponse(TypedDict):
@@ -770,6 +788,11 @@ class LeaveWorkspaceResponse(TypedDict):
 
 #: ListAnalysesResponse
 ListAnalysesResponse = 'Union[List[Analysis], AnalysisPage]'
+
+
+class ListAnalyticsScenariosResponse(TypedDict):
+    status: Literal['success']
+    data: List[ScenarioAnalyticsSummary]
 
 
 class ListApiSecretScopesResponse(TypedDict):
@@ -1439,6 +1462,26 @@ class Scenario(TypedDict):
     custom_functions: List[ScenarioCustomFunctionSummary]
     meeting_controls: MeetingControls
     session_options: SessionOptions
+
+
+class ScenarioAnalytics(TypedDict):
+    scenario: Dict[str, Any]
+    interval: Union[Literal['week'], Literal['month']]
+    since: Optional[str]
+    until: Optional[str]
+    summary: Dict[str, Any]
+    goals: List[Dict[str, Any]]
+    participants: List[Dict[str, Any]]
+    assignments: AssignmentCompletion
+
+
+class ScenarioAnalyticsSummary(TypedDict):
+    scenario: Dict[str, Any]
+    meetings: int
+    participants: int
+    average_percent: Optional[float]
+    last_meeting_at: Optional[str]
+    assignments: AssignmentCompletion
 
 
 class ScenarioCustomFunction(TypedDict):

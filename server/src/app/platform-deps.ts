@@ -6,6 +6,7 @@ import { JobCatalog, type JobDefinition } from '../core/jobs/index.ts';
 import type { BoundRoutes } from '../core/module.ts';
 import { type BackgroundWorker, periodic } from '../core/workers.ts';
 import { createAnalysesModule } from '../platform/analyses/wiring.ts';
+import { createAnalyticsModule } from '../platform/analytics/wiring.ts';
 import { createApiSecretsModule } from '../platform/api-secrets/wiring.ts';
 import { createAssignmentsModule } from '../platform/assignments/wiring.ts';
 import { createCustomFunctionsModule } from '../platform/custom-functions/wiring.ts';
@@ -132,6 +133,7 @@ export async function createPlatformDeps(
   const feedback = createFeedbackModule(core);
   const analyses = createAnalysesModule({ ...core, events, jobs, llm });
   const people = createPeopleModule(core);
+  const analytics = createAnalyticsModule(core);
   const meetings = createMeetingsModule({
     ...core,
     people: people.people,
@@ -220,6 +222,7 @@ export async function createPlatformDeps(
       ...people.routes,
       ...assignments.routes,
       ...reports.routes,
+      ...analytics.routes,
     ],
     publicRoutes: [
       ...personas.publicRoutes,

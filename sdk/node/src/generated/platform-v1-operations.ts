@@ -186,6 +186,11 @@ export const platformOperations = {
     deletePerson: {"operationId":"deletePerson","method":"DELETE","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
     getPersonProgress: {"operationId":"getPersonProgress","method":"GET","path":"/v1/people/{person_id}/progress","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
   },
+  analytics: {
+    listScenarios: {"operationId":"listAnalyticsScenarios","method":"GET","path":"/v1/analytics/scenarios","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    getScenario: {"operationId":"getAnalyticsScenario","method":"GET","path":"/v1/analytics/scenarios/{scenario_id}","pathParams":["scenario_id"],"query":["interval","since","until"],"headers":[],"body":null,"pagination":null},
+    exportResults: {"operationId":"exportAnalyticsResults","method":"GET","path":"/v1/analytics/scenarios/{scenario_id}/results.csv","pathParams":["scenario_id"],"query":["since","until"],"headers":[],"body":null,"pagination":null},
+  },
 } as const satisfies OperationTable;
 
 /** The room's operations: authenticated by the room token (RoomClient), never by an API key. */
@@ -524,5 +529,13 @@ export interface UnderstudyApi {
     deletePerson(person_id: string, params?: Params<operations['deletePerson']>, options?: RequestOptions): Promise<Result<operations['deletePerson']>>;
     /** A person’s practice over time: their meetings with scores and feedback, and one score series per goal. (`getPersonProgress`: GET /v1/people/{person_id}/progress) */
     getPersonProgress(person_id: string, params?: Params<operations['getPersonProgress']>, options?: RequestOptions): Promise<Result<operations['getPersonProgress']>>;
+  };
+  analytics: {
+    /** Each scenario of the workspace with its analysed meetings, participants, average score (percent of the goals’ ranges), last meeting and assignment completion. (`listAnalyticsScenarios`: GET /v1/analytics/scenarios) */
+    listScenarios(params?: Params<operations['listAnalyticsScenarios']>, options?: RequestOptions): Promise<Result<operations['listAnalyticsScenarios']>>;
+    /** One scenario’s cohort: each goal’s scores per week or month, each participant’s progress, and assignment completion. (`getAnalyticsScenario`: GET /v1/analytics/scenarios/{scenario_id}) */
+    getScenario(scenario_id: string, params?: Params<operations['getAnalyticsScenario']>, options?: RequestOptions): Promise<Result<operations['getAnalyticsScenario']>>;
+    /** Every goal result of the scenario’s analysed meetings as CSV, one row per meeting and goal (text starting with = + - @ is prefixed with an apostrophe). (`exportAnalyticsResults`: GET /v1/analytics/scenarios/{scenario_id}/results.csv) */
+    exportResults(scenario_id: string, params?: Params<operations['exportAnalyticsResults']>, options?: RequestOptions): Promise<Result<operations['exportAnalyticsResults']>>;
   };
 }

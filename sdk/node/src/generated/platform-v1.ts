@@ -1806,6 +1806,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each scenario of the workspace with its analysed meetings, participants, average score (percent of the goals’ ranges), last meeting and assignment completion. */
+        get: operations["listAnalyticsScenarios"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/scenarios/{scenario_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One scenario’s cohort: each goal’s scores per week or month, each participant’s progress, and assignment completion. */
+        get: operations["getAnalyticsScenario"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/analytics/scenarios/{scenario_id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every goal result of the scenario’s analysed meetings as CSV, one row per meeting and goal (text starting with = + - @ is prefixed with an apostrophe). */
+        get: operations["exportAnalyticsResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "meeting.created": {
@@ -2221,6 +2272,16 @@ export interface components {
                  */
                 completed_at: string;
             };
+        };
+        /** AssignmentCompletion */
+        AssignmentCompletion: {
+            /** @description People assigned the scenario, one per assignment. */
+            total: number;
+            not_started: number;
+            in_progress: number;
+            done: number;
+            overdue: number;
+            completion_rate: number | null;
         };
         /**
          * AssignmentCreate
@@ -3132,6 +3193,7 @@ export interface components {
         EventTypeList: {
             data: components["schemas"]["EventType"][];
         };
+        ExportAnalyticsResultsResponse: string;
         /** FeedbackCatalog */
         FeedbackCatalog: {
             ratings: components["schemas"]["FeedbackCatalogEntry"][];
@@ -3142,6 +3204,11 @@ export interface components {
         FeedbackCatalogEntry: {
             key: string;
             label: string;
+        };
+        GetAnalyticsScenarioResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ScenarioAnalytics"];
         };
         GetApiSecretResponse: {
             /** @enum {string} */
@@ -3572,6 +3639,11 @@ export interface components {
             message: string;
         };
         ListAnalysesResponse: components["schemas"]["Analysis"][] | components["schemas"]["AnalysisPage"];
+        ListAnalyticsScenariosResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ScenarioAnalyticsSummary"][];
+        };
         ListApiSecretScopesResponse: {
             /** @enum {string} */
             status: "success";
@@ -4684,6 +4756,87 @@ export interface components {
             custom_functions: components["schemas"]["ScenarioCustomFunctionSummary"][];
             meeting_controls: components["schemas"]["MeetingControls"];
             session_options: components["schemas"]["SessionOptions"];
+        };
+        /** ScenarioAnalytics */
+        ScenarioAnalytics: {
+            scenario: {
+                id: string;
+                name: string;
+                deleted: boolean;
+            };
+            interval: "week" | "month";
+            since: string | null;
+            until: string | null;
+            summary: {
+                /** @description Analysed meetings in the window. */
+                meetings: number;
+                participants: number;
+                /** @description Meetings linked to no person: in the goals’ series, not among participants. */
+                meetings_without_person: number;
+                average_percent: number | null;
+                last_meeting_at: string | null;
+            };
+            /** @description Each goal scored in the window, in the scenario’s order: the cohort over time. */
+            goals: {
+                goal_id: string | null;
+                name: string;
+                /** @description The goal’s scale, as its latest result has it. */
+                score_min: number;
+                score_max: number;
+                /** @description Meetings in the window that scored this goal. */
+                meetings: number;
+                average: number | null;
+                /** @description Periods with at least one scored meeting, oldest first. */
+                series: {
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-01T12:00:00.000Z
+                     */
+                    period_start: string;
+                    meetings: number;
+                    average: number;
+                    min: number;
+                    max: number;
+                }[];
+            }[];
+            /** @description Everyone with an analysed meeting in the window or assigned the scenario, by name. */
+            participants: {
+                person: {
+                    id: string;
+                    name: string;
+                    email: string | null;
+                    external_id: string | null;
+                };
+                meetings: number;
+                first_average_percent: number | null;
+                latest_average_percent: number | null;
+                change_points: number | null;
+                last_meeting_at: string | null;
+                /** @description Their latest score on each goal. */
+                latest_scores: {
+                    goal_id: string | null;
+                    name: string;
+                    score: number;
+                    score_min: number;
+                    score_max: number;
+                }[];
+                assignment_status: ("not_started" | "in_progress" | "done" | "overdue") | null;
+            }[];
+            assignments: components["schemas"]["AssignmentCompletion"];
+        };
+        /** ScenarioAnalyticsSummary */
+        ScenarioAnalyticsSummary: {
+            scenario: {
+                id: string;
+                name: string;
+            };
+            /** @description Meetings whose analysis completed. */
+            meetings: number;
+            /** @description Distinct people among those meetings. */
+            participants: number;
+            average_percent: number | null;
+            last_meeting_at: string | null;
+            assignments: components["schemas"]["AssignmentCompletion"];
         };
         /** ScenarioCustomFunction */
         ScenarioCustomFunction: {
@@ -12650,6 +12803,148 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteMeetingReportCommentResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnalyticsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAnalyticsScenariosResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsScenario: {
+        parameters: {
+            query?: {
+                /** @description The periods of each goal’s series: UTC weeks from Monday (default) or calendar months. */
+                interval?: "week" | "month";
+                /**
+                 * @description Only meetings from this moment on: a date (`2026-11-01`, UTC midnight) or a date-time (`2026-11-01T09:00:00Z`).
+                 * @example 2026-11-01
+                 */
+                since?: string;
+                /**
+                 * @description Only meetings before this moment: a date (the whole day is included) or a date-time (excluded).
+                 * @example 2026-11-30
+                 */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAnalyticsScenarioResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAnalyticsResults: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only meetings from this moment on: a date (`2026-11-01`, UTC midnight) or a date-time (`2026-11-01T09:00:00Z`).
+                 * @example 2026-11-01
+                 */
+                since?: string;
+                /**
+                 * @description Only meetings before this moment: a date (the whole day is included) or a date-time (excluded).
+                 * @example 2026-11-30
+                 */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                scenario_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A CSV file (UTF-8 with a byte order mark, CRLF line ends) with a header row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ExportAnalyticsResultsResponse"];
                 };
             };
             /** @description Default Response */

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../core/http/errors.ts';
 import { isUuid } from '../../core/http/ids.ts';
 import { type PageQuery, type Paginator, positionOf } from '../../core/http/pagination.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import { goalKey, goalName, meetingAt } from '../analyses/goal-results.ts';
 import { type PersonRow, peopleRepository as repo } from './repository.ts';
 
 const LIST = 'people';
@@ -188,11 +189,11 @@ export class PeopleService {
     type Point = { meeting_id: string; at: string; score: number; score_min: number; score_max: number };
     const goals = new Map<string, { goal_id: string | null; name: string; points: Point[] }>();
     const rendered = meetings.map((meeting) => {
-      const at = new Date(meeting.ended_at ?? meeting.started_at ?? meeting.created_at).toISOString();
+      const at = meetingAt(meeting).toISOString();
       const goalResults = (meeting.analysis_id ? (byAnalysis.get(meeting.analysis_id) ?? []) : []).map(
         (result) => {
-          const name = String((result.goal as { name?: unknown })?.name ?? 'Goal');
-          const key = result.goal_id ?? `name:${name}`;
+          const name = goalName(result);
+          const key = goalKey(result);
           const series = goals.get(key) ?? { goal_id: result.goal_id, name, points: [] };
           series.points.push({
             meeting_id: meeting.id,

@@ -39,6 +39,17 @@ export const ROUTES = [
   },
   { path: '/assignments/:id', title: 'Assignment', load: () => import('./pages/assignments/detail.js') },
   {
+    path: '/analytics',
+    title: 'Analytics',
+    nav: { section: 'Practice', label: 'Analytics' },
+    load: () => import('./pages/analytics/list.js'),
+  },
+  {
+    path: '/analytics/:id',
+    title: 'Scenario analytics',
+    load: () => import('./pages/analytics/scenario.js'),
+  },
+  {
     path: '/results',
     title: 'Results',
     nav: { section: 'Practice', label: 'Results' },

@@ -1,0 +1,4 @@
+import { checkRouteSecurity } from '../security.ts';
+import { analyticsSecurity } from './security-fixture.ts';
+
+checkRouteSecurity(analyticsSecurity);
