@@ -172,7 +172,7 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'updatePerson': Operation('updatePerson', 'PATCH', '/v1/people/{person_id}', ('person_id',), (), (), 'json', None, None),
     'deletePerson': Operation('deletePerson', 'DELETE', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
     'getPersonProgress': Operation('getPersonProgress', 'GET', '/v1/people/{person_id}/progress', ('person_id',), (), (), None, None, None),
-    'listAssignments': Operation('listAssignments', 'GET', '/v1/assignments', (), (), (), None, None, None),
+    'listAssignments': Operation('listAssignments', 'GET', '/v1/assignments', (), ('status', 'person_id'), (), None, None, None),
     'createAssignment': Operation('createAssignment', 'POST', '/v1/assignments', (), (), (), 'json', None, None),
     'getAssignment': Operation('getAssignment', 'GET', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), None, None, None),
     'updateAssignment': Operation('updateAssignment', 'PATCH', '/v1/assignments/{assignment_id}', ('assignment_id',), (), (), 'json', None, None),
@@ -559,16 +559,18 @@ class PlatformAssignments(_Namespace):
     def list(
         self,
         *,
+        status: Union[Union[Literal['not_started'], Literal['in_progress'], Literal['done'], Literal['overdue']], NotGiven] = NOT_GIVEN,
+        person_id: Union[str, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> types.ListAssignmentsResponse:
-        """GET /v1/assignments: Assignments of the workspace, newest first (the 500 latest), each with every person’s status."""
+        """GET /v1/assignments: Assignments of the workspace, newest first (the 500 latest), each with every person’s status; `status=overdue` keeps those with someone overdue."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listAssignments'],
             (),
-            {},
+            {'status': status, 'person_id': person_id},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 

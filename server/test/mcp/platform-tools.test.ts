@@ -58,6 +58,11 @@ describe('platform MCP tools, resources and prompts', () => {
       'get_meeting_transcript',
       'list_webhook_deliveries',
       'redeliver_webhook',
+      'list_people',
+      'get_person_progress',
+      'assign_practice',
+      'list_assignments',
+      'get_meeting_report',
     ]) {
       assert.ok(names.includes(name), name);
     }
@@ -101,6 +106,41 @@ describe('platform MCP tools, resources and prompts', () => {
     assert.ok(listed.data.some((item: { id: string }) => item.id === created.id));
     const persona = await call('get_persona', { id: ids.personaId });
     assert.equal(persona.id, ids.personaId);
+  });
+
+  test('a coach’s assistant assigns practice, finds what is overdue and reads progress and reports', async () => {
+    ok(await ws.call('POST', '/people', { name: 'Dana Reyes', email: 'dana@example.com' }), 201);
+    const kim = ok(await ws.call('POST', '/people', { name: 'Kim Park' }), 201).data;
+    const found = await call('list_people', { q: 'dana' });
+    assert.deepEqual(
+      found.data.map((person: { name: string }) => person.name),
+      ['Dana Reyes'],
+    );
+    const dana = found.data[0];
+    const late = await call('assign_practice', {
+      scenario_id: ids.scenarioId,
+      person_ids: [dana.id],
+      due_at: new Date(Date.now() - 60_000).toISOString(),
+      note: 'Before Monday’s call.',
+    });
+    assert.equal(late.data.people[0].status, 'overdue');
+    await call('assign_practice', { scenario_id: ids.scenarioId, person_ids: [kim.id] });
+    const overdue = await call('list_assignments', { status: 'overdue' });
+    assert.deepEqual(
+      overdue.data.map((assignment: { id: string }) => assignment.id),
+      [late.data.id],
+    );
+    const kims = await call('list_assignments', { person_id: kim.id });
+    assert.equal(kims.data.length, 1);
+    assert.equal(kims.data[0].people[0].person.name, 'Kim Park');
+
+    const progress = await call('get_person_progress', { person_id: dana.id });
+    assert.equal(progress.data.person.id, dana.id);
+    assert.deepEqual(progress.data.meetings, []);
+    const meeting = await call('create_meeting', { scenario_id: ids.scenarioId, person_id: dana.id });
+    const report = await call('get_meeting_report', { id: meeting.data.id });
+    assert.equal(report.data.status, 'pending');
+    assert.equal(report.data.meeting.person_id, dana.id);
   });
 
   test('guardrails attach and detach through the scenario routes', async () => {

@@ -28,7 +28,7 @@ export const platformOperations = {
     startPractice: {"operationId":"startPractice","method":"POST","path":"/v1/practice/{token}/meetings","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
     getOpenPractice: {"operationId":"getOpenPractice","method":"GET","path":"/v1/try/{token}","pathParams":["token"],"query":[],"headers":[],"body":null,"pagination":null},
     startOpenPractice: {"operationId":"startOpenPractice","method":"POST","path":"/v1/try/{token}/meetings","pathParams":["token"],"query":[],"headers":[],"body":"json","pagination":null},
-    list: {"operationId":"listAssignments","method":"GET","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
+    list: {"operationId":"listAssignments","method":"GET","path":"/v1/assignments","pathParams":[],"query":["status","person_id"],"headers":[],"body":null,"pagination":null},
     create: {"operationId":"createAssignment","method":"POST","path":"/v1/assignments","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
     get: {"operationId":"getAssignment","method":"GET","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":null,"pagination":null},
     update: {"operationId":"updateAssignment","method":"PATCH","path":"/v1/assignments/{assignment_id}","pathParams":["assignment_id"],"query":[],"headers":[],"body":"json","pagination":null},
@@ -251,7 +251,7 @@ export interface UnderstudyApi {
     getOpenPractice(token: string, params?: Params<operations['getOpenPractice']>, options?: RequestOptions): Promise<Result<operations['getOpenPractice']>>;
     /** Start practising from an open link: a new meeting for the visitor, who gives a name and optionally an e-mail. Rate limited per address and per link. (`startOpenPractice`: POST /v1/try/{token}/meetings) */
     startOpenPractice(token: string, params: Params<operations['startOpenPractice']>, options?: RequestOptions): Promise<Result<operations['startOpenPractice']>>;
-    /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status. (`listAssignments`: GET /v1/assignments) */
+    /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status; `status=overdue` keeps those with someone overdue. (`listAssignments`: GET /v1/assignments) */
     list(params?: Params<operations['listAssignments']>, options?: RequestOptions): Promise<Result<operations['listAssignments']>>;
     /** Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link. (`createAssignment`: POST /v1/assignments) */
     create(params: Params<operations['createAssignment']>, options?: RequestOptions): Promise<Result<operations['createAssignment']>>;

@@ -1723,7 +1723,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status. */
+        /** Assignments of the workspace, newest first (the 500 latest), each with every person’s status; `status=overdue` keeps those with someone overdue. */
         get: operations["listAssignments"];
         put?: never;
         /** Assign a scenario to people, with a due date and a number of attempts; each gets a personal practice link. */
@@ -12356,7 +12356,12 @@ export interface operations {
     };
     listAssignments: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only assignments with at least one person in this status (e.g. `overdue`). */
+                status?: "not_started" | "in_progress" | "done" | "overdue";
+                /** @description Only assignments given to this person. */
+                person_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,7 +1,13 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { Assignment, AssignmentCreate, AssignmentParams, AssignmentUpdate } from './schemas.ts';
+import {
+  Assignment,
+  AssignmentCreate,
+  AssignmentListQuery,
+  AssignmentParams,
+  AssignmentUpdate,
+} from './schemas.ts';
 import type { AssignmentService } from './service.ts';
 
 const tags = ['Assignments'];
@@ -16,13 +22,17 @@ export const assignmentRoutes: RouteModule<{ assignments: AssignmentService }> =
         tags,
         operationId: 'listAssignments',
         summary:
-          'Assignments of the workspace, newest first (the 500 latest), each with every person’s status.',
+          'Assignments of the workspace, newest first (the 500 latest), each with every person’s status; `status=overdue` keeps those with someone overdue.',
+        querystring: AssignmentListQuery,
         response: withErrors({
           200: Type.Object({ status: Type.Literal('success'), data: Type.Array(Assignment) }),
         }),
       },
     },
-    async (request) => ({ status: 'success' as const, data: await assignments.list(request.principal) }),
+    async (request) => ({
+      status: 'success' as const,
+      data: await assignments.list(request.principal, request.query),
+    }),
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 
-const Status = Type.Union(
+export const AssignmentStatusSchema = Type.Union(
   [Type.Literal('not_started'), Type.Literal('in_progress'), Type.Literal('done'), Type.Literal('overdue')],
   {
     description:
@@ -25,7 +25,7 @@ export const Assignment = Type.Object(
     people: Type.Array(
       Type.Object({
         person: Type.Object({ id: Type.String(), name: Type.String(), email: Nullable(Type.String()) }),
-        status: Status,
+        status: AssignmentStatusSchema,
         attempts: Type.Integer({ description: 'Meetings started from their link.' }),
         completed_at: Nullable(Timestamp),
         completed_meeting_id: Nullable(Type.String()),
@@ -99,7 +99,7 @@ export const PracticePreview = Type.Object(
     person: Type.Object({ name: Type.String() }),
     note: Nullable(Type.String()),
     due_at: Nullable(Timestamp),
-    status: Status,
+    status: AssignmentStatusSchema,
     attempts: Type.Integer(),
     attempts_left: Type.Integer(),
   },
@@ -159,3 +159,18 @@ export const OpenPracticeStart = Type.Object(
     examples: [{ name: 'Sam Lee', email: 'sam@example.com' }],
   },
 );
+
+export const AssignmentListQuery = Type.Object({
+  status: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('not_started'),
+        Type.Literal('in_progress'),
+        Type.Literal('done'),
+        Type.Literal('overdue'),
+      ],
+      { description: 'Only assignments with at least one person in this status (e.g. `overdue`).' },
+    ),
+  ),
+  person_id: Type.Optional(Type.String({ description: 'Only assignments given to this person.' })),
+});

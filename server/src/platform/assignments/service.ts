@@ -88,7 +88,8 @@ export class AssignmentService {
     };
   }
 
-  async list(principal: Principal) {
+  /** `filter.status`: those with someone in it; `filter.person_id`: those given to that person. */
+  async list(principal: Principal, filter: { status?: AssignmentStatus; person_id?: string } = {}) {
     const rows = await repo.list(this.deps.db, principal.accountId);
     const targets = await repo.targets(
       this.deps.db,
@@ -96,13 +97,19 @@ export class AssignmentService {
       rows.map((row) => row.id),
     );
     const showLinks = roleGrants(principal.role, 'assignments:write');
-    return rows.map((row) =>
-      this.render(
-        row,
-        targets.filter((target) => target.assignment_id === row.id),
-        showLinks,
-      ),
-    );
+    return rows
+      .map((row) =>
+        this.render(
+          row,
+          targets.filter((target) => target.assignment_id === row.id),
+          showLinks,
+        ),
+      )
+      .filter(
+        (assignment) =>
+          (!filter.status || assignment.people.some((part) => part.status === filter.status)) &&
+          (!filter.person_id || assignment.people.some((part) => part.person.id === filter.person_id)),
+      );
   }
 
   async get(principal: Principal, id: string) {
