@@ -166,8 +166,9 @@ PLATFORM_OPERATIONS: Dict[str, Operation] = {
     'getUsage': Operation('getUsage', 'GET', '/v1/usage', (), ('from', 'to', 'scenario_id'), (), None, None, None),
     'getWorkspace': Operation('getWorkspace', 'GET', '/v1/workspace', (), (), (), None, None, None),
     'updateWorkspace': Operation('updateWorkspace', 'PATCH', '/v1/workspace', (), (), (), 'json', None, None),
-    'listPeople': Operation('listPeople', 'GET', '/v1/people', (), ('limit', 'cursor', 'starting_after', 'email', 'external_id', 'q'), (), None, 'cursor', 'data'),
+    'listPeople': Operation('listPeople', 'GET', '/v1/people', (), ('limit', 'cursor', 'starting_after', 'email', 'external_id', 'group', 'q'), (), None, 'cursor', 'data'),
     'createPerson': Operation('createPerson', 'POST', '/v1/people', (), (), (), 'json', None, None),
+    'listPeopleGroups': Operation('listPeopleGroups', 'GET', '/v1/people/groups', (), (), (), None, None, None),
     'getPerson': Operation('getPerson', 'GET', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
     'updatePerson': Operation('updatePerson', 'PATCH', '/v1/people/{person_id}', ('person_id',), (), (), 'json', None, None),
     'deletePerson': Operation('deletePerson', 'DELETE', '/v1/people/{person_id}', ('person_id',), (), (), None, None, None),
@@ -578,7 +579,8 @@ class PlatformAssignments(_Namespace):
         self,
         *,
         scenario_id: str,
-        person_ids: List[str],
+        person_ids: Union[List[str], NotGiven] = NOT_GIVEN,
+        groups: Union[List[str], NotGiven] = NOT_GIVEN,
         due_at: Union[Optional[str], NotGiven] = NOT_GIVEN,
         max_attempts: Union[int, NotGiven] = NOT_GIVEN,
         note: Union[Optional[str], NotGiven] = NOT_GIVEN,
@@ -591,7 +593,7 @@ class PlatformAssignments(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createAssignment'],
             (),
-            {'scenario_id': scenario_id, 'person_ids': person_ids, 'due_at': due_at, 'max_attempts': max_attempts, 'note': note},
+            {'scenario_id': scenario_id, 'person_ids': person_ids, 'groups': groups, 'due_at': due_at, 'max_attempts': max_attempts, 'note': note},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2885,6 +2887,7 @@ class PlatformPeople(_Namespace):
         starting_after: Union[str, NotGiven] = NOT_GIVEN,
         email: Union[str, NotGiven] = NOT_GIVEN,
         external_id: Union[str, NotGiven] = NOT_GIVEN,
+        group: Union[str, NotGiven] = NOT_GIVEN,
         q: Union[str, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -2897,7 +2900,7 @@ class PlatformPeople(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['listPeople'],
             (),
-            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'email': email, 'external_id': external_id, 'q': q},
+            {'limit': limit, 'cursor': cursor, 'starting_after': starting_after, 'email': email, 'external_id': external_id, 'group': group, 'q': q},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2907,6 +2910,7 @@ class PlatformPeople(_Namespace):
         name: str,
         email: Union[Optional[str], NotGiven] = NOT_GIVEN,
         external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        groups: Union[List[str], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
@@ -2916,7 +2920,23 @@ class PlatformPeople(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['createPerson'],
             (),
-            {'name': name, 'email': email, 'external_id': external_id},
+            {'name': name, 'email': email, 'external_id': external_id, 'groups': groups},
+            _options(idempotency_key, timeout, max_retries, extra_headers),
+        )
+
+    def list_groups(
+        self,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> types.PeopleGroups:
+        """GET /v1/people/groups: The groups people are in, each with how many people: assign practice to one at once."""
+        return self._client._call(  # type: ignore[no-any-return]
+            PLATFORM_OPERATIONS['listPeopleGroups'],
+            (),
+            {},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 
@@ -2946,6 +2966,7 @@ class PlatformPeople(_Namespace):
         name: Union[str, NotGiven] = NOT_GIVEN,
         email: Union[Optional[str], NotGiven] = NOT_GIVEN,
         external_id: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        groups: Union[List[str], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
@@ -2955,7 +2976,7 @@ class PlatformPeople(_Namespace):
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['updatePerson'],
             (person_id,),
-            {'name': name, 'email': email, 'external_id': external_id},
+            {'name': name, 'email': email, 'external_id': external_id, 'groups': groups},
             _options(idempotency_key, timeout, max_retries, extra_headers),
         )
 

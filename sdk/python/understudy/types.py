@@ -127,10 +127,11 @@ class AssignmentCompletion(TypedDict):
 
 class _AssignmentCreateRequired(TypedDict):
     scenario_id: str
-    person_ids: List[str]
 
 
 class AssignmentCreate(_AssignmentCreateRequired, total=False):
+    person_ids: List[str]
+    groups: List[str]
     due_at: Optional[str]
     max_attempts: int
     note: Optional[str]
@@ -1155,11 +1156,17 @@ class PasswordResetRequest(TypedDict):
     email: str
 
 
+class PeopleGroups(TypedDict):
+    status: Literal['success']
+    data: List[Dict[str, Any]]
+
+
 class _PersonRequired(TypedDict):
     id: str
     name: str
     email: Optional[str]
     external_id: Optional[str]
+    groups: List[str]
     created_at: str
     updated_at: str
 
@@ -1197,6 +1204,7 @@ class _PersonCreateRequired(TypedDict):
 class PersonCreate(_PersonCreateRequired, total=False):
     email: Optional[str]
     external_id: Optional[str]
+    groups: List[str]
 
 
 class PersonProgress(TypedDict):
@@ -1209,6 +1217,7 @@ class PersonUpdate(TypedDict, total=False):
     name: str
     email: Optional[str]
     external_id: Optional[str]
+    groups: List[str]
 
 
 class PlatformEvent(TypedDict):

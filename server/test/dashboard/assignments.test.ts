@@ -131,4 +131,43 @@ describe('dashboard: assignments', { skip: chromiumMissing }, () => {
     assert.deepEqual(problems, []);
     await close();
   });
+
+  it('files people in groups, filters by one, and assigns a whole group at once', async () => {
+    const add = async (name: string) => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/v1/people',
+        headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken },
+        payload: { name, groups: ['Support'] },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      return created.json().data.id as string;
+    };
+    const ana = await add('Ana Silva');
+    await add('Bo Chen');
+    const { page, problems, close } = await openDashboard(browser, t.baseUrl, '/#/people', { context });
+    await settled(page);
+    await page.getByLabel('Group').selectOption('Support');
+    await page.locator('tbody tr').nth(1).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    assert.match(await page.locator('tbody').innerText(), /Ana Silva[\s\S]*Support/);
+
+    await page.goto(`${t.baseUrl}/#/people/${ana}`);
+    await page.getByLabel('Groups').fill('Support, Night shift');
+    await page.getByRole('button', { name: 'Save groups' }).click();
+    await page.locator('.badge', { hasText: 'Night shift' }).first().waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await page.goto(`${t.baseUrl}/#/assignments`);
+    await page.getByRole('button', { name: 'Assign practice' }).click();
+    await page.getByLabel(/^Night shift/).check();
+    await page.getByRole('button', { name: 'Assign to 1 person' }).waitFor();
+    await page.getByLabel(/^Support/).check();
+    await page.getByRole('button', { name: 'Assign to 2 people' }).click();
+    await page.waitForFunction(() => /^#\/assignments\/[0-9a-f-]{36}$/.test(location.hash));
+    await page.locator('tr', { hasText: 'Bo Chen' }).waitFor();
+    assert.match(await page.locator('tbody').innerText(), /Ana Silva/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
 });

@@ -4,6 +4,7 @@ export const peopleSecurity: SecurityFixture = {
   resource: 'people',
   routes: {
     'GET /people': { noForeignIds: 'the credential’s own workspace’s people' },
+    'GET /people/groups': { noForeignIds: 'the credential’s own workspace’s groups' },
     'POST /people': {
       body: () => ({ name: 'Sam Lee' }),
       noForeignIds: 'creates in the credential’s workspace',

@@ -179,8 +179,9 @@ export const platformOperations = {
     update: {"operationId":"updateWorkspace","method":"PATCH","path":"/v1/workspace","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
   },
   people: {
-    list: {"operationId":"listPeople","method":"GET","path":"/v1/people","pathParams":[],"query":["limit","cursor","starting_after","email","external_id","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
+    list: {"operationId":"listPeople","method":"GET","path":"/v1/people","pathParams":[],"query":["limit","cursor","starting_after","email","external_id","group","q"],"headers":[],"body":null,"pagination":{"style":"cursor","items":"data"}},
     createPerson: {"operationId":"createPerson","method":"POST","path":"/v1/people","pathParams":[],"query":[],"headers":[],"body":"json","pagination":null},
+    listGroups: {"operationId":"listPeopleGroups","method":"GET","path":"/v1/people/groups","pathParams":[],"query":[],"headers":[],"body":null,"pagination":null},
     getPerson: {"operationId":"getPerson","method":"GET","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
     updatePerson: {"operationId":"updatePerson","method":"PATCH","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":"json","pagination":null},
     deletePerson: {"operationId":"deletePerson","method":"DELETE","path":"/v1/people/{person_id}","pathParams":["person_id"],"query":[],"headers":[],"body":null,"pagination":null},
@@ -521,6 +522,8 @@ export interface UnderstudyApi {
     list(params?: Params<operations['listPeople']>, options?: RequestOptions): PagePromise<Result<operations['listPeople']>, CursorItem<Result<operations['listPeople']>>>;
     /** Add a person (e-mail and external id each unique in the workspace). (`createPerson`: POST /v1/people) */
     createPerson(params: Params<operations['createPerson']>, options?: RequestOptions): Promise<Result<operations['createPerson']>>;
+    /** The groups people are in, each with how many people: assign practice to one at once. (`listPeopleGroups`: GET /v1/people/groups) */
+    listGroups(params?: Params<operations['listPeopleGroups']>, options?: RequestOptions): Promise<Result<operations['listPeopleGroups']>>;
     /** (`getPerson`: GET /v1/people/{person_id}) */
     getPerson(person_id: string, params?: Params<operations['getPerson']>, options?: RequestOptions): Promise<Result<operations['getPerson']>>;
     /** (`updatePerson`: PATCH /v1/people/{person_id}) */

@@ -1682,6 +1682,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The groups people are in, each with how many people: assign practice to one at once. */
+        get: operations["listPeopleGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/people/{person_id}": {
         parameters: {
             query?: never;
@@ -2290,14 +2307,19 @@ export interface components {
          *       "person_ids": [
          *         "5f0c…"
          *       ],
+         *       "groups": [
+         *         "Sales EMEA"
+         *       ],
          *       "due_at": "2026-12-15T17:00:00Z",
          *       "max_attempts": 3
          *     }
          */
         AssignmentCreate: {
             scenario_id: string;
-            /** @description People of the workspace (GET /v1/people). */
-            person_ids: string[];
+            /** @description People of the workspace (GET /v1/people). With `groups`, or alone. */
+            person_ids?: string[];
+            /** @description Groups (GET /v1/people/groups): everyone in them when the assignment is made, besides `person_ids`. */
+            groups?: string[];
             due_at?: string | null;
             /** @description Meetings each person may start (default 1). */
             max_attempts?: number;
@@ -4218,12 +4240,24 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** PeopleGroups */
+        PeopleGroups: {
+            /** @enum {string} */
+            status: "success";
+            /** @description Each group with how many people are in it, by name. */
+            data: {
+                name: string;
+                people: number;
+            }[];
+        };
         /** Person */
         Person: {
             id: string;
             name: string;
             email: string | null;
             external_id: string | null;
+            /** @description The groups they are in. */
+            groups: string[];
             /** @description Meetings linked to this person. */
             meeting_count?: number;
             /**
@@ -4292,13 +4326,18 @@ export interface components {
          * @example {
          *       "name": "Sam Lee",
          *       "email": "sam@example.com",
-         *       "external_id": "emp-1042"
+         *       "external_id": "emp-1042",
+         *       "groups": [
+         *         "Sales EMEA"
+         *       ]
          *     }
          */
         PersonCreate: {
             name: string;
             email?: string | null;
             external_id?: string | null;
+            /** @description The groups they are in ("Sales EMEA", "Q1 cohort"): assign practice to a group at once. Trimmed; each name once, whatever its case. */
+            groups?: string[];
         };
         /** PersonProgress */
         PersonProgress: {
@@ -4358,6 +4397,8 @@ export interface components {
             name?: string;
             email?: string | null;
             external_id?: string | null;
+            /** @description The groups they are in ("Sales EMEA", "Q1 cohort"): assign practice to a group at once. Trimmed; each name once, whatever its case. */
+            groups?: string[];
         };
         /** PlatformEvent */
         PlatformEvent: {
@@ -12098,6 +12139,8 @@ export interface operations {
                 email?: string;
                 /** @description Only the person with this external id. */
                 external_id?: string;
+                /** @description Only the people in this group (its exact name). */
+                group?: string;
                 /** @description Name or e-mail contains this, ignoring case. */
                 q?: string;
             };
@@ -12149,7 +12192,10 @@ export interface operations {
                  * @example {
                  *       "name": "Sam Lee",
                  *       "email": "sam@example.com",
-                 *       "external_id": "emp-1042"
+                 *       "external_id": "emp-1042",
+                 *       "groups": [
+                 *         "Sales EMEA"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["PersonCreate"];
@@ -12163,6 +12209,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatePersonResponse"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPeopleGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleGroups"];
                 };
             };
             /** @description Default Response */
@@ -12411,6 +12495,9 @@ export interface operations {
                  *       "scenario_id": "0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e",
                  *       "person_ids": [
                  *         "5f0c…"
+                 *       ],
+                 *       "groups": [
+                 *         "Sales EMEA"
                  *       ],
                  *       "due_at": "2026-12-15T17:00:00Z",
                  *       "max_attempts": 3

@@ -57,11 +57,19 @@ const Note = Nullable(Type.String({ maxLength: 2000 }));
 export const AssignmentCreate = Type.Object(
   {
     scenario_id: Type.String(),
-    person_ids: Type.Array(Type.String(), {
-      minItems: 1,
-      maxItems: 200,
-      description: 'People of the workspace (GET /v1/people).',
-    }),
+    person_ids: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 200,
+        description: 'People of the workspace (GET /v1/people). With `groups`, or alone.',
+      }),
+    ),
+    groups: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 60 }), {
+        maxItems: 20,
+        description:
+          'Groups (GET /v1/people/groups): everyone in them when the assignment is made, besides `person_ids`.',
+      }),
+    ),
     due_at: Type.Optional(DueAt),
     max_attempts: Type.Optional(MaxAttempts),
     note: Type.Optional(Note),
@@ -74,6 +82,7 @@ export const AssignmentCreate = Type.Object(
       {
         scenario_id: '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e',
         person_ids: ['5f0c…'],
+        groups: ['Sales EMEA'],
         due_at: '2026-12-15T17:00:00Z',
         max_attempts: 3,
       },

@@ -14,6 +14,7 @@ import type { JobQueue } from '../../core/jobs/index.ts';
 import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import type { MeetingService } from '../meetings/service.ts';
+import { peopleRepository } from '../people/repository.ts';
 import { randomToken, tokenHash } from '../sessions/cookies.ts';
 import { actingMember } from './acting-member.ts';
 import { type AssignmentRow, assignmentRepository as repo, type TargetRow } from './repository.ts';
@@ -22,7 +23,9 @@ export type AssignmentStatus = 'not_started' | 'in_progress' | 'done' | 'overdue
 
 export interface AssignmentInput {
   scenario_id: string;
-  person_ids: string[];
+  person_ids?: string[];
+  /** Everyone in these groups (docs/people.md) when the assignment is made. */
+  groups?: string[];
   due_at?: string | null;
   max_attempts?: number;
   note?: string | null;
@@ -128,13 +131,32 @@ export class AssignmentService {
       throw new AppError('parameter_invalid', 'No such scenario in this workspace.', {
         param: 'scenario_id',
       });
-    const ids = [...new Set(input.person_ids)];
+    const named = input.person_ids ?? [];
+    const ids = [...new Set(named)];
     const bad = ids.findIndex((id) => !isUuid(id));
-    const people = bad >= 0 ? [] : await repo.peopleOf(db, principal.accountId, ids);
-    const missing = bad >= 0 ? bad : ids.findIndex((id) => !people.some((person) => person.id === id));
+    const listed = bad >= 0 || ids.length === 0 ? [] : await repo.peopleOf(db, principal.accountId, ids);
+    const missing = bad >= 0 ? bad : ids.findIndex((id) => !listed.some((person) => person.id === id));
     if (missing >= 0) {
       throw new AppError('parameter_invalid', 'No such person in this workspace.', {
-        param: `person_ids[${input.person_ids.indexOf(ids[missing]!)}]`,
+        param: `person_ids[${named.indexOf(ids[missing]!)}]`,
+      });
+    }
+    const groups = input.groups ?? [];
+    const members = await peopleRepository.inGroups(
+      db,
+      principal.accountId,
+      groups.map((group) => group.trim()),
+    );
+    const empty = groups.findIndex(
+      (group) => !members.some((person) => person.groups.includes(group.trim())),
+    );
+    if (empty >= 0) {
+      throw new AppError('parameter_invalid', 'No one is in this group.', { param: `groups[${empty}]` });
+    }
+    const people = [...listed, ...members.filter((member) => !ids.includes(member.id))];
+    if (people.length === 0) {
+      throw new AppError('parameter_missing', 'Name at least one person (person_ids) or group (groups).', {
+        param: 'person_ids',
       });
     }
     const now = clock.now();
@@ -152,7 +174,7 @@ export class AssignmentService {
         created_at: now,
         updated_at: now,
       });
-      const targets = ids.map((personId) => {
+      const targets = people.map(({ id: personId }) => {
         const token = randomToken();
         return {
           id: randomUUID(),

@@ -23,7 +23,7 @@ export const coachingTools = (routes: RouteCatalog): McpTool[] => [
     route: 'POST /v1/assignments',
     idempotencyKey: true,
     description:
-      'Assign a scenario to people (`person_ids`, from list_people) with an optional `due_at` (RFC 3339), `max_attempts` (1–20, default 1) and a `note` for them. Each person gets a personal practice link (`people[].practice_url`, no sign-in), e-mailed to them when the server has SMTP configured. Set `idempotency_key` so a retry does not assign twice.',
+      'Assign a scenario to people (`person_ids`, from list_people) or whole `groups` (their `groups`) with an optional `due_at` (RFC 3339), `max_attempts` (1–20, default 1) and a `note` for them. Each person gets a personal practice link (`people[].practice_url`, no sign-in), e-mailed to them when the server has SMTP configured. Set `idempotency_key` so a retry does not assign twice.',
   }),
   routeTool(routes, {
     name: 'list_assignments',

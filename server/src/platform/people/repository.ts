@@ -22,9 +22,10 @@ export const peopleRepository = {
     db: Kysely<DB>,
     accountId: string,
     page: PageRequest | null,
-    filters: { email?: string; externalId?: string; q?: string },
+    filters: { email?: string; externalId?: string; q?: string; group?: string },
   ) {
     let query = db.selectFrom('people').selectAll().where('account_id', '=', accountId);
+    if (filters.group) query = query.where(sql<boolean>`groups @> ${JSON.stringify([filters.group])}::jsonb`);
     if (filters.email) query = query.where(sql`lower(email)`, '=', filters.email.toLowerCase());
     if (filters.externalId) query = query.where('external_id', '=', filters.externalId);
     if (filters.q) {
@@ -136,5 +137,32 @@ export const peopleRepository = {
       .groupBy('person_id')
       .execute();
     return new Map(rows.map((row) => [row.person_id as string, Number(row.count)]));
+  },
+  /** Each group's name with how many people are in it, by name. */
+  groups(db: Kysely<DB>, accountId: string) {
+    return db
+      .selectFrom(
+        sql<{
+          name: string;
+        }>`(select jsonb_array_elements_text(groups) as name from people where account_id = ${accountId})`.as(
+          'g',
+        ),
+      )
+      .select(['g.name', sql<number>`count(*)::int`.as('people')])
+      .groupBy('g.name')
+      .orderBy('g.name')
+      .execute();
+  },
+  /** The people in any of `groups`. */
+  inGroups(db: Kysely<DB>, accountId: string, groups: string[]) {
+    if (groups.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('people')
+      .select(['id', 'name', 'email', 'groups'])
+      .where('account_id', '=', accountId)
+      .where((eb) =>
+        eb.or(groups.map((group) => eb(sql`groups`, '@>', sql`${JSON.stringify([group])}::jsonb`))),
+      )
+      .execute();
   },
 };

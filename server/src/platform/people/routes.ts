@@ -1,7 +1,15 @@
 import { Type } from 'typebox';
 import { withErrors } from '../../core/http/schemas.ts';
 import type { RouteModule } from '../../core/http/types.ts';
-import { PeopleQuery, Person, PersonCreate, PersonParams, PersonProgress, PersonUpdate } from './schemas.ts';
+import {
+  PeopleGroups,
+  PeopleQuery,
+  Person,
+  PersonCreate,
+  PersonParams,
+  PersonProgress,
+  PersonUpdate,
+} from './schemas.ts';
 import type { PeopleService } from './service.ts';
 
 const tags = ['People'];
@@ -56,6 +64,19 @@ export const peopleRoutes: RouteModule<{ people: PeopleService }> = (app, { peop
   );
 
   app.get(
+    '/people/groups',
+    {
+      schema: {
+        tags,
+        operationId: 'listPeopleGroups',
+        summary: 'The groups people are in, each with how many people: assign practice to one at once.',
+        response: withErrors({ 200: PeopleGroups }),
+      },
+    },
+    async (request) => ({ status: 'success' as const, data: await people.groups(request.principal) }),
+  );
+
+  app.get(
     '/people/:person_id',
     {
       schema: {
@@ -79,6 +100,7 @@ export const peopleRoutes: RouteModule<{ people: PeopleService }> = (app, { peop
         operationId: 'updatePerson',
         params: PersonParams,
         body: PersonUpdate,
+        PeopleGroups,
         response: withErrors({ 200: one(Person) }),
       },
     },

@@ -3,6 +3,11 @@ import { PageQuery } from '../../core/http/pagination.ts';
 import { Nullable, Timestamp } from '../../core/http/schemas.ts';
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
+const Groups = Type.Array(Type.String({ minLength: 1, maxLength: 60 }), {
+  maxItems: 20,
+  description:
+    'The groups they are in ("Sales EMEA", "Q1 cohort"): assign practice to a group at once. Trimmed; each name once, whatever its case.',
+});
 const ExternalId = Type.String({
   minLength: 1,
   maxLength: 200,
@@ -15,6 +20,7 @@ export const Person = Type.Object(
     name: Type.String(),
     email: Nullable(Type.String()),
     external_id: Nullable(Type.String()),
+    groups: Type.Array(Type.String(), { description: 'The groups they are in.' }),
     meeting_count: Type.Optional(Type.Integer({ description: 'Meetings linked to this person.' })),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -27,12 +33,15 @@ export const PersonCreate = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     email: Type.Optional(Nullable(Email)),
     external_id: Type.Optional(Nullable(ExternalId)),
+    groups: Type.Optional(Groups),
   },
   {
     additionalProperties: false,
     $id: 'PersonCreate',
     title: 'PersonCreate',
-    examples: [{ name: 'Sam Lee', email: 'sam@example.com', external_id: 'emp-1042' }],
+    examples: [
+      { name: 'Sam Lee', email: 'sam@example.com', external_id: 'emp-1042', groups: ['Sales EMEA'] },
+    ],
   },
 );
 
@@ -41,6 +50,7 @@ export const PersonUpdate = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     email: Type.Optional(Nullable(Email)),
     external_id: Type.Optional(Nullable(ExternalId)),
+    groups: Type.Optional(Groups),
   },
   {
     additionalProperties: false,
@@ -59,6 +69,13 @@ export const PeopleQuery = Type.Object({
   ),
   external_id: Type.Optional(
     Type.String({ maxLength: 200, description: 'Only the person with this external id.' }),
+  ),
+  group: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 60,
+      description: 'Only the people in this group (its exact name).',
+    }),
   ),
   q: Type.Optional(
     Type.String({
@@ -109,4 +126,14 @@ export const PersonProgress = Type.Object(
     ),
   },
   { $id: 'PersonProgress', title: 'PersonProgress' },
+);
+
+export const PeopleGroups = Type.Object(
+  {
+    status: Type.Literal('success'),
+    data: Type.Array(Type.Object({ name: Type.String(), people: Type.Integer() }), {
+      description: 'Each group with how many people are in it, by name.',
+    }),
+  },
+  { $id: 'PeopleGroups', title: 'PeopleGroups' },
 );

@@ -17,6 +17,17 @@ export interface PersonInput {
   name: string;
   email?: string | null;
   external_id?: string | null;
+  groups?: string[];
+}
+
+/** Group names as a coach means them: trimmed, inner spaces collapsed, each once (any case). */
+export function groupNames(names: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const raw of names) {
+    const name = raw.trim().replace(/\s+/g, ' ');
+    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  }
+  return [...seen.values()];
 }
 
 /** How a meeting names its person: the first of these that is given decides. */
@@ -38,19 +49,29 @@ export class PeopleService {
       name: row.name,
       email: row.email,
       external_id: row.external_id,
+      groups: row.groups ?? [],
       ...(meetingCount === undefined ? {} : { meeting_count: meetingCount }),
       created_at: new Date(row.created_at).toISOString(),
       updated_at: new Date(row.updated_at).toISOString(),
     };
   }
 
-  async list(principal: Principal, query: PageQuery & { email?: string; external_id?: string; q?: string }) {
+  /** The workspace's groups, each with how many people are in it. */
+  groups(principal: Principal) {
+    return repo.groups(this.deps.db, principal.accountId);
+  }
+
+  async list(
+    principal: Principal,
+    query: PageQuery & { email?: string; external_id?: string; q?: string; group?: string },
+  ) {
     const { db, paginator } = this.deps;
     const page = paginator.parse(query, LIST, principal.accountId);
     const rows = await repo.list(db, principal.accountId, page, {
       email: query.email,
       externalId: query.external_id,
       q: query.q,
+      group: query.group?.trim(),
     });
     const counts = await repo.meetingCounts(
       db,
@@ -77,6 +98,7 @@ export class PeopleService {
         name: input.name.trim(),
         email: trimmed(input.email)?.toLowerCase() ?? null,
         external_id: trimmed(input.external_id),
+        groups: JSON.stringify(groupNames(input.groups ?? [])),
         created_at: now,
         updated_at: now,
       }),
@@ -91,6 +113,7 @@ export class PeopleService {
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
         ...(input.email !== undefined ? { email: trimmed(input.email)?.toLowerCase() ?? null } : {}),
         ...(input.external_id !== undefined ? { external_id: trimmed(input.external_id) } : {}),
+        ...(input.groups !== undefined ? { groups: JSON.stringify(groupNames(input.groups)) } : {}),
         updated_at: this.deps.clock.now(),
       }),
     );

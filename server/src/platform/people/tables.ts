@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../../core/db/schema.ts';
 
 /** People of a workspace (migration 0067); meetings link to them by `person_id`. */
@@ -8,6 +9,8 @@ export interface PeopleTables {
     name: string;
     email: string | null;
     external_id: string | null;
+    /** The groups they are in (migration 0071): a JSON array of names, written as a JSON string. */
+    groups: ColumnType<string[], string | undefined, string>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

@@ -1,5 +1,5 @@
 // Assigned practice (docs/assignments.md): the assignments with their counts, and the form that
-// gives a scenario to people with a due date and a number of attempts.
+// gives a scenario to people or whole groups with a due date and a number of attempts.
 import { api, fetchAll, itemsOf } from '../../api.js';
 import {
   Async,
@@ -20,11 +20,17 @@ import { href, navigate } from '../../router.js';
 
 function AssignForm({ onCancel }) {
   const options = useApi(
-    () => Promise.all([fetchAll('scenarios', {}, 200), fetchAll('people', {}, 500)]),
+    () =>
+      Promise.all([
+        fetchAll('scenarios', {}, 200),
+        fetchAll('people', {}, 500),
+        api.get('people/groups').then((body) => body.data),
+      ]),
     [],
   );
   const [scenarioId, setScenarioId] = useState('');
   const [chosen, setChosen] = useState([]);
+  const [chosenGroups, setChosenGroups] = useState([]);
   const [search, setSearch] = useState('');
   const [dueAt, setDueAt] = useState('');
   const [attempts, setAttempts] = useState('1');
@@ -35,6 +41,7 @@ function AssignForm({ onCancel }) {
     const body = await api.post('assignments', {
       scenario_id: scenarioId || scenarios[0]?.id,
       person_ids: chosen,
+      ...(chosenGroups.length ? { groups: chosenGroups } : {}),
       ...(dueAt ? { due_at: new Date(dueAt).toISOString() } : {}),
       max_attempts: Number(attempts),
       ...(note.trim() ? { note: note.trim() } : {}),
@@ -43,12 +50,19 @@ function AssignForm({ onCancel }) {
   });
   const toggle = (id, on) =>
     setChosen((previous) => (on ? [...previous, id] : previous.filter((item) => item !== id)));
+  const toggleGroup = (name, on) =>
+    setChosenGroups((previous) => (on ? [...previous, name] : previous.filter((item) => item !== name)));
   return html`<${Card} title="Assign practice">
     <${Async} state=${options} rows=${3}>
-      ${([scenarios, people]) => {
+      ${([scenarios, people, groups]) => {
         const shown = people.filter((person) =>
           `${person.name} ${person.email ?? ''}`.toLowerCase().includes(search.trim().toLowerCase()),
         );
+        // Who the assignment reaches: the people ticked and everyone in a ticked group, once each.
+        const reached = people.filter(
+          (person) =>
+            chosen.includes(person.id) || (person.groups ?? []).some((group) => chosenGroups.includes(group)),
+        ).length;
         return html`<form class="form" onSubmit=${assign} noValidate>
           <div class="form-grid">
             <${Select} label="Scenario" value=${scenarioId || scenarios[0]?.id || ''} onChange=${setScenarioId} error=${fieldError(error, 'scenario_id')}
@@ -57,6 +71,22 @@ function AssignForm({ onCancel }) {
             <${TextInput} label="Attempts each" type="number" min="1" max="20" value=${attempts} onInput=${setAttempts}
               error=${fieldError(error, 'max_attempts')} />
           </div>
+          ${
+            groups.length > 0 &&
+            html`<fieldset class="library-fieldset">
+              <legend>Groups</legend>
+              <div class="assign__people">
+                ${groups.map(
+                  (group, index) => html`<div class="check" key=${group.name}>
+                    <input type="checkbox" id=${`assign-group-${index}`} checked=${chosenGroups.includes(group.name)}
+                      onChange=${(event) => toggleGroup(group.name, event.currentTarget.checked)} />
+                    <label for=${`assign-group-${index}`}>${group.name}<span class="field__hint">${group.people} ${group.people === 1 ? 'person' : 'people'}</span></label>
+                  </div>`,
+                )}
+              </div>
+              ${error?.param?.startsWith('groups') && html`<p class="field__error" role="alert">${error.message}</p>`}
+            </fieldset>`
+          }
           <fieldset class="library-fieldset">
             <legend>People</legend>
             ${
@@ -76,9 +106,9 @@ function AssignForm({ onCancel }) {
             ${error?.param?.startsWith('person_ids') && html`<p class="field__error" role="alert">${error.message}</p>`}
           </fieldset>
           <${TextArea} label="Note" optional rows=${2} value=${note} onInput=${setNote} hint="Shown on their practice page." />
-          <${ErrorNotice} error=${error && !error.param?.startsWith('person_ids') && !['scenario_id', 'due_at', 'max_attempts'].includes(error.param) ? error : null} title="Not assigned" />
+          <${ErrorNotice} error=${error && !error.param?.startsWith('person_ids') && !error.param?.startsWith('groups') && !['scenario_id', 'due_at', 'max_attempts'].includes(error.param) ? error : null} title="Not assigned" />
           <div class="form-actions">
-            <${Button} type="submit" variant="primary" busy=${busy} disabled=${chosen.length === 0}>Assign to ${chosen.length} ${chosen.length === 1 ? 'person' : 'people'}<//>
+            <${Button} type="submit" variant="primary" busy=${busy} disabled=${reached === 0}>Assign to ${reached} ${reached === 1 ? 'person' : 'people'}<//>
             <${Button} onClick=${onCancel}>Cancel<//>
           </div>
         </form>`;

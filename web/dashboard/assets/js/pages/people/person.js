@@ -2,12 +2,26 @@
 // meeting, their meetings with scores, and the feedback each analysis gave them.
 import { api } from '../../api.js';
 import { Chart } from '../../components/chart.js';
-import { Async, Card, ConfirmButton, Details, PageHeader, StatusBadge } from '../../components/ui.js';
+import {
+  Async,
+  Button,
+  Card,
+  ConfirmButton,
+  Details,
+  PageHeader,
+  StatusBadge,
+  TextInput,
+} from '../../components/ui.js';
 import { formatDateTime, formatScore } from '../../format.js';
-import { useApi } from '../../hooks.js';
-import { html, useMemo } from '../../lib.js';
+import { useAction, useApi } from '../../hooks.js';
+import { html, useMemo, useState } from '../../lib.js';
 import { href, navigate } from '../../router.js';
+import { useSession } from '../../session.js';
 import { scaleTop } from '../meetings/results.js';
+import { GroupBadges, parseGroups } from './list.js';
+
+// Viewers read; every other role may change a person (roles.ts: people are coaches' to write).
+const mayEdit = (role) => role && role !== 'viewer';
 
 const unixSeconds = (value) => Math.floor(new Date(value).getTime() / 1000);
 
@@ -63,7 +77,22 @@ function Meetings({ progress }) {
   </ul>`;
 }
 
+/** The groups they are in, changed in place. */
+function GroupsEditor({ person, onSaved }) {
+  const [text, setText] = useState((person.groups ?? []).join(', '));
+  const [save, { busy, error }] = useAction(async (event) => {
+    event.preventDefault();
+    onSaved((await api.patch(`people/${person.id}`, { groups: parseGroups(text) })).data);
+  });
+  return html`<form class="inline-form" onSubmit=${save} noValidate>
+    <${TextInput} label="Groups" value=${text} onInput=${setText} placeholder="Sales EMEA, Q1 cohort"
+      hint="Separated by commas." error=${error?.message ?? null} />
+    <${Button} type="submit" busy=${busy}>Save groups<//>
+  </form>`;
+}
+
 export default function Person({ params }) {
+  const { session } = useSession();
   const progress = useApi(
     () => api.get(`people/${params.id}/progress`).then((body) => body.data),
     [params.id],
@@ -82,9 +111,15 @@ export default function Person({ params }) {
           <${Details} items=${[
             ['E-mail', data.person.email],
             ['External id', data.person.external_id],
+            ['Groups', html`<${GroupBadges} groups=${data.person.groups} />`],
             ['Meetings', data.meetings.length],
             ['Added', formatDateTime(data.person.created_at)],
           ]} />
+          ${
+            mayEdit(session?.role) &&
+            html`<${GroupsEditor} person=${data.person}
+            onSaved=${(person) => progress.setData((previous) => ({ ...previous, person: { ...previous.person, ...person } }))} />`
+          }
         <//>
         <${Card} title="Goals over time"><${GoalProgress} progress=${data} /><//>
         <${Card} title="Meetings and feedback"><${Meetings} progress=${data} /><//>`}

@@ -1,0 +1,77 @@
+// Groups of people (docs/people.md): names kept tidy, listed with their size, a list filter, and
+// practice assigned to a whole group at once (docs/assignments.md).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type ApiClient, expectError, ok, startPlatform, type TestPlatform } from '../harness.ts';
+
+describe('people: groups', () => {
+  let t: TestPlatform;
+  let coach: ApiClient;
+  let scenarioId: string;
+  const add = async (name: string, groups?: string[]) =>
+    ok(await coach.call('POST', '/people', { name, ...(groups ? { groups } : {}) }), 201).data;
+
+  before(async () => {
+    t = await startPlatform();
+    coach = await t.workspace();
+    scenarioId = ok(await coach.call('GET', '/scenarios')).data[0].id;
+  });
+  after(() => t.close());
+
+  it('keeps each group once, lists the groups with their size, and filters people by one', async () => {
+    const sam = await add('Sam Lee', ['  Sales   EMEA ', 'sales emea', 'Q1 cohort']);
+    assert.deepEqual(sam.groups, ['Sales EMEA', 'Q1 cohort']);
+    await add('Kim Park', ['Sales EMEA']);
+    const lone = await add('Lee Chan');
+    assert.deepEqual(lone.groups, []);
+    assert.deepEqual(ok(await coach.call('GET', '/people/groups')).data, [
+      { name: 'Q1 cohort', people: 1 },
+      { name: 'Sales EMEA', people: 2 },
+    ]);
+    const inSales = ok(await coach.call('GET', '/people?group=Sales%20EMEA')).data;
+    assert.deepEqual(inSales.map((person: { name: string }) => person.name).sort(), ['Kim Park', 'Sam Lee']);
+
+    const moved = ok(await coach.call('PATCH', `/people/${lone.id}`, { groups: ['Q1 cohort'] })).data;
+    assert.deepEqual(moved.groups, ['Q1 cohort']);
+    expectError(
+      await coach.call('POST', '/people', { name: 'X', groups: ['a'.repeat(61)] }),
+      400,
+      'groups[0]',
+    );
+    // Another workspace's groups are its own.
+    const stranger = await t.workspace();
+    assert.deepEqual(ok(await stranger.call('GET', '/people/groups')).data, []);
+  });
+
+  it('assigns practice to everyone in a group, with named people, each once', async () => {
+    const ana = await add('Ana Silva', ['Support']);
+    const bo = await add('Bo Chen', ['Support', 'Night shift']);
+    const cy = await add('Cy Diaz');
+    const created = ok(
+      await coach.call('POST', '/assignments', {
+        scenario_id: scenarioId,
+        groups: ['Support', 'Night shift'],
+        person_ids: [cy.id, bo.id],
+      }),
+      201,
+    ).data;
+    assert.deepEqual(
+      created.people.map((part: { person: { id: string } }) => part.person.id).sort(),
+      [ana.id, bo.id, cy.id].sort(),
+    );
+    expectError(
+      await coach.call('POST', '/assignments', {
+        scenario_id: scenarioId,
+        groups: ['Support', 'Nobody here'],
+      }),
+      400,
+      'groups[1]',
+    );
+    expectError(await coach.call('POST', '/assignments', { scenario_id: scenarioId }), 400, 'person_ids');
+    expectError(
+      await coach.call('POST', '/assignments', { scenario_id: scenarioId, person_ids: [], groups: [] }),
+      400,
+      'person_ids',
+    );
+  });
+});
