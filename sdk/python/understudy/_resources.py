@@ -472,7 +472,7 @@ class PlatformIdentity(_Namespace):
         max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
     ) -> types.Session:
-        """POST /v1/auth/invitations/{token}/accept: Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace."""
+        """POST /v1/auth/invitations/{token}/accept: Accept an invitation: signed in, the session user joins (X-CSRF-Token); signed out, the password of the invited address’s account (`has_account`), or `name` and `password` to create it. Signs in to the workspace."""
         return self._client._call(  # type: ignore[no-any-return]
             PLATFORM_OPERATIONS['acceptInvitation'],
             (token,),

@@ -751,7 +751,7 @@ class Invitation(_InvitationRequired, total=False):
 
 
 class InvitationAcceptance(TypedDict, total=False):
-    """Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address."""
+    """Signed in (session cookie): send nothing. Not signed in: the `password` of the invited address’s account when it has one (`has_account`), else `name` and `password` create it."""
     name: str
     password: str
 
@@ -768,6 +768,7 @@ class InvitationPreview(TypedDict):
     status: Union[Literal['pending'], Literal['accepted'], Literal['revoked'], Literal['expired']]
     invited_by: Optional[str]
     expires_at: str
+    has_account: bool
 
 
 class JwksResponse(TypedDict):
@@ -1236,7 +1237,7 @@ class PlatformEventPage(TypedDict):
 
 class PracticeLink(TypedDict):
     scenario_id: str
-    url: str
+    url: Optional[str]
     created_at: str
 
 

@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPlatformJobRunner } from '../../src/app/jobs.ts';
 import { createAuthoring } from '../fixtures/objects.ts';
-import { type ApiClient, bearer, expectError, ok, startPlatform, type TestPlatform } from '../harness.ts';
+import {
+  type ApiClient,
+  bearer,
+  expectError,
+  OWN_COUNTERS,
+  ok,
+  startPlatform,
+  type TestPlatform,
+} from '../harness.ts';
 import { startRelay } from '../smtp-relay.ts';
 
 const tokenOf = (url: string) => url.split('/').pop()!;
@@ -24,7 +32,8 @@ describe('open practice links', () => {
     ok(await coach.call('GET', `/meetings/${meetingId}`)).data.person_id as string;
 
   before(async () => {
-    t = await startPlatform({ env: { OPEN_PRACTICE_PER_HOUR: '10' } });
+    // Counted in memory: on a shared Redis, 127.0.0.1's budget holds other runs' starts too.
+    t = await startPlatform({ env: { OPEN_PRACTICE_PER_HOUR: '12', ...OWN_COUNTERS } });
     coach = await t.workspace();
     scenarioId = ok(await coach.call('GET', '/scenarios')).data[0].id;
   });
@@ -58,6 +67,17 @@ describe('open practice links', () => {
     assert.equal(await personOf(again.meeting_id), kim);
     assert.equal(ok(await coach.call('GET', `/people/${kim}`)).data.email, 'kim@example.com');
 
+    // An address typed into a public form never joins the history of someone the team made.
+    const dana = ok(
+      await coach.call('POST', '/people', { name: 'Dana Reyes', email: 'dana@example.com' }),
+      201,
+    ).data;
+    const posing = ok(await visit(token, { name: 'Not Dana', email: 'dana@example.com' }), 201);
+    const posingMeeting = ok(await coach.call('GET', `/meetings/${posing.meeting_id}`)).data;
+    assert.notEqual(posingMeeting.person_id, dana.id);
+    assert.equal(posingMeeting.participants[0].email, 'dana@example.com', 'the address stays on the meeting');
+    assert.equal(ok(await coach.call('GET', `/people/${dana.id}/progress`)).data.meetings.length, 0);
+
     expectError(await visit(token, { name: '   ' }), 400, 'name');
     expectError(await visit(token, { name: 'Lee', email: 'not an address' }), 400, 'email');
     expectError(await visit(token, {}), 400, 'name');
@@ -67,6 +87,12 @@ describe('open practice links', () => {
     const stranger = await t.workspace();
     expectError(await stranger.call('POST', `/scenarios/${scenarioId}/practice-link`), 404, 'scenario_id');
     const viewer = await t.member(coach, 'viewer');
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/v1/scenarios/${scenarioId}/practice-link`,
+      headers: bearer(viewer.token),
+    });
+    assert.equal(ok(seen).data.url, null, 'a viewer sees that there is a link, not the link');
     const refused = await t.app.inject({
       method: 'POST',
       url: `/v1/scenarios/${scenarioId}/practice-link`,
@@ -109,8 +135,8 @@ describe('open practice links', () => {
   it('limits the meetings one address starts an hour', async () => {
     const scenario = ok(await coach.call('GET', '/scenarios')).data[1].id;
     const token = tokenOf(ok(await coach.call('POST', `/scenarios/${scenario}/practice-link`), 201).data.url);
-    // Each start spends one of the address's 10 an hour, whatever the link; another address has its own.
-    for (let visitor = 0; visitor < 10; visitor += 1) {
+    // Each start spends one of the address's 12 an hour, whatever the link; another address has its own.
+    for (let visitor = 0; visitor < 12; visitor += 1) {
       ok(await visit(token, { name: `Visitor ${visitor}` }, '127.0.0.7'), 201);
     }
     const refused = await visit(token, { name: 'One too many' }, '127.0.0.7');
@@ -118,6 +144,30 @@ describe('open practice links', () => {
     assert.ok(Number(refused.headers['retry-after']) > 0);
     ok(await visit(token, undefined, '127.0.0.7'));
     ok(await visit(token, { name: 'Elsewhere' }, '127.0.0.8'), 201);
+  });
+});
+
+describe('open practice links: the per-link budget', () => {
+  let t: TestPlatform;
+  before(async () => {
+    t = await startPlatform({ env: { OPEN_PRACTICE_PER_HOUR: '1', ...OWN_COUNTERS } });
+  });
+  after(() => t.close());
+
+  it('limits the meetings one link starts an hour, from however many addresses', async () => {
+    const coach = await t.workspace();
+    const scenario = ok(await coach.call('GET', '/scenarios')).data[0].id;
+    const token = tokenOf(ok(await coach.call('POST', `/scenarios/${scenario}/practice-link`), 201).data.url);
+    const start = (address: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/try/${token}/meetings`,
+        payload: { name: `Visitor ${address}` },
+        remoteAddress: address,
+      });
+    // Ten times the address budget per link: ten addresses start one each, the eleventh is refused.
+    for (let n = 1; n <= 10; n += 1) ok(await start(`127.0.1.${n}`), 201);
+    expectError(await start('127.0.1.11'), 429, null);
   });
 });
 
@@ -167,6 +217,15 @@ describe('assignment e-mails through SMTP_URL', () => {
       read.people.find((row: { person: { name: string } }) => row.person.name === name);
     assert.ok(byName('Sam Lee').emailed_at);
     assert.equal(byName('Kim Park').emailed_at, null);
+    // A retried job finds emailed_at and sends nothing.
+    const targetId = (
+      await t.deps.db
+        .selectFrom('assignment_people')
+        .select('id')
+        .where('person_id', '=', sam.id)
+        .executeTakeFirstOrThrow()
+    ).id;
+    await t.deps.jobs.enqueue(t.deps.db, 'assignment.practice_email', { target_id: targetId });
     await createPlatformJobRunner(t.deps).drain();
     assert.equal(relay.received.length, 1, 'sent once');
   });

@@ -81,8 +81,12 @@ describe('dashboard: learner report', { skip: chromiumMissing }, () => {
     assert.deepEqual(await seriousViolations(page), []);
     await dashboardShot(page, 'report');
 
+    const printedAway = ['.sidenav', '.topbar', 'form.no-print', '.page-header__actions'];
+    for (const selector of printedAway) {
+      assert.equal(await page.locator(selector).first().isVisible(), true, `${selector} is on the screen`);
+    }
     await page.emulateMedia({ media: 'print' });
-    for (const hidden of ['.sidenav', '.topbar', 'form.no-print', '.page-header__actions']) {
+    for (const hidden of printedAway) {
       assert.equal(await page.locator(hidden).first().isVisible(), false, `${hidden} is not printed`);
     }
     assert.equal(await page.locator('.report-comment').isVisible(), true);

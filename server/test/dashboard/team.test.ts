@@ -68,6 +68,24 @@ describe('dashboard: the team', { skip: chromiumMissing }, () => {
     await page.getByLabel('Role of Sam Coach').selectOption('viewer');
     await page.getByRole('table', { name: 'Audit log' }).getByText('coach → viewer').waitFor();
     await page.getByRole('table', { name: 'Audit log' }).getByText('joined').first().waitFor();
+
+    // Removed from their only workspace, Sam comes back with a new link and their own password.
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('table', { name: 'Audit log' }).getByText('removed').first().waitFor();
+    await page.getByLabel('E-mail').fill('sam.coach@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('coach');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const again = String(await page.locator('[data-secret]').textContent());
+    const returning = await openDashboard(browser, t.baseUrl, again.slice(t.baseUrl.length), {
+      ignore: /\/v1\/auth\/session|status of 401/,
+    });
+    await returning.page.getByText('You already have an account with this address.').waitFor();
+    await returning.page.getByLabel('Your password').fill('correct horse battery');
+    await returning.page.getByRole('button', { name: /^Join / }).click();
+    await returning.page.waitForFunction(() => location.hash === '#/');
+    assert.deepEqual(returning.problems, []);
+    await returning.close();
     assert.deepEqual(problems, []);
     await close();
   });

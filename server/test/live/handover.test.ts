@@ -69,9 +69,10 @@ describe('an utterance sent again', () => {
     const p = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
     await p.join();
     await p.next('agent.message');
+    const sent = p.messages.length;
     p.send({ type: 'utterance', text: 'I build payment systems.', final: true, id: 'u-1' });
     const ack = await p.next('transcript.sentence', (m) => m.client_id === 'u-1');
-    await p.next('agent.message');
+    await p.firstSince(sent, 'agent.message');
     const before = p.messages.length;
     p.send({ type: 'utterance', text: 'I build payment systems.', final: true, id: 'u-1' });
     const again = await p.next('transcript.sentence', (m) => m.client_id === 'u-1');
@@ -167,9 +168,10 @@ describe('a shutdown', () => {
       const first = await Participant.connect(a.baseUrl, meeting.id, meeting.room_token);
       await first.join();
       await first.next('agent.message');
+      const sent = first.messages.length;
       first.send({ type: 'utterance', text: 'Tell me slowly about the role.', final: true, id: 'u-1' });
       await first.next('transcript.sentence', (m) => m.client_id === 'u-1');
-      await first.next('agent.delta');
+      await first.firstSince(sent, 'agent.delta');
       const handingOff = a.deps.meetings.hub.handOffAll();
       // Words sent while the instance hands over are not taken: no acknowledgement comes for them.
       first.send({ type: 'utterance', text: 'Are you still there?', final: true, id: 'u-2' });

@@ -194,6 +194,16 @@ export class Participant {
   }
 
   /** The next message (after those already consumed) matching `type` and `test`. */
+  /**
+   * The first `type` message since `index` (`messages.length` before a send), whether it came
+   * before or after those `next` has consumed since: a reply may overtake the acknowledgement of
+   * the words it answers (the reply does not wait for them to be stored).
+   */
+  firstSince(index: number, type: string, timeoutMs = 15_000): Promise<Message> {
+    const found = this.messages.slice(index).find((m) => m.type === type);
+    return found ? Promise.resolve(found) : this.next(type, () => true, timeoutMs);
+  }
+
   next(type: string, test: (m: Message) => boolean = () => true, timeoutMs = 15_000): Promise<Message> {
     const match = (m: Message) => m.type === type && test(m);
     for (let i = this.#cursor; i < this.messages.length; i += 1) {

@@ -31,8 +31,15 @@ describe('people: groups', () => {
     const inSales = ok(await coach.call('GET', '/people?group=Sales%20EMEA')).data;
     assert.deepEqual(inSales.map((person: { name: string }) => person.name).sort(), ['Kim Park', 'Sam Lee']);
 
-    const moved = ok(await coach.call('PATCH', `/people/${lone.id}`, { groups: ['Q1 cohort'] })).data;
-    assert.deepEqual(moved.groups, ['Q1 cohort']);
+    // Another person's spelling is the same group, found whatever the case.
+    const moved = ok(await coach.call('PATCH', `/people/${lone.id}`, { groups: ['q1  COHORT'] })).data;
+    assert.deepEqual(moved.groups, ['q1 COHORT']);
+    assert.deepEqual(ok(await coach.call('GET', '/people/groups')).data, [
+      { name: 'Q1 cohort', people: 2 },
+      { name: 'Sales EMEA', people: 2 },
+    ]);
+    const inCohort = ok(await coach.call('GET', '/people?group=q1%20cohort')).data;
+    assert.deepEqual(inCohort.map((person: { name: string }) => person.name).sort(), ['Lee Chan', 'Sam Lee']);
     expectError(
       await coach.call('POST', '/people', { name: 'X', groups: ['a'.repeat(61)] }),
       400,
@@ -50,7 +57,7 @@ describe('people: groups', () => {
     const created = ok(
       await coach.call('POST', '/assignments', {
         scenario_id: scenarioId,
-        groups: ['Support', 'Night shift'],
+        groups: ['support', '  Night   shift '],
         person_ids: [cy.id, bo.id],
       }),
       201,
@@ -68,6 +75,25 @@ describe('people: groups', () => {
       'groups[1]',
     );
     expectError(await coach.call('POST', '/assignments', { scenario_id: scenarioId }), 400, 'person_ids');
+
+    // The list's filters apply to one person's part: Cy is not overdue, so Cy has nothing overdue.
+    const late = ok(
+      await coach.call('POST', '/assignments', {
+        scenario_id: scenarioId,
+        person_ids: [ana.id],
+        due_at: new Date(Date.now() - 60_000).toISOString(),
+      }),
+      201,
+    ).data;
+    const overdue = ok(await coach.call('GET', '/assignments?status=overdue')).data;
+    assert.deepEqual(
+      overdue.map((row: { id: string }) => row.id),
+      [late.id],
+    );
+    const anaOverdue = ok(await coach.call('GET', `/assignments?status=overdue&person_id=${ana.id}`)).data;
+    assert.equal(anaOverdue.length, 1);
+    assert.deepEqual(ok(await coach.call('GET', `/assignments?status=overdue&person_id=${cy.id}`)).data, []);
+    assert.equal(ok(await coach.call('GET', `/assignments?person_id=${cy.id}`)).data.length, 1);
     expectError(
       await coach.call('POST', '/assignments', { scenario_id: scenarioId, person_ids: [], groups: [] }),
       400,

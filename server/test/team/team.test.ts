@@ -86,6 +86,50 @@ describe('team: members, roles and invitations', () => {
     assert.equal(listed[0].url, undefined, 'the link is shown once');
   });
 
+  it('someone removed from every workspace joins again with their password, signed out', async () => {
+    const invitation = await invite('rio@example.com', 'viewer');
+    assert.equal(
+      ok(await t.app.inject({ method: 'GET', url: `/v1/auth/invitations/${tokenOf(invitation)}` }))
+        .has_account,
+      false,
+    );
+    ok(
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/auth/invitations/${tokenOf(invitation)}/accept`,
+        payload: { name: 'Rio Tan', password: PASSWORD },
+      }),
+      201,
+    );
+    const rio = ok(await owner.call('GET', '/members')).data.find(
+      (member: { email: string }) => member.email === 'rio@example.com',
+    );
+    ok(await owner.call('DELETE', `/members/${rio.id}`));
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/sessions',
+      payload: { email: 'rio@example.com', password: PASSWORD },
+    });
+    assert.equal(login.statusCode, 401, 'no workspace left to sign in to');
+
+    const again = await invite('rio@example.com', 'author');
+    const token = tokenOf(again);
+    assert.equal(
+      ok(await t.app.inject({ method: 'GET', url: `/v1/auth/invitations/${token}` })).has_account,
+      true,
+    );
+    const accept = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/v1/auth/invitations/${token}/accept`, payload });
+    expectError(await accept({}), 400, 'password');
+    const wrong = await accept({ password: 'not the password' });
+    assert.equal(wrong.statusCode, 401, wrong.body);
+    assert.equal(wrong.json().error.code, 'invalid_credentials');
+    const joined = ok(await accept({ password: PASSWORD }), 201);
+    assert.equal(joined.role, 'author');
+    assert.equal(joined.account.id, owner.accountId);
+    assert.equal(joined.user.name, 'Rio Tan', 'the same account, not a new one');
+  });
+
   it('enforces each role on /v1: a viewer reads, a coach runs meetings, an author writes scenarios, admins run integrations', async () => {
     const viewer = await t.member(owner, 'viewer');
     const coach = await t.member(owner, 'coach');

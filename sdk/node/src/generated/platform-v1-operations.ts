@@ -240,7 +240,7 @@ export interface UnderstudyApi {
     finishOidcSignIn(params?: Params<operations['finishOidcSignIn']>, options?: RequestOptions): Promise<Result<operations['finishOidcSignIn']>>;
     /** What an invitation link offers: the workspace, the role, the invited address and its status. (`getInvitation`: GET /v1/auth/invitations/{token}) */
     getInvitation(token: string, params?: Params<operations['getInvitation']>, options?: RequestOptions): Promise<Result<operations['getInvitation']>>;
-    /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace. (`acceptInvitation`: POST /v1/auth/invitations/{token}/accept) */
+    /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); signed out, the password of the invited address’s account (`has_account`), or `name` and `password` to create it. Signs in to the workspace. (`acceptInvitation`: POST /v1/auth/invitations/{token}/accept) */
     acceptInvitation(token: string, params?: Params<operations['acceptInvitation']>, options?: RequestOptions): Promise<Result<operations['acceptInvitation']>>;
   };
   assignments: {

@@ -351,7 +351,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace. */
+        /** Accept an invitation: signed in, the session user joins (X-CSRF-Token); signed out, the password of the invited address’s account (`has_account`), or `name` and `password` to create it. Signs in to the workspace. */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -3576,7 +3576,7 @@ export interface components {
         };
         /**
          * InvitationAcceptance
-         * @description Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address.
+         * @description Signed in (session cookie): send nothing. Not signed in: the `password` of the invited address’s account when it has one (`has_account`), else `name` and `password` create it.
          */
         InvitationAcceptance: {
             name?: string;
@@ -3613,6 +3613,8 @@ export interface components {
              * @example 2026-11-01T12:00:00.000Z
              */
             expires_at: string;
+            /** @description The invited address already has a password account: signed out, its password accepts (no `name`). */
+            has_account: boolean;
         };
         JwksResponse: {
             keys: {
@@ -4432,8 +4434,7 @@ export interface components {
         /** PracticeLink */
         PracticeLink: {
             scenario_id: string;
-            /** @description Opens the scenario’s practice page to anyone (no sign-in): each visitor gives a name and starts a meeting. */
-            url: string;
+            url: string | null;
             /**
              * Format: date-time
              * @example 2026-11-01T12:00:00.000Z
@@ -6985,7 +6986,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address. */
+        /** @description Signed in (session cookie): send nothing. Not signed in: the `password` of the invited address’s account when it has one (`has_account`), else `name` and `password` create it. */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["InvitationAcceptance"];

@@ -10,6 +10,7 @@ import type { DB } from '../../core/db/schema.ts';
 import { AppError, notFound } from '../../core/http/errors.ts';
 import { isUuid } from '../../core/http/ids.ts';
 import type { Principal } from '../../core/http/principal.ts';
+import { roleGrants } from '../../core/http/roles.ts';
 import type { MeetingService } from '../meetings/service.ts';
 import { peopleRepository } from '../people/repository.ts';
 import { randomToken, tokenHash } from '../sessions/cookies.ts';
@@ -37,10 +38,14 @@ export class PracticeLinkService {
     },
   ) {}
 
-  private render(row: { scenario_id: string; token_sealed: string; created_at: Date | string }) {
+  /** `showLink`: the link is a credential, shown to those who may give practice out (not viewers). */
+  private render(
+    row: { scenario_id: string; token_sealed: string; created_at: Date | string },
+    showLink = true,
+  ) {
     return {
       scenario_id: row.scenario_id,
-      url: `${this.deps.publicUrl}/#/try/${this.deps.secretBox.open(row.token_sealed)}`,
+      url: showLink ? `${this.deps.publicUrl}/#/try/${this.deps.secretBox.open(row.token_sealed)}` : null,
       created_at: new Date(row.created_at).toISOString(),
     };
   }
@@ -55,7 +60,7 @@ export class PracticeLinkService {
   async get(principal: Principal, scenarioId: string) {
     await this.scenario(principal, scenarioId);
     const link = await repo.find(this.deps.db, principal.accountId, scenarioId);
-    return link ? this.render(link) : null;
+    return link ? this.render(link, roleGrants(principal.role, 'assignments:write')) : null;
   }
 
   /** Makes the link, or replaces it with a new one (whoever has the old link loses it). */
@@ -107,9 +112,10 @@ export class PracticeLinkService {
   }
 
   /**
-   * A visit: a meeting for the visitor. With an e-mail they are the workspace's person with that
-   * address (found or made: the address is theirs to give, as on any sign-up form); with a name
-   * alone they are a new person, never merged with somebody else who has the same name.
+   * A visit: a meeting for the visitor. Their e-mail finds them again only among the people open
+   * links made: an address typed into a public form proves nothing, so it never joins the
+   * history of someone the team made or an integrator linked (that visitor is a new person, the
+   * address kept on the meeting). With a name alone the visitor is a new person each time.
    */
   async start(token: string, visitor: VisitorInput) {
     const name = visitor.name.trim();
@@ -117,13 +123,19 @@ export class PracticeLinkService {
     const email = visitor.email?.trim().toLowerCase() || null;
     const link = await this.open(token);
     return this.deps.db.transaction().execute(async (tx) => {
-      const acting = actingMember(link.account_id, link.created_by, `practice-link:${link.scenario_id}`);
-      const person = email
-        ? { person_email: email }
-        : { person_id: await this.newPerson(tx, link.account_id, name) };
+      const known = email ? await peopleRepository.byEmail(tx, link.account_id, email) : undefined;
+      const personId = known?.from_open_link
+        ? known.id
+        : await this.newPerson(tx, link.account_id, name, known ? null : email);
       const meeting = await this.deps.meetings.create(
-        acting,
-        { scenario_id: link.scenario_id, person_name: name, meeting_type: 'end-user', ...person },
+        actingMember(link.account_id, link.created_by, `practice-link:${link.scenario_id}`),
+        {
+          scenario_id: link.scenario_id,
+          person_id: personId,
+          person_name: name,
+          ...(email ? { person_email: email } : {}),
+          meeting_type: 'end-user',
+        },
         { tx },
       );
       return {
@@ -133,17 +145,22 @@ export class PracticeLinkService {
     });
   }
 
-  private async newPerson(tx: Kysely<DB>, accountId: string, name: string) {
+  private async newPerson(tx: Kysely<DB>, accountId: string, name: string, email: string | null) {
     const now = this.deps.clock.now();
-    const person = await peopleRepository.insert(tx, {
+    // ON CONFLICT DO NOTHING: a twin visit that took the address first leaves this one without it.
+    const values = {
       id: randomUUID(),
       account_id: accountId,
       name,
-      email: null,
+      email,
       external_id: null,
+      from_open_link: true,
       created_at: now,
       updated_at: now,
-    });
+    };
+    const person =
+      (await peopleRepository.insertUnlessTaken(tx, values)) ??
+      (await peopleRepository.insert(tx, { ...values, email: null }));
     return person.id;
   }
 }

@@ -130,10 +130,12 @@ export const ScenarioLinkParams = Type.Object({ scenario_id: Type.String() });
 export const PracticeLink = Type.Object(
   {
     scenario_id: Type.String(),
-    url: Type.String({
-      description:
-        'Opens the scenario’s practice page to anyone (no sign-in): each visitor gives a name and starts a meeting.',
-    }),
+    url: Nullable(
+      Type.String({
+        description:
+          'Opens the scenario’s practice page to anyone (no sign-in): each visitor gives a name and starts a meeting. A credential: null for viewers.',
+      }),
+    ),
     created_at: Timestamp,
   },
   { $id: 'PracticeLink', title: 'PracticeLink' },
@@ -156,7 +158,7 @@ export const OpenPracticeStart = Type.Object(
           format: 'email',
           maxLength: 254,
           description:
-            'Optional: their meetings join the workspace’s person with this address (found or made).',
+            'Optional: kept on the meeting; it finds the visitor again among the people open links made (never someone else’s history).',
         }),
       ),
     ),

@@ -15,9 +15,13 @@ import type { EventEmitter } from '../events/emitter.ts';
 import { JOB_NAMES } from '../job-names.ts';
 import type { MeetingService } from '../meetings/service.ts';
 import { peopleRepository } from '../people/repository.ts';
+import { groupNames } from '../people/service.ts';
 import { randomToken, tokenHash } from '../sessions/cookies.ts';
 import { actingMember } from './acting-member.ts';
 import { type AssignmentRow, assignmentRepository as repo, type TargetRow } from './repository.ts';
+
+/** People one assignment reaches: a large team, yet one transaction of rows and e-mail jobs. */
+export const MAX_PEOPLE = 500;
 
 export type AssignmentStatus = 'not_started' | 'in_progress' | 'done' | 'overdue';
 
@@ -108,10 +112,13 @@ export class AssignmentService {
           showLinks,
         ),
       )
-      .filter(
-        (assignment) =>
-          (!filter.status || assignment.people.some((part) => part.status === filter.status)) &&
-          (!filter.person_id || assignment.people.some((part) => part.person.id === filter.person_id)),
+      .filter((assignment) =>
+        // One person's part must match both filters: Kim's overdue part, not Kim and someone overdue.
+        assignment.people.some(
+          (part) =>
+            (!filter.status || part.status === filter.status) &&
+            (!filter.person_id || part.person.id === filter.person_id),
+        ),
       );
   }
 
@@ -141,14 +148,12 @@ export class AssignmentService {
         param: `person_ids[${named.indexOf(ids[missing]!)}]`,
       });
     }
-    const groups = input.groups ?? [];
-    const members = await peopleRepository.inGroups(
-      db,
-      principal.accountId,
-      groups.map((group) => group.trim()),
-    );
+    // Groups as people write them: tidied, matched ignoring case (people/service.ts groupNames).
+    const groups = (input.groups ?? []).map((group) => groupNames([group])[0] ?? '');
+    const members = await peopleRepository.inGroups(db, principal.accountId, groups.filter(Boolean));
     const empty = groups.findIndex(
-      (group) => !members.some((person) => person.groups.includes(group.trim())),
+      (group) =>
+        !members.some((person) => person.groups.some((name) => name.toLowerCase() === group.toLowerCase())),
     );
     if (empty >= 0) {
       throw new AppError('parameter_invalid', 'No one is in this group.', { param: `groups[${empty}]` });
@@ -158,6 +163,13 @@ export class AssignmentService {
       throw new AppError('parameter_missing', 'Name at least one person (person_ids) or group (groups).', {
         param: 'person_ids',
       });
+    }
+    if (people.length > MAX_PEOPLE) {
+      throw new AppError(
+        'parameter_invalid',
+        `An assignment reaches at most ${MAX_PEOPLE} people; these hold ${people.length}: split it.`,
+        { param: groups.length > 0 ? 'groups' : 'person_ids' },
+      );
     }
     const now = clock.now();
     const id = randomUUID();

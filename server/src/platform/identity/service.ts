@@ -91,14 +91,18 @@ export class IdentityService {
     return { token: await this.deps.tokens.sign(await this.authenticate(input)) };
   }
 
+  /** The password user whose password this is, or null (in the same time whether or not they exist). */
+  async passwordUser(input: { email: string; password: string }) {
+    const user = await identityRepository.findLocalUser(this.deps.db, input.email.trim().toLowerCase());
+    const matches = await bcrypt.compare(input.password, user?.password_hash ?? DUMMY_HASH);
+    return user && matches ? ((await identityRepository.userById(this.deps.db, user.id)) ?? null) : null;
+  }
+
   /** The password user's first workspace, or invalid_credentials (the same answer and time for both failures). */
   async authenticate(input: { email: string; password: string }): Promise<UserClaims> {
-    const { db } = this.deps;
-    const user = await identityRepository.findLocalUser(db, input.email.trim().toLowerCase());
-    const matches = await bcrypt.compare(input.password, user?.password_hash ?? DUMMY_HASH);
-    const membership = user && matches ? await identityRepository.primaryMembership(db, user.id) : undefined;
-    if (!user || !matches || !membership)
-      throw new AppError('invalid_credentials', 'Invalid email or password.');
+    const user = await this.passwordUser(input);
+    const membership = user ? await identityRepository.primaryMembership(this.deps.db, user.id) : undefined;
+    if (!user || !membership) throw new AppError('invalid_credentials', 'Invalid email or password.');
     return { userId: user.id, accountId: membership.account_id, membershipId: membership.id };
   }
 

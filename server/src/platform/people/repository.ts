@@ -5,6 +5,12 @@ import type { PageRequest } from '../../core/http/pagination.ts';
 
 export type PersonRow = Selectable<DB['people']>;
 
+/** A person in any of `groups`, their names compared ignoring case. */
+const inGroup = (groups: string[]) =>
+  sql<boolean>`exists (select 1 from jsonb_array_elements_text(groups) as g(name) where lower(g.name) in (${sql.join(
+    groups.map((group) => group.toLowerCase()),
+  )}))`;
+
 export const peopleRepository = {
   insert(db: Kysely<DB>, values: Insertable<DB['people']>) {
     return db.insertInto('people').values(values).returningAll().executeTakeFirstOrThrow();
@@ -25,7 +31,7 @@ export const peopleRepository = {
     filters: { email?: string; externalId?: string; q?: string; group?: string },
   ) {
     let query = db.selectFrom('people').selectAll().where('account_id', '=', accountId);
-    if (filters.group) query = query.where(sql<boolean>`groups @> ${JSON.stringify([filters.group])}::jsonb`);
+    if (filters.group) query = query.where(inGroup([filters.group]));
     if (filters.email) query = query.where(sql`lower(email)`, '=', filters.email.toLowerCase());
     if (filters.externalId) query = query.where('external_id', '=', filters.externalId);
     if (filters.q) {
@@ -138,31 +144,34 @@ export const peopleRepository = {
       .execute();
     return new Map(rows.map((row) => [row.person_id as string, Number(row.count)]));
   },
-  /** Each group's name with how many people are in it, by name. */
+  /** Each group (one per name whatever its case) with how many people are in it. */
   groups(db: Kysely<DB>, accountId: string) {
     return db
       .selectFrom(
         sql<{
+          id: string;
           name: string;
-        }>`(select jsonb_array_elements_text(groups) as name from people where account_id = ${accountId})`.as(
+        }>`(select id, jsonb_array_elements_text(groups) as name from people where account_id = ${accountId})`.as(
           'g',
         ),
       )
-      .select(['g.name', sql<number>`count(*)::int`.as('people')])
-      .groupBy('g.name')
-      .orderBy('g.name')
+      .select([
+        // One spelling, the same on every server: by character code, capitals first ("Sales" over "sales").
+        sql<string>`min(g.name collate "C")`.as('name'),
+        sql<number>`count(distinct g.id)::int`.as('people'),
+      ])
+      .groupBy(sql`lower(g.name)`)
+      .orderBy(sql`lower(g.name)`)
       .execute();
   },
-  /** The people in any of `groups`. */
+  /** The people in any of `groups` (names compared ignoring case). */
   inGroups(db: Kysely<DB>, accountId: string, groups: string[]) {
     if (groups.length === 0) return Promise.resolve([]);
     return db
       .selectFrom('people')
       .select(['id', 'name', 'email', 'groups'])
       .where('account_id', '=', accountId)
-      .where((eb) =>
-        eb.or(groups.map((group) => eb(sql`groups`, '@>', sql`${JSON.stringify([group])}::jsonb`))),
-      )
+      .where(inGroup(groups))
       .execute();
   },
 };

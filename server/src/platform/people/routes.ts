@@ -100,7 +100,6 @@ export const peopleRoutes: RouteModule<{ people: PeopleService }> = (app, { peop
         operationId: 'updatePerson',
         params: PersonParams,
         body: PersonUpdate,
-        PeopleGroups,
         response: withErrors({ 200: one(Person) }),
       },
     },

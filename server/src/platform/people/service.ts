@@ -20,7 +20,7 @@ export interface PersonInput {
   groups?: string[];
 }
 
-/** Group names as a coach means them: trimmed, inner spaces collapsed, each once (any case). */
+/** Group names as a coach means them: trimmed, inner spaces collapsed, each once (any case); matched ignoring case. */
 export function groupNames(names: string[]): string[] {
   const seen = new Map<string, string>();
   for (const raw of names) {
@@ -71,7 +71,7 @@ export class PeopleService {
       email: query.email,
       externalId: query.external_id,
       q: query.q,
-      group: query.group?.trim(),
+      group: query.group ? groupNames([query.group])[0] : undefined,
     });
     const counts = await repo.meetingCounts(
       db,

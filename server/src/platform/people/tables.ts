@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../../core/db/schema.ts';
 
 /** People of a workspace (migration 0067); meetings link to them by `person_id`. */
@@ -11,6 +11,8 @@ export interface PeopleTables {
     external_id: string | null;
     /** The groups they are in (migration 0071): a JSON array of names, written as a JSON string. */
     groups: ColumnType<string[], string | undefined, string>;
+    /** Made by a visitor of an open practice link (migration 0069). */
+    from_open_link: Generated<boolean>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

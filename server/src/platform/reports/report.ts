@@ -94,7 +94,14 @@ const iso = (value: Date | null) => (value ? new Date(value).toISOString() : nul
 export async function learnerReport(db: Kysely<DB>, accountId: string, meetingId: string) {
   const meeting = await repo.meeting(db, accountId, meetingId);
   if (!meeting) return null;
-  const status = reportStatus(meeting.analysis_status);
+  const scored =
+    reportStatus(meeting.analysis_status) === 'ready' ? await scoredReport(db, accountId, meetingId) : null;
+  // Completed but its row not there (a re-run replacing it): as the room says, not ready yet.
+  const status: ReportStatus = scored
+    ? 'ready'
+    : reportStatus(meeting.analysis_status) === 'unavailable'
+      ? 'unavailable'
+      : 'pending';
   const started = meeting.started_at ? new Date(meeting.started_at).getTime() : null;
   const ended = meeting.ended_at ? new Date(meeting.ended_at).getTime() : null;
   return {
@@ -111,7 +118,7 @@ export async function learnerReport(db: Kysely<DB>, accountId: string, meetingId
     },
     shared_with_participant: meeting.meeting_controls?.share_results_with_participant === true,
     status,
-    results: status === 'ready' ? await scoredReport(db, accountId, meetingId) : null,
+    results: scored,
     coach_comment: await coachComment(db, accountId, meetingId),
   };
 }

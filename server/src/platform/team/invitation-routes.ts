@@ -47,13 +47,41 @@ export const invitationRoutes: RouteModule<{
         ...open,
         operationId: 'acceptInvitation',
         summary:
-          'Accept an invitation: signed in, the session user joins (X-CSRF-Token); otherwise `name` and `password` create the account. Signs in to the workspace.',
+          'Accept an invitation: signed in, the session user joins (X-CSRF-Token); signed out, the password of the invited address’s account (`has_account`), or `name` and `password` to create it. Signs in to the workspace.',
         params: InvitationTokenParams,
         body: InvitationAcceptance,
         response: withErrors({ 201: Session }),
       },
     },
     async (request, reply) => {
+      // The invited address has a password account (a member elsewhere, or one removed from every
+      // workspace): its password joins, signed out. Otherwise the account is made here.
+      const acceptWithPassword = async (email: string, password: string | undefined) => {
+        if (password === undefined) {
+          throw new AppError('parameter_missing', `Enter the password of your account (${email}).`, {
+            param: 'password',
+          });
+        }
+        const user = await identity.passwordUser({ email, password });
+        if (!user) throw new AppError('invalid_credentials', 'That is not the password of this account.');
+        return db.transaction().execute((tx) => team.accept(request.params.token, user, tx));
+      };
+      const acceptWithNewAccount = async (email: string, body: { name?: string; password?: string }) => {
+        if (body.name === undefined)
+          throw new AppError('parameter_missing', 'Send your name to create your account.', {
+            param: 'name',
+          });
+        if (body.password === undefined) {
+          throw new AppError('parameter_missing', 'Choose a password (at least 8 characters).', {
+            param: 'password',
+          });
+        }
+        const { name, password } = body;
+        return db.transaction().execute(async (tx) => {
+          const user = await identity.createUser(tx, { email, name, password });
+          return team.accept(request.params.token, user, tx);
+        });
+      };
       refuseCrossSite(request, publicUrl);
       const { token } = request.params;
       const body = request.body ?? {};
@@ -66,21 +94,10 @@ export const invitationRoutes: RouteModule<{
         claims = await db.transaction().execute((tx) => team.accept(token, user, tx));
         await sessions.end(current);
       } else {
-        if (body.name === undefined)
-          throw new AppError('parameter_missing', 'Send your name to create your account.', {
-            param: 'name',
-          });
-        if (body.password === undefined) {
-          throw new AppError('parameter_missing', 'Choose a password (at least 8 characters).', {
-            param: 'password',
-          });
-        }
-        const { name, password } = body;
         const invited = await team.preview(token);
-        claims = await db.transaction().execute(async (tx) => {
-          const user = await identity.createUser(tx, { email: invited.email, name, password });
-          return team.accept(token, user, tx);
-        });
+        claims = invited.has_account
+          ? await acceptWithPassword(invited.email, body.password)
+          : await acceptWithNewAccount(invited.email, body);
       }
       const { cookie, session } = await sessions.start(claims);
       return reply.status(201).header('set-cookie', cookie).send(session.view);

@@ -74,6 +74,10 @@ export const InvitationPreview = Type.Object(
     status: InvitationStatus,
     invited_by: Nullable(Type.String()),
     expires_at: Timestamp,
+    has_account: Type.Boolean({
+      description:
+        'The invited address already has a password account: signed out, its password accepts (no `name`).',
+    }),
   },
   { $id: 'InvitationPreview', title: 'InvitationPreview' },
 );
@@ -90,7 +94,7 @@ export const InvitationAcceptance = Type.Object(
     $id: 'InvitationAcceptance',
     title: 'InvitationAcceptance',
     description:
-      'Signed in (session cookie): send nothing. Not signed in: `name` and `password` create your account with the invited address.',
+      'Signed in (session cookie): send nothing. Not signed in: the `password` of the invited address’s account when it has one (`has_account`), else `name` and `password` create it.',
   },
 );
 

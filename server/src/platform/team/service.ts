@@ -28,6 +28,8 @@ export interface TeamDeps {
   publicUrl: string;
   /** Whether SMTP_URL is set: invitations are then e-mailed as well as shown as a link. */
   mailConfigured: boolean;
+  /** The password account with this address, if any (identity's): it accepts by its password. */
+  localUserId: (email: string) => Promise<string | null>;
   /**
    * Told the lookup hashes of a member's API keys when the member is removed or their role changes:
    * every instance drops its cached verification, so the keys stop working or take the new role at once.
@@ -240,6 +242,7 @@ export class TeamService {
       status: invitationStatus(row, this.deps.clock.now()),
       invited_by: row.invited_by ? (inviters.get(row.invited_by) ?? null) : null,
       expires_at: new Date(row.expires_at).toISOString(),
+      has_account: (await this.deps.localUserId(row.email)) !== null,
     };
   }
 

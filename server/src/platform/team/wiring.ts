@@ -32,6 +32,7 @@ export function createTeamModule(
     audit,
     publicUrl: config.publicUrl,
     mailConfigured: mailer !== null,
+    localUserId: (email) => identity.findLocalUserId(email),
     keysChanged: deps.keysChanged,
   });
   const publicRoutes: BoundRoutes[] = [

@@ -4,6 +4,9 @@ const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDateTime = (value) => (value ? dateTime.format(new Date(value)) : '—');
 export const formatDate = (value) => (value ? dateOnly.format(new Date(value)) : '—');
+const utcDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** A calendar day the server computed in UTC (a week's Monday, a month's first day), as that day. */
+export const formatUtcDate = (value) => (value ? utcDate.format(new Date(value)) : '—');
 
 export function formatDuration(seconds) {
   if (seconds === null || seconds === undefined) return '—';

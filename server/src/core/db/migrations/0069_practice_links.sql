@@ -12,3 +12,7 @@ create table scenario_practice_links (
 
 -- When each assigned person was e-mailed their personal link (SMTP_URL set; null otherwise).
 alter table assignment_people add column emailed_at timestamptz(3);
+
+-- People an open link made: a visitor's e-mail finds only these again, never a person the team
+-- made or an integrator linked (an address typed into a public form proves nothing).
+alter table people add column from_open_link boolean not null default false;

@@ -1,5 +1,6 @@
 // An invitation link (`/#/invitations/<token>`, docs/teams.md): says which workspace and role it
-// offers, then joins as the signed-in user, or creates the account with the invited address.
+// offers, then joins as the signed-in user, with the password of the invited address's account,
+// or by creating that account.
 import { api } from '../api.js';
 import { Async, Button, ErrorNotice, Notice, TextInput } from '../components/ui.js';
 import { fieldError, useAction, useApi } from '../hooks.js';
@@ -15,9 +16,10 @@ export default function Invitation({ params }) {
   );
   const [values, setValues] = useState({ name: '', password: '' });
   const set = (key) => (value) => setValues({ ...values, [key]: value });
-  const [accept, { busy, error }] = useAction(async (event) => {
+  const [accept, { busy, error }] = useAction(async (event, withPassword) => {
     event?.preventDefault();
-    await acceptInvitation(params.token, session ? undefined : values);
+    const body = session ? undefined : withPassword ? { password: values.password } : values;
+    await acceptInvitation(params.token, body);
     setSession(await loadSession());
     navigate('/', { replace: true });
   });
@@ -37,6 +39,19 @@ export default function Invitation({ params }) {
             <p>You are signed in as <span class="break">${session.user.email}</span>.</p>
             <${ErrorNotice} error=${error} title="You did not join" />
             <${Button} variant="primary" busy=${busy} onClick=${() => accept()}>Join ${offer.workspace.name}<//>`;
+        }
+        if (offer.has_account) {
+          // An account with this address exists (perhaps removed from every workspace, so it
+          // cannot sign in): its password joins.
+          return html`${intro}
+            <form class="form" onSubmit=${(event) => accept(event, true)} novalidate>
+              <${TextInput} label="E-mail" value=${offer.email} readonly hint="You already have an account with this address." />
+              <${TextInput} label="Your password" type="password" value=${values.password} onInput=${set('password')}
+                autocomplete="current-password" required error=${fieldError(error, 'password') ?? (error?.code === 'invalid_credentials' ? error.message : null)} />
+              <${ErrorNotice} error=${error && error.param !== 'password' && error.code !== 'invalid_credentials' ? error : null} title="You did not join" />
+              <${Button} type="submit" variant="primary" busy=${busy}>Join ${offer.workspace.name}<//>
+            </form>
+            <p class="auth__switch"><a href=${href('/forgot-password')}>Forgot your password?</a></p>`;
         }
         return html`${intro}
           <form class="form" onSubmit=${accept} novalidate>

@@ -4,7 +4,7 @@
 import { api } from '../../api.js';
 import { Chart } from '../../components/chart.js';
 import { Async, Badge, Card, Details, LinkButton, PageHeader, Select, Table } from '../../components/ui.js';
-import { formatDate } from '../../format.js';
+import { formatDate, formatUtcDate } from '../../format.js';
 import { useApi } from '../../hooks.js';
 import { html, useMemo, useState } from '../../lib.js';
 import { href } from '../../router.js';
@@ -34,7 +34,7 @@ function GoalChart({ goal, interval }) {
       ],
       yRange: [Math.min(0, goal.score_min), goal.score_max],
       rows: goal.series.map((point) => [
-        `${interval === 'month' ? 'Month of' : 'Week of'} ${formatDate(point.period_start)}`,
+        `${interval === 'month' ? 'Month of' : 'Week of'} ${formatUtcDate(point.period_start)}`,
         point.meetings,
         formatAverage(point.average),
         point.min,

@@ -21,7 +21,7 @@ function Goal({ goal }) {
   return html`<li class="report-goal">
     <div class="goal-result__head">
       <h3>${goal.name}</h3>
-      <span class="goal-result__score" aria-label=${`Score ${formatScore(goal.score)} out of ${formatScore(goal.score_max)}`}>${scoreOutOf(goal.score, goal.score_max)}</span>
+      <span class="goal-result__score"><span aria-hidden="true">${scoreOutOf(goal.score, goal.score_max)}</span><span class="visually-hidden">Score ${formatScore(goal.score)} out of ${formatScore(goal.score_max)}</span></span>
     </div>
     <div class="report-goal__bar" aria-hidden="true"><span style=${`width:${Math.max(0, Math.min(100, percent))}%`}></span></div>
     <p>${goal.feedback}</p>

@@ -82,7 +82,9 @@ function GroupsEditor({ person, onSaved }) {
   const [text, setText] = useState((person.groups ?? []).join(', '));
   const [save, { busy, error }] = useAction(async (event) => {
     event.preventDefault();
-    onSaved((await api.patch(`people/${person.id}`, { groups: parseGroups(text) })).data);
+    const saved = (await api.patch(`people/${person.id}`, { groups: parseGroups(text) })).data;
+    setText(saved.groups.join(', '));
+    onSaved(saved);
   });
   return html`<form class="inline-form" onSubmit=${save} noValidate>
     <${TextInput} label="Groups" value=${text} onInput=${setText} placeholder="Sales EMEA, Q1 cohort"

@@ -27,8 +27,10 @@ export function PracticeLinkSection({ scenario }) {
     <p class="muted">Anyone with this link can practise this scenario without an account. They give their name (and an e-mail, if they like) and each visit starts a new meeting, which shows up under Meetings and People. Starts are limited per network address and per link, so a leaked link cannot run up meetings.</p>
     <${ErrorNotice} error=${link.error ?? opening.error} />
     ${
-      link.data
-        ? html`<div class="secret__row">
+      link.data && !link.data.url
+        ? html`<p>This scenario has an open practice link. Coaches and authors can copy it.</p>`
+        : link.data
+          ? html`<div class="secret__row">
             <code class="secret__value" data-practice-link>${link.data.url}</code>
             <${CopyLink} url=${link.data.url} />
           </div>
@@ -48,9 +50,9 @@ export function PracticeLinkSection({ scenario }) {
                 }} />
             </div>`
           }`
-        : editable
-          ? html`<${Button} variant="primary" busy=${opening.busy} onClick=${() => open()}>Create practice link<//>`
-          : html`<p>No open practice link yet.</p>`
+          : editable
+            ? html`<${Button} variant="primary" busy=${opening.busy} onClick=${() => open()}>Create practice link<//>`
+            : html`<p>No open practice link yet.</p>`
     }
   <//>`;
 }
