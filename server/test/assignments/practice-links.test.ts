@@ -65,7 +65,16 @@ describe('open practice links', () => {
     const again = ok(await visit(token, { name: 'Kim', email: 'kim@example.com' }), 201);
     const kim = await personOf(withEmail.meeting_id);
     assert.equal(await personOf(again.meeting_id), kim);
-    assert.equal(ok(await coach.call('GET', `/people/${kim}`)).data.email, 'kim@example.com');
+    // The typed address stays on the meetings; it is not the person's e-mail (nothing proves it).
+    assert.equal(ok(await coach.call('GET', `/people/${kim}`)).data.email, null);
+    const kimMeeting = ok(await coach.call('GET', `/meetings/${again.meeting_id}`)).data;
+    assert.equal(kimMeeting.participants[0].email, 'kim@example.com');
+    // Nor does it take the address from whoever owns it: the team adds Kim with it later.
+    const realKim = ok(
+      await coach.call('POST', '/people', { name: 'Kim Park', email: 'kim@example.com' }),
+      201,
+    ).data;
+    assert.notEqual(realKim.id, kim);
 
     // An address typed into a public form never joins the history of someone the team made.
     const dana = ok(

@@ -112,10 +112,10 @@ export class PracticeLinkService {
   }
 
   /**
-   * A visit: a meeting for the visitor. Their e-mail finds them again only among the people open
-   * links made: an address typed into a public form proves nothing, so it never joins the
-   * history of someone the team made or an integrator linked (that visitor is a new person, the
-   * address kept on the meeting). With a name alone the visitor is a new person each time.
+   * A visit: a meeting for the visitor. An address typed into a public form proves nothing: it
+   * finds the visitor again among the people open links made (`open_link_email`), and is kept on
+   * the meeting, but it is never a person's `email`, so it neither joins the history of someone
+   * the team made nor takes their address. With a name alone the visitor is new each time.
    */
   async start(token: string, visitor: VisitorInput) {
     const name = visitor.name.trim();
@@ -123,10 +123,10 @@ export class PracticeLinkService {
     const email = visitor.email?.trim().toLowerCase() || null;
     const link = await this.open(token);
     return this.deps.db.transaction().execute(async (tx) => {
-      const known = email ? await peopleRepository.byEmail(tx, link.account_id, email) : undefined;
-      const personId = known?.from_open_link
-        ? known.id
-        : await this.newPerson(tx, link.account_id, name, known ? null : email);
+      const returning = email
+        ? await peopleRepository.byOpenLinkEmail(tx, link.account_id, email)
+        : undefined;
+      const personId = returning?.id ?? (await this.newPerson(tx, link.account_id, name, email));
       const meeting = await this.deps.meetings.create(
         actingMember(link.account_id, link.created_by, `practice-link:${link.scenario_id}`),
         {
@@ -147,20 +147,17 @@ export class PracticeLinkService {
 
   private async newPerson(tx: Kysely<DB>, accountId: string, name: string, email: string | null) {
     const now = this.deps.clock.now();
-    // ON CONFLICT DO NOTHING: a twin visit that took the address first leaves this one without it.
-    const values = {
+    const person = await peopleRepository.insert(tx, {
       id: randomUUID(),
       account_id: accountId,
       name,
-      email,
+      email: null,
       external_id: null,
       from_open_link: true,
+      open_link_email: email,
       created_at: now,
       updated_at: now,
-    };
-    const person =
-      (await peopleRepository.insertUnlessTaken(tx, values)) ??
-      (await peopleRepository.insert(tx, { ...values, email: null }));
+    });
     return person.id;
   }
 }

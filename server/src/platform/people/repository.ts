@@ -66,6 +66,17 @@ export const peopleRepository = {
       .where(sql`lower(email)`, '=', email.toLowerCase())
       .executeTakeFirst();
   },
+  /** The person an open link made for the visitor who typed this address. */
+  byOpenLinkEmail(db: Kysely<DB>, accountId: string, email: string) {
+    return db
+      .selectFrom('people')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where(sql`lower(open_link_email)`, '=', email.toLowerCase())
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+  },
   /** People known by this name only (no e-mail, no external id): at most two, to tell one from many. */
   byNameOnly(db: Kysely<DB>, accountId: string, name: string) {
     return db

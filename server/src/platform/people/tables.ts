@@ -13,6 +13,8 @@ export interface PeopleTables {
     groups: ColumnType<string[], string | undefined, string>;
     /** Made by a visitor of an open practice link (migration 0069). */
     from_open_link: Generated<boolean>;
+    /** The address its visitor typed (self-declared: never matched as `email`). */
+    open_link_email: string | null;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

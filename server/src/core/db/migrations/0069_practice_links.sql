@@ -13,6 +13,11 @@ create table scenario_practice_links (
 -- When each assigned person was e-mailed their personal link (SMTP_URL set; null otherwise).
 alter table assignment_people add column emailed_at timestamptz(3);
 
--- People an open link made: a visitor's e-mail finds only these again, never a person the team
--- made or an integrator linked (an address typed into a public form proves nothing).
+-- People an open link made, and the address their visitor typed: it finds that visitor again on
+-- the next visit, and nothing else. An address typed into a public form proves nothing, so it is
+-- not the person's `email` (which the team's and integrators' meetings match): it can neither join
+-- someone else's history nor take an address from the person it belongs to.
 alter table people add column from_open_link boolean not null default false;
+alter table people add column open_link_email text;
+create index people_open_link_email_idx on people (account_id, lower(open_link_email))
+  where open_link_email is not null;
