@@ -69,12 +69,18 @@ export const identityRepository = {
 
 /** The token service's signing keys. */
 export const signingKeyRepository = {
-  newest(db: Kysely<DB>) {
-    return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').executeTakeFirst();
-  },
-  /** The first key ever stored: of instances that generated one at once, the insert that won. */
-  oldest(db: Kysely<DB>) {
-    return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'asc').executeTakeFirstOrThrow();
+  /**
+   * The key every instance signs and verifies with: the first stored, ties broken by kid. Instances
+   * that started at once may each have stored one (in the same millisecond, even); all pick this
+   * one, at their first start and at every restart.
+   */
+  current(db: Kysely<DB>) {
+    return db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .orderBy('created_at', 'asc')
+      .orderBy('kid', 'asc')
+      .executeTakeFirst();
   },
   insert(db: Kysely<DB>, values: Insertable<DB['signing_keys']>) {
     return db.insertInto('signing_keys').values(values).execute();

@@ -40,12 +40,12 @@ export class TokenService {
     issuer: string;
   }): Promise<TokenService> {
     const { db, secretBox, clock, issuer } = deps;
-    let row = await signingKeyRepository.newest(db);
+    let row = await signingKeyRepository.current(db);
     if (!row) {
       const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
       const kid = randomUUID();
       const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
-      // Two instances starting at once may both generate: the first insert wins and both use it.
+      // Two instances starting at once may both generate and store one: both then use `current`.
       await signingKeyRepository.insert(db, {
         kid,
         algorithm: ALGORITHM,
@@ -53,7 +53,7 @@ export class TokenService {
         public_jwk: JSON.stringify(publicJwk),
         created_at: clock.now(),
       });
-      row = await signingKeyRepository.oldest(db);
+      row = (await signingKeyRepository.current(db))!;
     }
     const privateJwk = JSON.parse(secretBox.open(row.private_jwk)) as JWK;
     const publicJwk = row.public_jwk as JWK;
