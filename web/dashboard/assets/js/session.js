@@ -69,6 +69,9 @@ export const ROLE_LABELS = {
   },
 };
 
+/** Everyone but viewers coaches: comments on reports, edits people, gives practice out (roles.ts). */
+export const mayCoach = (role) => Boolean(role) && role !== 'viewer';
+
 /** Admins and owners run the integrations and the team. */
 export const isAdmin = (role) => role === 'owner' || role === 'admin';
 

@@ -8,10 +8,8 @@ import { formatDateTime, formatDuration, formatScore } from '../../format.js';
 import { useAction, useApi } from '../../hooks.js';
 import { html, useState } from '../../lib.js';
 import { href } from '../../router.js';
-import { useSession } from '../../session.js';
+import { mayCoach, useSession } from '../../session.js';
 import { scoreOutOf } from './analysis.js';
-
-const mayComment = (role) => role && role !== 'viewer';
 
 function Goal({ goal }) {
   const percent =
@@ -93,7 +91,7 @@ function Report({ report, onChanged }) {
             <p class="muted small">${comment.author ?? 'Your coach'}, ${formatDateTime(comment.updated_at)}</p>`
           : html`<p class="muted no-print">No comment yet.</p>`
       }
-      ${mayComment(session?.role) && html`<${CommentEditor} meetingId=${meeting.id} comment=${comment} onSaved=${onChanged} />`}
+      ${mayCoach(session?.role) && html`<${CommentEditor} meetingId=${meeting.id} comment=${comment} onSaved=${onChanged} />`}
     </section>
     <p class="muted small no-print">${report.shared_with_participant ? 'The participant sees this report (without your team’s summary) through their meeting link.' : 'This scenario does not share results: only your team sees this report.'}</p>
   </article>`;

@@ -16,12 +16,9 @@ import { formatDateTime, formatScore } from '../../format.js';
 import { useAction, useApi } from '../../hooks.js';
 import { html, useMemo, useState } from '../../lib.js';
 import { href, navigate } from '../../router.js';
-import { useSession } from '../../session.js';
+import { mayCoach, useSession } from '../../session.js';
 import { scaleTop } from '../meetings/results.js';
 import { GroupBadges, parseGroups } from './list.js';
-
-// Viewers read; every other role may change a person (roles.ts: people are coaches' to write).
-const mayEdit = (role) => role && role !== 'viewer';
 
 const unixSeconds = (value) => Math.floor(new Date(value).getTime() / 1000);
 
@@ -118,7 +115,7 @@ export default function Person({ params }) {
             ['Added', formatDateTime(data.person.created_at)],
           ]} />
           ${
-            mayEdit(session?.role) &&
+            mayCoach(session?.role) &&
             html`<${GroupsEditor} person=${data.person}
             onSaved=${(person) => progress.setData((previous) => ({ ...previous, person: { ...previous.person, ...person } }))} />`
           }

@@ -5,17 +5,14 @@ import { Button, Card, ConfirmButton, CopyLink, ErrorNotice, Loading, Notice } f
 import { formatDateTime } from '../../format.js';
 import { useAction, useApi } from '../../hooks.js';
 import { html } from '../../lib.js';
-import { useSession } from '../../session.js';
-
-// Viewers read the link; every other role may open, replace or close it (roles.ts, assignments).
-const mayShare = (role) => role && role !== 'viewer';
+import { mayCoach, useSession } from '../../session.js';
 
 export function PracticeLinkSection({ scenario }) {
   const { session } = useSession();
   const path = `scenarios/${scenario.id}/practice-link`;
   const link = useApi(() => api.get(path).then((body) => body.data), [scenario.id]);
   const [open, opening] = useAction(async () => link.setData((await api.post(path)).data));
-  const editable = mayShare(session?.role);
+  const editable = mayCoach(session?.role);
   if (scenario.visibility !== 'public') {
     return html`<${Card} title="Open practice link">
       <${Notice}>This scenario is invite-only. Make it public (Details & script → Visibility) to share one link that anyone can practise with.<//>
