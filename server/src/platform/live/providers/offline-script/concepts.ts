@@ -29,9 +29,11 @@ const CONCEPTS: Record<string, string> = {
     'update updates updated report reports inform summary communicate communicated announced announce email letter told',
   overview:
     'company business overview about group organisation organization firm yourself background shop shops store bakery restaurant cafe clinic clinics agency',
+  // Not "how": "about how we told you" asks no number; "how many" and "how much" are tagged by their second word.
   size: 'how many much number count',
   cancel: 'leave leaves cancel cancels churn quit stop stick stay',
   ask: 'asking asked request requests want wants',
+  desire: 'want wants wanted target targets aim aims hope hopes ideal ideally prefer prefers',
   worry: 'worry worries worried risk risks concern',
   onboarding: 'onboarding tour welcome first-run signup',
   // A broader business vocabulary: the things buyers, customers, landlords and managers talk about.
@@ -61,7 +63,9 @@ const TAGS = new Map<string, string[]>();
 for (const [concept, list] of Object.entries(CONCEPTS)) {
   for (const word of list.split(' ')) {
     const stem = stemmer(word);
-    TAGS.set(stem, [...(TAGS.get(stem) ?? []), `~${concept}`]);
+    // "want" and "wants" share a stem: each tag once, or a word with many forms would weigh more.
+    const tags = TAGS.get(stem) ?? [];
+    if (!tags.includes(`~${concept}`)) TAGS.set(stem, [...tags, `~${concept}`]);
   }
 }
 
@@ -70,7 +74,7 @@ const STOPWORDS = new Set(
   (
     'a an the and or but of to in on at by for with from as into is are was were be been being am do does did ' +
     'have has had i me my we us our you your he she it its they them their this that these those what which ' +
-    "would could can will shall may might there here just really very so then than if also any some please tell about'"
+    'would could can will shall may might there here just really very so then than if also any some please tell about'
   ).split(' '),
 );
 

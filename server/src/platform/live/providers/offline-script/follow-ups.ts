@@ -39,10 +39,22 @@ const informativeWords = (text: string) => {
     .split(/\s+/)
     .filter((w) => (indexTerms(w) ?? []).some((t) => !t.startsWith('~')))
     .map((w) => w.toLowerCase().replace(/[^\p{L}'-]/gu, ''))
-    .filter((w) => (nouns.has(w) && !EMPTY_NOUNS.has(w)) || (rankOf(w) ?? COMMON_WORDS) >= COMMON_WORDS)
-    .length;
+    .filter(
+      (w) =>
+        (nouns.has(w) && !EMPTY_NOUNS.has(w)) ||
+        ((rankOf(w) ?? COMMON_WORDS) >= COMMON_WORDS && !EVENT_VERBS.has(w)),
+    ).length;
 };
-const EMPTY_NOUNS = new Set('thing things stuff way lot kind sort bit part one ones'.split(' '));
+/** "What happened then?", "How did it turn out?": verbs that ask what came of what was just said. */
+const EVENT_VERBS = new Set(
+  'happen happens happened happening occur occurred turn turned result resulted'.split(' '),
+);
+// "Is that per day?": a unit asks about the figure just given, it names nothing new.
+const EMPTY_NOUNS = new Set(
+  'thing things stuff way lot kind sort bit part one ones day days week weeks month months year years hour hours minute minutes head seat seats user users unit units total'.split(
+    ' ',
+  ),
+);
 /** The most frequent words of the embeddings' corpus say little on their own. */
 const COMMON_WORDS = 1000;
 
@@ -68,7 +80,18 @@ export function topicOf(facts: readonly Fact[], recent: Recent | undefined): Top
       reply.includes(f.text.slice(1, -1).toLowerCase()) ||
       clausesOf(f.text).some((c) => c.split(/\s+/).length >= 3 && reply.includes(c.toLowerCase())),
   );
-  return { question: recent.question, facts: given };
+  // In the order they were said: what came last is what a follow-up most likely leans on.
+  const at = (f: Fact) => {
+    const whole = reply.indexOf(f.text.slice(1, -1).toLowerCase());
+    return whole >= 0
+      ? whole
+      : Math.min(
+          ...clausesOf(f.text)
+            .map((c) => reply.indexOf(c.toLowerCase()))
+            .filter((i) => i >= 0),
+        );
+  };
+  return { question: recent.question, facts: [...given].sort((a, b) => at(a) - at(b)) };
 }
 
 /** The parts of a fact a short question may ask about: "an on-prem install from 2011", "3 weeks of outages". */
@@ -149,6 +172,11 @@ export function followUpFocus(topic: Topic, question: string): Focus | null {
   if (!POINTS_BACK.test(question) || informativeWords(question) > 0) return null;
   const parts = scored.filter((f) => !f.whole || scored.length === 1);
   if (YES_NO.test(question)) return parts.filter((f) => /\d/.test(f.clause)).at(-1) ?? parts[0] ?? null;
+  // "What happened then?": a part that tells of an event, the last one said.
+  if (question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase()))) {
+    const events = parts.filter((f) => nlp(f.clause).has('#PastTense'));
+    if (events.length > 0) return events.at(-1) ?? null;
+  }
   const before = stemsOf(topic.question ?? '');
   const overlap = (f: Focus) => [...stemsOf(f.clause)].filter((t) => before.has(t)).length;
   // The least asked already; of equals, the later part (what a sentence adds comes after its subject).

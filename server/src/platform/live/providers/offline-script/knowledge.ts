@@ -24,6 +24,8 @@ export interface Fact {
    * to address the persona ("what is your background, Maya?").
    */
   matchText?: string;
+  /** Words around the fact that tell when it answers (its heading, the clause it leans on): they count less than its own. */
+  cue?: string;
 }
 
 export interface KnowledgeSources {
@@ -289,7 +291,10 @@ function readScenario(sources: KnowledgeSources): Fact[] {
       const { text, cue: ownCue } = typeof unit === 'string' ? { text: unit, cue: undefined } : unit;
       // "Each invoice is keyed by hand into SAP. Takes about 6 minutes.": a sentence without a subject
       // is about what the sentence before it spoke of.
-      const cue = previous && opensWithVerb(text) ? [ownCue, previous].filter(Boolean).join(' ') : ownCue;
+      // "Payment terms today: 60 days; Hugo wants 90": a clause that names nothing of its own ("I want
+      // 90") is about what the one before it named.
+      const leans = previous !== null && (opensWithVerb(text) || namesNothing(text));
+      const cue = leans ? [ownCue, previous].filter(Boolean).join(' ') : ownCue;
       previous = text;
       const own = ownName ? text.replace(ownName, ' ') : text;
       // The cue's words the fact does not hold already: "unless asked how the team feels" cues a fact
@@ -298,10 +303,15 @@ function readScenario(sources: KnowledgeSources): Fact[] {
       const cueWords = (cue ? (ownName ? cue.replace(ownName, ' ') : cue) : '')
         .split(/\s+/)
         .filter((w) => w.length > 0 && !words.has(w.toLowerCase().replace(/\W+/g, '')));
-      const named = cueWords.length > 0 ? `${own} (${cueWords.join(' ')})` : own;
       // A self-description answers "what is your background?", "tell me about yourself".
-      const matchText = SELF_DESCRIPTION.test(text) ? `${named} (background)` : named;
-      facts.push({ id: facts.length, text, group, ...(matchText !== text ? { matchText } : {}) });
+      const matchText = SELF_DESCRIPTION.test(text) ? `${own} (background)` : own;
+      facts.push({
+        id: facts.length,
+        text,
+        group,
+        ...(matchText !== text ? { matchText } : {}),
+        ...(cueWords.length > 0 ? { cue: cueWords.join(' ') } : {}),
+      });
     }
   };
   // "## What you want" / "- A replacement machine": the heading tells what the facts under it answer.
@@ -341,6 +351,19 @@ function opensWithVerb(text: string): boolean {
     (tags.includes('PresentTense') || tags.includes('PastTense')) &&
     !tags.some((t) => t === 'Infinitive' || t === 'Auxiliary' || t === 'Gerund')
   );
+}
+
+/** Words that name nothing a question could ask about: the persona, wanting, having, numbers. */
+const NAMES_NOTHING =
+  /^(?:i|i'm|i'd|i'll|my|we|our|me|it|that|this|is|are|was|be|want|wants|wanted|need|needs|would|like|likes|have|has|had|take|takes|get|gets|at|least|most|about|around|roughly|only|a|an|the|per|and|or|of|[$£€]?[\d.,%]+\w{0,3}|cfo|ceo|boss|manager)$/i;
+
+/** "I want 90.", "CFO wants 5.": a clause whose every word is one of those. */
+function namesNothing(text: string): boolean {
+  const words = text
+    .toLowerCase()
+    .replace(/[.!]+$/, '')
+    .split(/\s+/);
+  return words.length <= 6 && words.every((w) => NAMES_NOTHING.test(w.replace(/[,;:]$/, '')));
 }
 
 /** "I'm a former trainer…", "I spent twelve years as…", "I used to be…": the persona describing itself. */

@@ -13,6 +13,8 @@ import type { Fact } from './knowledge.ts';
 /** Facts are one sentence each: length matters less than in documents (b below the usual 0.75). */
 const BM25 = { k: 1.2, b: 0.3, d: 0.5 };
 const CONCEPT_WEIGHT = 0.5;
+/** The words around a fact (its heading, the clause it leans on) count this much of its own. */
+const CUE_WEIGHT = 0.5;
 /** A fact holding the kind of answer asked for gains this share of the best word score (at least TYPE_FLOOR). */
 const TYPE_SHARE = 0.6;
 const TYPE_FLOOR = 1.5;
@@ -71,6 +73,7 @@ function typesOf(fact: Fact): Set<AnswerType> {
 interface Indexed {
   id: number;
   text: string;
+  cue: string;
 }
 
 function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score: number; word: boolean }> {
@@ -88,6 +91,7 @@ function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score
   const results = index.search(words.join(' '), {
     combineWith: 'OR',
     bm25: BM25,
+    boost: { cue: CUE_WEIGHT },
     // A concept tag rides along its word: it helps when the words differ, and must not double a word match.
     boostTerm: (term) => (term.startsWith('~') ? CONCEPT_WEIGHT : 1),
   });
@@ -128,7 +132,7 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
   let index = indexes.get(facts);
   if (!index) {
     index = new MiniSearch<Indexed>({
-      fields: ['text'],
+      fields: ['text', 'cue'],
       storeFields: [],
       // "front-desk" and "front desk" are the same words.
       // "front-desk" is "front desk"; "Wi-Fi" is also "wifi", "e-mail" "email".
@@ -140,14 +144,19 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
           ),
       processTerm: (term) => indexTerms(term) ?? null,
     });
-    index.addAll(facts.map((f) => ({ id: f.id, text: f.matchText ?? f.text })));
+    index.addAll(facts.map((f) => ({ id: f.id, text: f.matchText ?? f.text, cue: f.cue ?? '' })));
     indexes.set(facts, index);
   }
   return index;
 }
 
-export function rankFacts(facts: readonly Fact[], question: string, topic?: Topic | null): RankedFact[] {
+/** Ways of saying "want" that share no word with it: "what would you like", "what are you hoping for". */
+const WANTING =
+  /\b(?:would|'d|do) (?:like|love|prefer)\b|\b(?:looking|hoping|aiming|pushing|holding out) (?:for|to get|to)\b|\bhoping\b|\bare you after\b|\bafter\?/gi;
+
+export function rankFacts(facts: readonly Fact[], said: string, topic?: Topic | null): RankedFact[] {
   if (facts.length === 0) return [];
+  const question = said.replace(WANTING, ' want ');
   const index = indexOf(facts);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const words = lexical(index, question);
@@ -168,7 +177,7 @@ export function rankFacts(facts: readonly Fact[], question: string, topic?: Topi
     const typeMatch = matched.length > 0;
     // Any number is a quantity: that kind says less than a date, a place or a name.
     const typeWeight = matched.some((t) => t !== 'quantity') ? 1 : 0.5;
-    const near = meaningMatch(questionWords, wordsOf(fact.matchText ?? fact.text));
+    const near = meaningMatch(questionWords, wordsOf(`${fact.matchText ?? fact.text} ${fact.cue ?? ''}`));
     let score = (w?.score ?? 0) + near * SIMILARITY_WEIGHT + (typeMatch ? typeBonus * typeWeight : 0);
     if (topic) {
       score += (previous.get(fact.id)?.score ?? 0) * TOPIC_WEIGHT;
