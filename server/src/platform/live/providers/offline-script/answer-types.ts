@@ -10,7 +10,11 @@ export type AnswerType = 'date' | 'duration' | 'money' | 'quantity' | 'person' |
 /** Question forms → the kinds of answer they ask for. Order does not matter: a question may ask several. */
 const ASKS: [RegExp, AnswerType[]][] = [
   [/\bhow old\b|\bsince when\b/i, ['date', 'duration']],
-  [/\b(?:what|which|the|your|opening|working) hours\b/i, ['date', 'duration']],
+  // "What are the shift hours?", "Which hours do you work?": a time of day and how long.
+  [
+    /\b(?:what|which|the|your|opening|working) hours\b|\b(?:what|which)\b[^?.]*\bhours\b/i,
+    ['date', 'duration'],
+  ],
   [/\bhow long\b|\bhow many (?:years|months|weeks|days|hours|minutes)\b|\bsince when\b/i, ['duration']],
   [
     /\bwhen\b|\bwhat (?:date|day|time|month|year)\b|\bby when\b|\bhow soon\b|\bdeadline\b|\bwhich (?:quarter|month|day|year)\b/i,
@@ -21,7 +25,7 @@ const ASKS: [RegExp, AnswerType[]][] = [
     ['money'],
   ],
   [
-    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b|\bvolumes?\b/i,
+    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b|\bvolumes?\b|\b(?:the|that|a) (?:figure|number|amount)\b/i,
     ['quantity'],
   ],
   [

@@ -22,11 +22,10 @@ export const GOALS = {
   acknowledgementsPercent: 90,
 } as const;
 
-/** Not met yet: the level reached (2026-11-29), below which a change goes backwards. */
+/** Not met yet: the level reached (2026-11-30), below which a change goes backwards. */
 const FLOORS = {
-  factRecallPercent: 72,
+  factRecallPercent: 74,
   followUpsUnderstoodPercent: 48,
-  reasksAnsweredPercent: 84,
 } as const;
 
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : (100 * part) / whole);
@@ -76,7 +75,7 @@ describe('evaluation on hand-written scenarios', () => {
       total.followUps,
       FLOORS.followUpsUnderstoodPercent,
     );
-    atLeast('re-asks (floor)', total.reasksAnswered, total.reasks, FLOORS.reasksAnsweredPercent);
+    atLeast('re-asks answered', total.reasksAnswered, total.reasks, GOALS.reasksAnsweredPercent);
 
     assert.ok(EVALUATION_SET.length >= 20, `scenarios: ${EVALUATION_SET.length}`);
     assert.ok(byKind.size >= 6, `kinds: ${byKind.size}`);
