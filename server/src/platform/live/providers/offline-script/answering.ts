@@ -5,7 +5,15 @@
 // the persona knows answers, it says so in its own voice, and never offers an unrelated fact.
 import nlp from 'compromise';
 import { hasEmbeddings, rankOf } from './embeddings.ts';
-import { focusedClause, followUpFocus, isFollowUp, POINTS_BACK, type Recent, topicOf } from './follow-ups.ts';
+import {
+  focusedClause,
+  followUpFocus,
+  isFollowUp,
+  POINTS_BACK,
+  type Recent,
+  topicOf,
+  YES_NO,
+} from './follow-ups.ts';
 import type { Said } from './fresh.ts';
 import type { Fact } from './knowledge.ts';
 import { type RankedFact, rankFacts } from './retrieval.ts';
@@ -161,7 +169,11 @@ function answerOne(
     : null;
   // "How old is it?" after the shop, when another fact says what is 20 years old: its own words win.
   const own = focus && focus.words === 0 ? rankFacts(facts, question)[0] : undefined;
-  const ownWins = own?.wordMatch && own.typeMatch && !topic?.facts.includes(own.fact);
+  // A blind pick (no part holds the question's words or kind) gives way to a fact that holds its words.
+  const ownWins =
+    own?.wordMatch &&
+    (own.typeMatch || (focus?.score === 0 && !YES_NO.test(question))) &&
+    !topic?.facts.includes(own.fact);
   if (focus && !ownWins) {
     const text = focus.whole ? sayAgain(focus.fact, said, seed) : sayClause(focus.clause, said, seed);
     if (text) {

@@ -58,6 +58,13 @@ const CONCEPTS: Record<string, string> = {
   orders: 'order orders booking bookings book appointment appointments sign-up signup register enrol reserve',
 };
 
+/** Ways of saying "want" that share no word with it: "what would you like", "what are you hoping for". */
+const WANTING =
+  /\b(?:would|'d|do)(?: you| we| they)? (?:like|love|prefer)\b|\b(?:looking|hoping|aiming|pushing|holding out) (?:for|to get|to)\b|\bhoping\b|\bare you after\b|\bafter\?/gi;
+
+/** The question with its ways of wanting said as "want". */
+export const plainWants = (question: string) => question.replace(WANTING, ' want ');
+
 /** Porter stem → the concept tags of that word. */
 const TAGS = new Map<string, string[]>();
 for (const [concept, list] of Object.entries(CONCEPTS)) {
@@ -74,7 +81,10 @@ const STOPWORDS = new Set(
   (
     'a an the and or but of to in on at by for with from as into is are was were be been being am do does did ' +
     'have has had i me my we us our you your he she it its they them their this that these those what which ' +
-    'would could can will shall may might there here just really very so then than if also any some please tell about'
+    'would could can will shall may might there here just really very so then than if also any some please tell about ' +
+    // Their contractions: "What's the catch?" asks about a catch, not about "what's".
+    "what's where's who's how's when's it's that's there's here's i'm i've i'd i'll you're you've you'd you'll " +
+    "we're we've we'd we'll they're they've they'd he's she's isn't aren't wasn't weren't don't doesn't didn't"
   ).split(' '),
 );
 

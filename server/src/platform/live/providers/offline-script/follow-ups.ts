@@ -3,7 +3,7 @@
 // part of them a follow-up asks about.
 import nlp from 'compromise';
 import { askedTypes, factTypes } from './answer-types.ts';
-import { indexTerms } from './concepts.ts';
+import { indexTerms, plainWants } from './concepts.ts';
 import { rankOf } from './embeddings.ts';
 import type { Fact } from './knowledge.ts';
 import type { Topic } from './retrieval.ts';
@@ -51,7 +51,7 @@ const EVENT_VERBS = new Set(
 );
 // "Is that per day?": a unit asks about the figure just given, it names nothing new.
 const EMPTY_NOUNS = new Set(
-  'thing things stuff way lot kind sort bit part one ones day days week weeks month months year years hour hours minute minutes head seat seats user users unit units total'.split(
+  'thing things stuff something anything everything someone anyone way lot kind sort bit part one ones problem problems issue issues point day days week weeks month months year years hour hours minute minutes head seat seats user users unit units total'.split(
     ' ',
   ),
 );
@@ -64,6 +64,15 @@ export function isFollowUp(question: string): boolean {
   if (countWords(question) <= 3 && !nlp(question).has('#Verb')) return true;
   // "How many stations was that?": a question that ends on what was just said leans on it, however many words it has.
   if (ENDS_POINTING_BACK.test(question)) return true;
+  // "What's the catch?", "Does everyone agree?": what speaks against what was just said.
+  if (ASKS_CONTRAST.test(question) && informativeWords(question.replace(ASKS_CONTRAST, ' ')) === 0)
+    return true;
+  // "Who told you?", "Did something happen before?": nothing named, so it is about what was just said.
+  if (
+    informativeWords(question) === 0 &&
+    (countWords(question) <= 3 || question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase())))
+  )
+    return true;
   const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
   return (
     (leans && (contentWords(question) <= 2 || informativeWords(question) === 0)) ||
@@ -131,7 +140,9 @@ const stemsOf = (text: string) =>
   new Set(text.split(/\s+/).flatMap((w) => (indexTerms(w) ?? []).filter((t) => !t.startsWith('~'))));
 
 /** The parts of a fact just said, scored by how well each answers a follow-up or a re-ask. */
-function focusesOf(fact: Fact, question: string): Focus[] {
+function focusesOf(fact: Fact, said: string): Focus[] {
+  // "…would you like that to be?" asks what is wanted: "I want 30".
+  const question = plainWants(said);
   const asked = askedTypes(question);
   const wanted = stemsOf(question);
   return clausesOf(fact.text).map((clause) => {
@@ -157,8 +168,15 @@ export function focusedClause(fact: Fact, question: string): Focus | null {
   return best && !best.whole ? best : null;
 }
 
+/** "What's the catch?", "Any downside?", "Does everyone agree?": asks for what speaks against what was said. */
+const ASKS_CONTRAST =
+  /\b(?:catch|downside|downsides|drawback|drawbacks|snag|trade-?off|agree|disagree|on board|wrong with|problem with|risk with)\b/i;
+/** The part of a fact said against the rest: "…offered 29 cents but can't deliver before March". */
+const CONTRAST = /\b(?:but|although|though|except that|however|yet)\s+(.+)$/i;
+
 /** "Is that per day?", "Did that fix it?": a yes-or-no question about what was just said. */
-const YES_NO = /^(?:(?:and|so|but)\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/i;
+export const YES_NO =
+  /^(?:(?:and|so|but)\s+)?(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/i;
 
 /**
  * What a follow-up asks about in the facts just given: the part holding its words or the kind of
@@ -169,14 +187,24 @@ export function followUpFocus(topic: Topic, question: string): Focus | null {
   const scored = topic.facts.flatMap((fact) => focusesOf(fact, question));
   const best = [...scored].sort((a, b) => b.score - a.score)[0];
   if (best && best.score > 0) return best;
-  if (!POINTS_BACK.test(question) || informativeWords(question) > 0) return null;
+  // "What's the catch?", "Does everyone agree on that?": what the reply said against itself.
+  if (ASKS_CONTRAST.test(question)) {
+    for (const fact of [...topic.facts].reverse()) {
+      const against = CONTRAST.exec(fact.text.replace(/[.!?]$/, ''))?.[1];
+      if (against && against.split(/\s+/).length >= 2)
+        return { clause: against, score: 0, words: 0, whole: false, fact };
+    }
+  }
+  if (!(POINTS_BACK.test(question) || isFollowUp(question)) || informativeWords(question) > 0) return null;
+  // "For how long?", "By when?": no part just said holds the kind asked for, so another fact does.
+  if (askedTypes(question).size > 0 && !POINTS_BACK.test(question)) return null;
   const parts = scored.filter((f) => !f.whole || scored.length === 1);
-  if (YES_NO.test(question)) return parts.filter((f) => /\d/.test(f.clause)).at(-1) ?? parts[0] ?? null;
-  // "What happened then?": a part that tells of an event, the last one said.
+  // "What happened then?", "Did something happen before?": a part that tells of an event, the last one said.
   if (question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase()))) {
-    const events = parts.filter((f) => nlp(f.clause).has('#PastTense'));
+    const events = scored.filter((f) => nlp(f.clause).has('#PastTense'));
     if (events.length > 0) return events.at(-1) ?? null;
   }
+  if (YES_NO.test(question)) return parts.filter((f) => /\d/.test(f.clause)).at(-1) ?? parts[0] ?? null;
   const before = stemsOf(topic.question ?? '');
   const overlap = (f: Focus) => [...stemsOf(f.clause)].filter((t) => before.has(t)).length;
   // The least asked already; of equals, the later part (what a sentence adds comes after its subject).

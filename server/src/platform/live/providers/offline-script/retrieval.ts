@@ -6,7 +6,7 @@
 // to the one just given.
 import MiniSearch from 'minisearch';
 import { type AnswerType, askedTypes, factTypes } from './answer-types.ts';
-import { indexTerms } from './concepts.ts';
+import { indexTerms, plainWants } from './concepts.ts';
 import { rankOf, similarity } from './embeddings.ts';
 import type { Fact } from './knowledge.ts';
 
@@ -144,19 +144,16 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
           ),
       processTerm: (term) => indexTerms(term) ?? null,
     });
-    index.addAll(facts.map((f) => ({ id: f.id, text: f.matchText ?? f.text, cue: f.cue ?? '' })));
+    // "I'd like next-day delivery" is wanting as much as "I want…".
+    index.addAll(facts.map((f) => ({ id: f.id, text: plainWants(f.matchText ?? f.text), cue: f.cue ?? '' })));
     indexes.set(facts, index);
   }
   return index;
 }
 
-/** Ways of saying "want" that share no word with it: "what would you like", "what are you hoping for". */
-const WANTING =
-  /\b(?:would|'d|do) (?:like|love|prefer)\b|\b(?:looking|hoping|aiming|pushing|holding out) (?:for|to get|to)\b|\bhoping\b|\bare you after\b|\bafter\?/gi;
-
 export function rankFacts(facts: readonly Fact[], said: string, topic?: Topic | null): RankedFact[] {
   if (facts.length === 0) return [];
-  const question = said.replace(WANTING, ' want ');
+  const question = plainWants(said);
   const index = indexOf(facts);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const words = lexical(index, question);

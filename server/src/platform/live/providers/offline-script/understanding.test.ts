@@ -151,6 +151,48 @@ describe('a question', () => {
     assert.doesNotMatch(next.text, /Q3/);
   });
 
+  it('that leans back is answered from the last reply: its contrast, its event, its figure, or a fact with its own words', () => {
+    const known = collectFacts({
+      personaName: 'Ola',
+      prompt: [
+        '- A courier firm, ShipQuick, quoted 4 euros a parcel but only delivers on weekdays',
+        '- You rang support in May; an agent promised a refund that never arrived',
+        '- Returns: about 40 a week',
+        '- Delivery window today: 3 days; Ola wants 1',
+      ].join('\n'),
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const ask = (previous: string, question: string) => {
+      const said = new Said([]);
+      const first = answerFromFacts(known, previous, said, 3);
+      return answerFromFacts(known, question, said, 3, { question: previous, reply: first.text }).text;
+    };
+    assert.match(ask('Has anyone quoted you?', "What's the catch?"), /weekdays/);
+    assert.match(ask('Have you contacted support?', 'And what happened then?'), /promised a refund/);
+    assert.match(ask('How many returns do you get?', 'Is that per day?'), /40 a week/);
+    // "Ola wants next day" names nothing of its own: it is about the delivery window.
+    assert.match(ask('What delivery window would you like?', 'And what is it today?'), /3 days/);
+  });
+
+  it('reads ways of wanting as "want", and the words around a fact count less than its own', () => {
+    const known = collectFacts({
+      personaName: 'Ola',
+      prompt:
+        '## Delivery\n- Today the window is 3 days\n- Ola would like next-day delivery\n- The van fleet is 12 vans',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    assert.match(rankFacts(known, 'What are you hoping for?')[0].fact.text, /next-day/);
+    assert.match(rankFacts(known, 'What are you after?')[0].fact.text, /next-day/);
+    // The heading cues every fact under it: the fleet is found by its own words, not by "delivery".
+    assert.match(rankFacts(known, 'How many vans do you run for delivery?')[0].fact.text, /12 vans/);
+    assert.ok(askedTypes('What are the shift hours?').has('date'));
+    assert.ok(askedTypes('What was the figure you gave?').has('quantity'));
+  });
+
   it('in two parts gets both answered', () => {
     const known = collectFacts({
       personaName: 'Kenji',
