@@ -22,6 +22,11 @@ const TYPE_FLOOR = 1.5;
 const TOO_GENERAL = new Set(
   'be have get make do go take come say know want need use like give put see think look'.split(' '),
 );
+/** A verb too general to tell facts apart counts this much of a word in BM25 ("when do we need to sign?"). */
+const GENERAL_WEIGHT = 0.4;
+const GENERAL_STEMS = new Set(
+  [...TOO_GENERAL].map((w) => indexTerms(w)?.[0]).filter((s): s is string => Boolean(s)),
+);
 /** "got", "made", "things": a form of a verb that says nothing on its own, or an empty noun. */
 const EMPTY_WORDS = new Set(
   'be been being get gets got gotten getting make makes made making do does did doing done go goes went gone going come comes came coming thing things stuff something anything everything lot lots'.split(
@@ -93,7 +98,8 @@ function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score
     bm25: BM25,
     boost: { cue: CUE_WEIGHT },
     // A concept tag rides along its word: it helps when the words differ, and must not double a word match.
-    boostTerm: (term) => (term.startsWith('~') ? CONCEPT_WEIGHT : 1),
+    boostTerm: (term) =>
+      term.startsWith('~') ? CONCEPT_WEIGHT : GENERAL_STEMS.has(term) ? GENERAL_WEIGHT : 1,
   });
   for (const r of results)
     out.set(r.id as number, { score: r.score, word: r.terms.some((t) => !t.startsWith('~')) });
