@@ -3,6 +3,7 @@
 // level reached, so that no change goes back on them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { HELD_OUT_SET } from './held-out.ts';
 import { EVALUATION_SET } from './index.ts';
 import { evaluate, row } from './measure.ts';
 import type { MechanicsKind } from './types.ts';
@@ -76,6 +77,20 @@ describe('evaluation on hand-written scenarios', () => {
       FLOORS.followUpsUnderstoodPercent,
     );
     atLeast('re-asks answered', total.reasksAnswered, total.reasks, GOALS.reasksAnsweredPercent);
+
+    // The held-out scenarios (held-out.ts): written later, never tuned against; printed, and held to
+    // the goals that do not depend on ranking.
+    const heldOut = await evaluate(HELD_OUT_SET);
+    console.log(
+      `held-out:\n${row(`held-out (${heldOut.total.scenarios})`, heldOut.total, heldOut.grammar.checked)}`,
+    );
+    const heldOutMisses = heldOut.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
+    if (heldOutMisses.length > 0)
+      console.log(`held-out misses (${heldOutMisses.length}):\n${heldOutMisses.join('\n')}`);
+    assert.equal(heldOut.total.instructionLinesSpoken, 0, 'held-out: instruction lines spoken');
+    assert.equal(heldOut.total.repeats, 0, 'held-out: sentences said twice in a call');
+    assert.equal(heldOut.total.closingsHonoured, heldOut.total.closings, 'held-out: closings honoured');
+    assert.equal(heldOut.total.probesInCharacter, heldOut.total.probes, 'held-out: AI probes in character');
 
     assert.ok(EVALUATION_SET.length >= 20, `scenarios: ${EVALUATION_SET.length}`);
     assert.ok(byKind.size >= 6, `kinds: ${byKind.size}`);
