@@ -21,7 +21,7 @@ const ASKS: [RegExp, AnswerType[]][] = [
     ['date'],
   ],
   [
-    /\bhow much\b|\b(?:cost|costs|price|prices|pay|paying|paid|spend|spending|charge|charged|charging|budget|quote|quoted|rent|salary|fee|fees|afford|worth|money)\b/i,
+    /\bhow much\b|\b(?:cost|costs|price|prices|pay|paying|paid|spend|spending|charge|charged|charging|budget|quote|quoted|rent|salary|fee|fees|afford|worth|money)\b|\b(?:lowest|highest|minimum|maximum|most|least) (?:you(?:'d| would)|we(?:'d| would)|you can|we can)\b/i,
     ['money'],
   ],
   [

@@ -14,7 +14,7 @@ const CONCEPTS: Record<string, string> = {
     'who use user users staff employees people team size big dispatchers managers drivers engineers designer accountants dentists adults kids children pupils passengers guests travellers headcount members',
   pain: 'pain problem problems wrong issue issues challenge frustrating old outdated slow broken worry worries worried complain broke hard difficult biggest fail failed concern concerns affect affecting unreliable',
   success: 'success measure metric kpi worked work goal target rate improve rise outcome',
-  need: 'must need needs require requirements essential first version mvp core main important should do priority',
+  need: 'must need needs require requirements requirement musthave musthaves dealbreaker dealbreakers essential first version mvp core main important should do priority',
   wish: 'nice optional wish extra later bonus',
   compliance: 'data store stored compliance regulation gdpr hipaa rules privacy security eu legal',
   systems:

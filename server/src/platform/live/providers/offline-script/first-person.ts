@@ -1,6 +1,7 @@
 // Scenario text speaks *to* the persona ("You run three depots"; "Runs operations for…"); the
 // persona speaks as itself ("I run three depots"; "our dispatchers"). These rewrites turn one into
 // the other for the facts the persona says aloud.
+import nlp from 'compromise';
 import { escapeRegExp } from './text.ts';
 
 /** Nouns that name a group of the persona's organisation: "dispatchers" is said as "our dispatchers". */
@@ -129,4 +130,49 @@ export function backgroundToFirstPerson(sentence: string, personaName: string): 
     return `I ${base} ${rest.join(' ')}`;
   }
   return secondToFirstPerson(text);
+}
+
+const MODAL = /^(?:would|will|could|can|should|might|may|must)$/i;
+
+/** The subject a clause lacks, from its first word: "Been a member…" → "I've", "Annoyed…" → "I'm". */
+function subjectFor(clause: string): string | null {
+  const word = clause.split(/\s+/)[0] ?? '';
+  if (MODAL.test(word)) return 'I';
+  if (/^been$/i.test(word)) return "I've";
+  const tags = (nlp(word).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
+  if (tags.includes('Gerund')) return "I'm";
+  if (tags.includes('Adjective') && !tags.includes('Verb')) return "I'm";
+  // "Annoyed because…", "Worried about…": a state; "Replaced the valve…": an action.
+  const next = clause.split(/\s+/)[1]?.toLowerCase() ?? '';
+  if (tags.includes('Verb') && tags.includes('PastTense'))
+    return /ed$/i.test(word) && /^(?:because|about|with|at|by|that|since|after|to|of|when)$/.test(next)
+      ? "I'm"
+      : 'I';
+  if (tags.includes('Verb') && tags.includes('PresentTense') && /s$/i.test(word)) return 'I';
+  return null;
+}
+
+/**
+ * "Been a member 3 years, pays £42 a month, moving to Bristol next month." written about the persona,
+ * said with its subject: "I've been a member 3 years, I pay £42 a month, I'm moving to Bristol next
+ * month." Each comma clause that opens with a verb gets one; null when the sentence has its subject.
+ */
+export function withPersonaSubject(sentence: string): string | null {
+  if (subjectFor(sentence) === null) return null;
+  return sentence
+    .split(/,\s+/)
+    .map((clause) => {
+      const subject = subjectFor(clause);
+      if (subject === null) return clause;
+      const [word, ...rest] = clause.split(/\s+/);
+      const lower = word.toLowerCase();
+      const verb =
+        subject === 'I' && /s$/.test(lower) && !MODAL.test(lower) && !/ss$/.test(lower)
+          ? /(?:ches|shes|sses|xes|oes)$/.test(lower)
+            ? lower.slice(0, -2)
+            : lower.slice(0, -1)
+          : lower;
+      return [subject, verb, ...rest].join(' ');
+    })
+    .join(', ');
 }

@@ -2,11 +2,13 @@
 // the script, or its prose), its persona background, the session's note context and the memories,
 // each turned into a sentence the persona can say in the first person.
 import nlp from 'compromise';
+import { indexTerms } from './concepts.ts';
 import {
   backgroundToFirstPerson,
   claimGroups,
   participantToYou,
   secondToFirstPerson,
+  withPersonaSubject,
 } from './first-person.ts';
 import { isImperative } from './imperative.ts';
 import { splitSentences } from './sentences.ts';
@@ -138,8 +140,17 @@ interface Unit {
 }
 
 /** "…their jobs — won't say this unless asked how the team feels": the fact stays, the condition cues it. */
-function withoutInstructingAsides(sentence: string): Unit | null {
-  const parts = sentence.split(/\s[—–]\s/);
+function withoutInstructingAsides(said: string): Unit | null {
+  // "…29.5 cents (never say this number)": a parenthesis that instructs is an aside like one after a dash.
+  const bracketed: string[] = [];
+  const sentence = said
+    .replace(/\s*\(([^()]+)\)/g, (whole, inner: string) => {
+      if (!(ASIDE_INSTRUCTS.test(inner) || WITHHOLDS_FIGURE.test(inner))) return whole;
+      bracketed.push(inner);
+      return '';
+    })
+    .trim();
+  const parts = [...sentence.split(/\s[—–]\s/), ...bracketed];
   if (parts.length < 2) return { text: sentence };
   const asides = parts.slice(1).filter((part) => ASIDE_INSTRUCTS.test(part) || instructs(part));
   const kept = [parts[0], ...parts.slice(1).filter((part) => !asides.includes(part))].join(' — ');
@@ -314,14 +325,21 @@ function readScenario(sources: KnowledgeSources): Fact[] {
       });
     }
   };
+  // Whether the sentence before was about the persona (across bullets: "- Starts 1 November" after a
+  // line about the job is about the job).
+  const last = { aboutPersona: true };
   // "## What you want" / "- A replacement machine": the heading tells what the facts under it answer.
   for (const { text, heading } of factParagraphs(sources.prompt ?? ''))
     add(
-      unitsOf(text).map((u) => ({
-        ...u,
-        text: spoken(u.text, voice),
-        cue: [u.cue, heading].filter((c): c is string => Boolean(c)).join(' ') || undefined,
-      })),
+      aboutThePersona(
+        unitsOf(text).map((u) => ({
+          ...u,
+          text: spoken(u.text, voice),
+          cue: [u.cue, heading].filter((c): c is string => Boolean(c)).join(' ') || undefined,
+        })),
+        voice,
+        last,
+      ),
     );
   // A persona's background is always about the persona: its "she" or "he" is the persona.
   const backgroundVoice: Voice = {
@@ -338,7 +356,53 @@ function readScenario(sources: KnowledgeSources): Fact[] {
     add(unitsOf(paragraph).map((u) => ({ ...u, text: spoken(u.text, voice) })));
   for (const memory of sources.memories)
     add([`You told me last time: ${memory.trim().replace(/\.?$/, '.')}`]);
+  return withConditionsCued(facts, sources.prompt ?? '');
+}
+
+/**
+ * "Don't reveal the Lisbon job unless they ask why you're selling", "Mention the boiler only if they
+ * bring up repairs": the condition tells when the facts it names answer, wherever they are written.
+ */
+const HELD_BACK =
+  /\b(?:(?:don'?t|do not|never|only)\s+)?(?:reveal|mention|say|bring up|volunteer|talk about|share|disclose)\s+(.+?)\s+(?:only\s+)?(?:unless|until|if|when)\s+(.+?)[.!]?$/i;
+
+function withConditionsCued(facts: Fact[], prompt: string): Fact[] {
+  for (const sentence of splitSentences(
+    stripInlineMarkdown(prompt).replace(/^\s*(?:[-*+•]|\d+[.)])\s+/gm, ''),
+  )) {
+    for (const clause of sentence.split(/;\s+|,\s+(?=(?:and|but)\s)/)) {
+      const held = HELD_BACK.exec(clause.trim());
+      if (!held) continue;
+      const named = new Set(
+        held[1]
+          .split(/\s+/)
+          .flatMap((w) => indexTerms(w) ?? [])
+          .filter((t) => !t.startsWith('~')),
+      );
+      if (named.size === 0) continue;
+      for (const fact of facts) {
+        const stems = fact.text.split(/\s+/).flatMap((w) => indexTerms(w) ?? []);
+        if (stems.some((t) => named.has(t)) && !(fact.cue ?? '').includes(held[2]))
+          fact.cue = [fact.cue, held[2]].filter(Boolean).join(' ');
+      }
+    }
+  }
   return facts;
+}
+
+/**
+ * "Mo is a gym member. Been a member 3 years, pays £42 a month.": in a scenario written about the
+ * persona, a sentence without a subject that follows one about the persona is about it too ("I've been
+ * a member…"); after "Each invoice is keyed by hand." it is about the invoice and stays as written.
+ */
+function aboutThePersona(units: Unit[], voice: Voice, last: { aboutPersona: boolean }): Unit[] {
+  if (voice.addressed) return units;
+  return units.map((unit) => {
+    const said = last.aboutPersona ? withPersonaSubject(unit.text.replace(/[.!?]$/, '')) : null;
+    if (said !== null) return { ...unit, text: `${said[0].toUpperCase()}${said.slice(1)}.` };
+    last.aboutPersona = /^(?:I|I'm|I've|I'd|I'll|My)\b/.test(unit.text);
+    return unit;
+  });
 }
 
 /** "Takes about 6 minutes.": the sentence opens with its verb, its subject left to the sentence before. */

@@ -48,6 +48,38 @@ describe('a scenario written about the persona', () => {
     assert.equal(secondToFirstPerson('They quoted you £38,000.'), 'They quoted me £38,000.');
   });
 
+  it('gives a sentence without a subject the persona as subject when the one before was about it', () => {
+    const known = facts(
+      'Mo is a gym member. Been a member 3 years, pays £42 a month, moving to Leeds soon. Would stay for a discount. Annoyed because the app charged him twice. The contract is monthly. Renews on the 1st.',
+      'Mo',
+    );
+    assert.ok(
+      known.includes("I've been a member 3 years, I pay £42 a month, I'm moving to Leeds soon."),
+      known.join('|'),
+    );
+    assert.ok(known.includes('I would stay for a discount.'));
+    assert.ok(known.includes("I'm annoyed because the app charged me twice."));
+    // After a sentence about the contract, a subjectless one is about the contract.
+    assert.ok(known.includes('Renews on the 1st.'), known.join('|'));
+  });
+
+  it('knows when a fact held back elsewhere answers: "don\'t mention X unless…" cues X', () => {
+    const known = collectFacts({
+      personaName: 'Nadia',
+      prompt:
+        "- You're moving to Lisbon for a job in March\n- The roof was redone in 2021\n- Don't mention the Lisbon job unless they ask why you're selling",
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    assert.match(rankFacts(known, 'Why are you selling?')[0].fact.text, /Lisbon/);
+  });
+
+  it('keeps a figure back that a parenthesis says never to say', () => {
+    const known = facts('- Target: 28 cents; walk-away point is 29.5 cents (never say this number)', 'Hugo');
+    assert.ok(!known.some((f) => f.includes('29.5')), known.join('|'));
+  });
+
   it('finds the pronoun the scenario uses for the persona', () => {
     assert.equal(personaPronoun('Raj is a union rep. He wants 4%. His members voted.'), 'he');
     assert.equal(personaPronoun('No pronouns here.'), null);
