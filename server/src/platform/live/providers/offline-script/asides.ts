@@ -66,7 +66,15 @@ export function readAsides(utterance: string): Reading {
   const text = utterance.replace(/[’‘]/g, "'").trim();
   const reading: Reading = { probe: false, social: null, rude: false, question: null, answer: '' };
   const answer: string[] = [];
-  for (const sentence of sentences(text)) {
+  // "Good morning, what can I do for you?": the greeting and the question are two moves.
+  const split = sentences(text).flatMap((sentence) => {
+    const greeting =
+      /^([^,?]{1,40}),\s*((?:what|how|who|when|where|why|which|can|could|would|is|are|do|does|did)\b.*\?)$/i.exec(
+        sentence,
+      );
+    return greeting && GREET.test(greeting[1]) ? [greeting[1], greeting[2]] : [sentence];
+  });
+  for (const sentence of split) {
     if (asksIfReal(sentence)) {
       reading.probe = true;
       continue;

@@ -81,4 +81,9 @@ describe('a persona the participant leads, outside its facts', () => {
       }
     }
   });
+
+  it('says what it came for when the call opens with "how can I help?"', async () => {
+    for (const opener of ['How can I help you today?', 'Good morning, what can I do for you?'])
+      assert.match(await reply(PATIENT, opener), /\$480|x-ray/i, opener);
+  });
 });

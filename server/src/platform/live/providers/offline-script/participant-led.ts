@@ -26,11 +26,17 @@ function answer(turn: Turn, question: string): string {
   // "Did you catch the match?": off the subject unless a word of it is one of the persona's facts.
   if (OFF_TOPIC.test(question) && !rankFacts(turn.facts, question)[0]?.wordMatch)
     return say(turn, lines.offTopic, 'off-topic', say(turn, lines.unknown, 'unknown', ''));
-  const reply = answerFromFacts(turn.facts, question, turn.said, turn.state.seed, turn.recent);
+  // "How can I help?": the persona says what it came for (its need, its problem, its reason).
+  const asked = OPENER.test(question) ? 'What do you want or need, and why, what is the problem?' : question;
+  const reply = answerFromFacts(turn.facts, asked, turn.said, turn.state.seed, turn.recent);
   if (reply.covered) return reply.text;
   // Nothing it knows answers it: said in its own manner, never an unrelated fact.
   return say(turn, lines.unknown, 'unknown', reply.text);
 }
+
+/** The opener of a service call: it asks what the caller came for, naming nothing. */
+const OPENER =
+  /^(?:(?:hi|hello|hey|morning|good (?:morning|afternoon|evening))\b[^?]*?[,.!]\s*)?(?:how (?:can|may|could) (?:i|we) help(?: you)?(?: today)?|what can (?:i|we) do for you(?: today)?|what brings you (?:in|here|to us)(?: today)?|what seems to be the (?:problem|trouble|issue)|how can i be of help)\s*\??$/i;
 
 /** A question about a pastime, the news or private life rather than the matter at hand. */
 const OFF_TOPIC =
