@@ -35,6 +35,7 @@ test('instructions to the persona are told from facts by their grammar, not a wo
     'Keep your answers short.',
     'Only reveal the budget when asked directly.',
     'Be helpful and detailed.',
+    'Push back on every claim of value.',
   ]) {
     assert.equal(isImperative(text), true, text);
   }
@@ -45,6 +46,9 @@ test('instructions to the persona are told from facts by their grammar, not a wo
     'Switching would take our team about four months.',
     'Must have: import orders from the nightly export.',
     'Spent 15 years as an engineering leader.',
+    // A word that is also a verb opening a noun phrase: "push notifications", "start date".
+    'Push notifications get a 3% open rate, email 11%.',
+    'Start date is 1 March.',
   ]) {
     assert.equal(isImperative(text), false, text);
   }

@@ -19,7 +19,9 @@ export function isImperative(sentence: string): boolean {
     | { tags: string[]; post: string; text: string }
     | undefined
   )[];
-  if (!first?.tags.includes('Verb') || !first.tags.includes('Infinitive')) return false;
+  // compromise tags a phrasal verb's head "Imperative" ("Push back…"), others "Infinitive".
+  if (!first?.tags.includes('Verb') || !first.tags.some((t) => t === 'Infinitive' || t === 'Imperative'))
+    return false;
   // "Budget: under 25k" is a label, not an order.
   if (first.post.includes(':')) return false;
   // "Spendwise quoted £38,000": a word the language's vocabulary lacks is a name, not a verb.
@@ -28,8 +30,10 @@ export function isImperative(sentence: string): boolean {
   const finite =
     second?.tags.includes('Verb') &&
     !second.tags.some((t) => t === 'Infinitive' || t === 'Particle' || t === 'Pronoun') &&
-    // compromise tags "it" in "Keep it short" as a verb.
-    !/^(?:it|them|him|her|me|us|this|that|these|those|things)$/i.test(second.text);
+    // compromise tags "it" in "Keep it short" as a verb, and "back" in "Push back on every claim".
+    !/^(?:it|them|him|her|me|us|this|that|these|those|things|back|up|down|out|off|over|away|around|through)$/i.test(
+      second.text,
+    );
   if (finite) return false;
   // "Lease ends in August.", "Contract expires on 30 June.": read as "The lease ends…", the second word is
   // its verb, and a date or a figure makes it a fact ("Keep answers short" has neither).
@@ -43,7 +47,13 @@ export function isImperative(sentence: string): boolean {
   const verbAt = asSubject.findIndex(
     (tags) => tags.includes('Verb') && (tags.includes('PresentTense') || tags.includes('PastTense')),
   );
-  const subject = verbAt >= 0 && asSubject.slice(0, verbAt).every((tags) => tags.includes('Noun'));
+  const subject =
+    verbAt >= 0 &&
+    asSubject
+      .slice(0, verbAt)
+      .every((tags) => tags.includes('Noun') && !tags.some((t) => t === 'Pronoun' || t === 'Possessive'));
   const dated = nlp(sentence).has('(#Date|#Value|#Month|#WeekDay)') || /\d/.test(sentence);
-  return !(dated && subject);
+  // A noun between ("cake orders come in by phone") makes a subject; the word right after it as the verb
+  // needs a date or a figure to be a fact ("Lease ends in August", not "Keep answers short").
+  return !(subject && (verbAt >= 1 || dated));
 }

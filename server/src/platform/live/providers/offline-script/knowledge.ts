@@ -42,8 +42,10 @@ export interface KnowledgeSources {
 const NOT_FACTS =
   /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?)\b/i;
 /** A sentence that instructs the persona rather than stating a fact. */
+// Words that are also nouns ("Push notifications get 3%", "Start date: 1 March", "Offer letters go
+// out…") are left to the grammar (isImperative): only words that open nothing but an order are listed.
 const INSTRUCTION =
-  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|build|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|start|open|end|greet|introduce|push|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they(?:'ll| will| should| may| might| must| can| need| are going to)\b/i;
+  /^(?:be|ask|keep|stay|never|don'?t|do not|avoid|let|make|if|when|once|before|after|finish|reflect|speak|respond|remember|pretend|greet|introduce|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they(?:'ll| will| should| may| might| must| can| need| are going to)\b/i;
 /** "She calms down if the participant takes ownership": how to react to the participant is an instruction. */
 const REACTS_TO_PARTICIPANT =
   /\b(?:participant|candidate|learner)\b.*\b(?:if|when|unless|once|until|whether)\b|\b(?:if|when|unless|once|until|whether)\b.*\b(?:participant|candidate|learner)\b|\b(?:participant|candidate|learner) (?:should|must|will|needs to|has to|is (?:practi[sc]ing|learning|training|being))\b/i;
