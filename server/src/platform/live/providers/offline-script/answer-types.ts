@@ -21,11 +21,11 @@ const ASKS: [RegExp, AnswerType[]][] = [
     ['date'],
   ],
   [
-    /\bhow much\b|\b(?:cost|costs|price|prices|pay|paying|paid|spend|spending|charge|charged|charging|budget|quote|quoted|rent|salary|fee|fees|afford|worth|money)\b|\b(?:lowest|highest|minimum|maximum|most|least) (?:you(?:'d| would)|we(?:'d| would)|you can|we can)\b/i,
+    /\bhow much\b|\b(?:cost|costs|price|prices|pay|paying|paid|spend|spending|charge|charged|charging|budget|quote|quoted|rent|salary|fee|fees|afford|worth|money)\b|\b(?:lowest|highest|minimum|maximum) (?:you(?:'d| would)|we(?:'d| would)|you can|we can)\b/i,
     ['money'],
   ],
   [
-    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b|\bvolumes?\b|\b(?:the|that|a) (?:figure|number|amount)\b/i,
+    /\bhow (?:many|much|big|often|large)\b|\bwhat (?:number|percentage|share|proportion|volume|size)\b|\bhow many\b|\bvolumes?\b|\b(?:the|that) (?:figure|number|amount)\b/i,
     ['quantity'],
   ],
   [

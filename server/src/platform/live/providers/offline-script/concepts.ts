@@ -29,7 +29,6 @@ const CONCEPTS: Record<string, string> = {
     'update updates updated report reports inform summary communicate communicated announced announce email letter told',
   overview:
     'company business overview about group organisation organization firm yourself background shop shops store bakery restaurant cafe clinic clinics agency',
-  // Not "how": "about how we told you" asks no number; "how many" and "how much" are tagged by their second word.
   size: 'how many much number count',
   cancel: 'leave leaves cancel cancels churn quit stop stick stay',
   ask: 'asking asked request requests want wants',
@@ -60,7 +59,7 @@ const CONCEPTS: Record<string, string> = {
 
 /** Ways of saying "want" that share no word with it: "what would you like", "what are you hoping for". */
 const WANTING =
-  /\b(?:would|'d|do)(?: you| we| they)? (?:like|love|prefer)\b|\b(?:looking|hoping|aiming|pushing|holding out) (?:for|to get|to)\b|\bhoping\b|\bare you after\b|\bafter\?/gi;
+  /\b(?:would|'d)(?: you| we| they)? (?:like|love|prefer)\b|\b(?:looking|hoping|aiming|pushing|holding out) (?:for|to get|to)\b|\bhoping\b|\b(?:you|they|he|she|we)(?: are|'re| is|'s)? after\?/gi;
 
 /** The question with its ways of wanting said as "want". */
 export const plainWants = (question: string) => question.replace(WANTING, ' want ');

@@ -132,24 +132,60 @@ export function backgroundToFirstPerson(sentence: string, personaName: string): 
   return secondToFirstPerson(text);
 }
 
-const MODAL = /^(?:would|will|could|can|should|might|may|must)$/i;
+const MODAL = /^(?:would|will|could|can|should|might|must)$/i;
+/** Where a clause's own part ends: "Would stay if there's a branch" has no subject before "if". */
+const SUBORDINATE = /\b(?:if|because|when|that|who|which|since|although|while|unless|until|so|but|and)\b/i;
+/** "Annoyed because…", "Based in…", "Worried about…": a state said of the persona. */
+const STATE_NEXT = /^(?:because|about|with|at|by|that|since|after|to|of|when|in|on|for|from)$/i;
+
+type Tagged = { text: string; tags: string[] };
 
 /** The subject a clause lacks, from its first word: "Been a member…" → "I've", "Annoyed…" → "I'm". */
 function subjectFor(clause: string): string | null {
-  const word = clause.split(/\s+/)[0] ?? '';
+  // "Current volume: 1.2 million": a label, not a clause about the persona.
+  if (/:/.test(clause.split(/\s+/).slice(0, 4).join(' '))) return null;
+  const own = clause.split(SUBORDINATE)[0] ?? clause;
+  const terms = (nlp(own).terms().json() as { terms: Tagged[] }[]).map((t) => t.terms[0]).filter(Boolean);
+  const [first, second] = terms;
+  if (!first) return null;
+  // "Would stay if…": the modal and its verb are the predicate.
+  if (MODAL.test(first.text)) return 'I';
+  // "Parking is a nightmare", "Existing contract runs to June", "May is the busiest month": a finite
+  // verb after the first word means the clause has its subject.
+  const finite = (t: Tagged) =>
+    t.tags.includes('Verb') &&
+    (t.tags.includes('PresentTense') || t.tags.includes('PastTense') || t.tags.includes('Copula')) &&
+    !t.tags.some((tag) => tag === 'Participle' || tag === 'Gerund');
+  if (terms.slice(1).some(finite)) return null;
+  const word = first.text.replace(/[^\p{L}']/gu, '');
   if (MODAL.test(word)) return 'I';
   if (/^been$/i.test(word)) return "I've";
-  const tags = (nlp(word).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
-  if (tags.includes('Gerund')) return "I'm";
-  if (tags.includes('Adjective') && !tags.includes('Verb')) return "I'm";
-  // "Annoyed because…", "Worried about…": a state; "Replaced the valve…": an action.
-  const next = clause.split(/\s+/)[1]?.toLowerCase() ?? '';
-  if (tags.includes('Verb') && tags.includes('PastTense'))
-    return /ed$/i.test(word) && /^(?:because|about|with|at|by|that|since|after|to|of|when)$/.test(next)
-      ? "I'm"
-      : 'I';
-  if (tags.includes('Verb') && tags.includes('PresentTense') && /s$/i.test(word)) return 'I';
+  const alone = (nlp(word).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
+  const tags = first.tags.includes('Verb') ? first.tags : alone;
+  const next =
+    clause
+      .split(/\s+/)[1]
+      ?.toLowerCase()
+      .replace(/[^\p{L}]/gu, '') ?? '';
+  if (tags.includes('Gerund') && !(second?.tags ?? []).includes('Noun')) return "I'm";
+  if ((tags.includes('Adjective') || /ed$/i.test(word)) && STATE_NEXT.test(next)) return "I'm";
+  // "Replaced the valve", "Pays £42": an action of the persona's ("Lease ends…" opens with a noun).
+  if (
+    tags.includes('Verb') &&
+    (tags.includes('PastTense') || (tags.includes('PresentTense') && /s$/i.test(word)))
+  )
+    return 'I';
   return null;
+}
+
+/** A verb said with "I": "pays" → "pay", "has" → "have", "studies" → "study", "is" → "am". */
+function withI(verb: string): string {
+  const lower = verb.toLowerCase();
+  const irregular: Record<string, string> = { is: 'am', has: 'have', does: 'do', was: 'was', goes: 'go' };
+  if (irregular[lower]) return irregular[lower];
+  if (!/s$/.test(lower)) return lower;
+  const base = nlp(lower).verbs().toInfinitive().text().trim();
+  return base.length > 0 && !/\s/.test(base) ? base : lower;
 }
 
 /**
@@ -158,21 +194,18 @@ function subjectFor(clause: string): string | null {
  * month." Each comma clause that opens with a verb gets one; null when the sentence has its subject.
  */
 export function withPersonaSubject(sentence: string): string | null {
-  if (subjectFor(sentence) === null) return null;
+  if (subjectFor(sentence.split(/,\s+/)[0] ?? sentence) === null) return null;
   return sentence
     .split(/,\s+/)
     .map((clause) => {
       const subject = subjectFor(clause);
       if (subject === null) return clause;
       const [word, ...rest] = clause.split(/\s+/);
-      const lower = word.toLowerCase();
-      const verb =
-        subject === 'I' && /s$/.test(lower) && !MODAL.test(lower) && !/ss$/.test(lower)
-          ? /(?:ches|shes|sses|xes|oes)$/.test(lower)
-            ? lower.slice(0, -2)
-            : lower.slice(0, -1)
-          : lower;
-      return [subject, verb, ...rest].join(' ');
+      const verb = subject === 'I' && !MODAL.test(word) ? withI(word) : word.toLowerCase();
+      // "I am" reads as "I'm" the way people say it.
+      return subject === 'I' && verb === 'am'
+        ? ["I'm", ...rest].join(' ')
+        : [subject, verb, ...rest].join(' ');
     })
     .join(', ');
 }

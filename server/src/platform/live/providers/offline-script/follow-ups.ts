@@ -49,9 +49,11 @@ const informativeWords = (text: string) => {
 const EVENT_VERBS = new Set(
   'happen happens happened happening occur occurred turn turned result resulted'.split(' '),
 );
+const tellsOfEvent = (question: string) =>
+  question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase()));
 // "Is that per day?": a unit asks about the figure just given, it names nothing new.
 const EMPTY_NOUNS = new Set(
-  'thing things stuff something anything everything someone anyone way lot kind sort bit part one ones problem problems issue issues point day days week weeks month months year years hour hours minute minutes head seat seats user users unit units total'.split(
+  'thing things stuff something anything everything someone anyone way lot kind sort bit part one ones point day days week weeks month months year years hour hours minute minutes head seat seats user users unit units total'.split(
     ' ',
   ),
 );
@@ -68,11 +70,7 @@ export function isFollowUp(question: string): boolean {
   if (ASKS_CONTRAST.test(question) && informativeWords(question.replace(ASKS_CONTRAST, ' ')) === 0)
     return true;
   // "Who told you?", "Did something happen before?": nothing named, so it is about what was just said.
-  if (
-    informativeWords(question) === 0 &&
-    (countWords(question) <= 3 || question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase())))
-  )
-    return true;
+  if (informativeWords(question) === 0 && (countWords(question) <= 3 || tellsOfEvent(question))) return true;
   const leans = /^\s*(?:and|so|but|also|plus|then)\b/i.test(question) || POINTS_BACK.test(question);
   return (
     (leans && (contentWords(question) <= 2 || informativeWords(question) === 0)) ||
@@ -172,7 +170,7 @@ export function focusedClause(fact: Fact, question: string): Focus | null {
 const ASKS_CONTRAST =
   /\b(?:catch|downside|downsides|drawback|drawbacks|snag|trade-?off|agree|disagree|on board|wrong with|problem with|risk with)\b/i;
 /** The part of a fact said against the rest: "…offered 29 cents but can't deliver before March". */
-const CONTRAST = /\b(?:but|although|though|except that|however|yet)\s+(.+)$/i;
+const CONTRAST = /\b(?:but(?! also\b)|although|though|except that|however|(?<!\bnot )yet)\s+(.+)$/i;
 
 /** "Is that per day?", "Did that fix it?": a yes-or-no question about what was just said. */
 export const YES_NO =
@@ -200,7 +198,7 @@ export function followUpFocus(topic: Topic, question: string): Focus | null {
   if (askedTypes(question).size > 0 && !POINTS_BACK.test(question)) return null;
   const parts = scored.filter((f) => !f.whole || scored.length === 1);
   // "What happened then?", "Did something happen before?": a part that tells of an event, the last one said.
-  if (question.split(/\W+/).some((w) => EVENT_VERBS.has(w.toLowerCase()))) {
+  if (tellsOfEvent(question)) {
     const events = scored.filter((f) => nlp(f.clause).has('#PastTense'));
     if (events.length > 0) return events.at(-1) ?? null;
   }

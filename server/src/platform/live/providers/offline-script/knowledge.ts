@@ -42,10 +42,10 @@ export interface KnowledgeSources {
 const NOT_FACTS =
   /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?)\b/i;
 /** A sentence that instructs the persona rather than stating a fact. */
-// Words that are also nouns ("Push notifications get 3%", "Start date: 1 March", "Offer letters go
-// out…") are left to the grammar (isImperative): only words that open nothing but an order are listed.
+// Words that often open a noun phrase ("Push notifications get 3%", "Start date: 1 March", "Open
+// rate is 11%", "End users…", "Build times…") are left to the grammar (isImperative).
 const INSTRUCTION =
-  /^(?:be|ask|keep|stay|never|don'?t|do not|avoid|let|make|if|when|once|before|after|finish|reflect|speak|respond|remember|pretend|greet|introduce|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they(?:'ll| will| should| may| might| must| can| need| are going to)\b/i;
+  /^(?:be|ask|answer|keep|stay|never|don'?t|do not|avoid|use|let|make|share|bring|if|when|once|before|after|finish|reflect|offer|speak|respond|try|remember|follow|give|play|act|pretend|greet|introduce|steer|challenge|mention|only|always|please)\b|\b(?:you|they) (?:should|must|answer|may|react|bring|lead|drive|stay)\b|\b(?:do not|don't) (?:volunteer|mention|reveal|break|list|pitch|offer|make)\b|\bin character\b|\bsimulation\b|\brole-?play\b|^they(?:'ll| will| should| may| might| must| can| need| are going to)\b/i;
 /** "She calms down if the participant takes ownership": how to react to the participant is an instruction. */
 const REACTS_TO_PARTICIPANT =
   /\b(?:participant|candidate|learner)\b.*\b(?:if|when|unless|once|until|whether)\b|\b(?:if|when|unless|once|until|whether)\b.*\b(?:participant|candidate|learner)\b|\b(?:participant|candidate|learner) (?:should|must|will|needs to|has to|is (?:practi[sc]ing|learning|training|being))\b/i;
@@ -154,7 +154,9 @@ function withoutInstructingAsides(said: string): Unit | null {
     .trim();
   const parts = [...sentence.split(/\s[—–]\s/), ...bracketed];
   if (parts.length < 2) return { text: sentence };
-  const asides = parts.slice(1).filter((part) => ASIDE_INSTRUCTS.test(part) || instructs(part));
+  const asides = parts
+    .slice(1)
+    .filter((part) => ASIDE_INSTRUCTS.test(part) || WITHHOLDS_FIGURE.test(part) || instructs(part));
   const kept = [parts[0], ...parts.slice(1).filter((part) => !asides.includes(part))].join(' — ');
   if (asides.length === 0) return { text: kept };
   // "…Spendwise, who quoted £38,000 — don't reveal the exact quote": the figure is held back, the rest is said.
@@ -166,6 +168,24 @@ function withoutInstructingAsides(said: string): Unit | null {
     : kept;
   if (withheld.split(/\s+/).length < 3) return null;
   return { text: withheld, cue: asides.join(' ') };
+}
+
+/**
+ * "…Spendwise, who quoted £38,000 — don't reveal the exact quote": asked for it, the persona declines
+ * in its own words ("I'd rather not reveal the exact quote."), found by what the figure was about.
+ */
+function refusalOf(sentence: string): Unit | null {
+  const aside =
+    /(?:\s[—–]\s|\()\s*(?:but\s+)?(?:don'?t|do not|never|won'?t)\s+(reveal|say|mention|give|share|disclose)\s+((?:the|this|that|your|my|its|their)\s+[^,;()—–]*?(?:quote|number|figure|price|amount|rate|cost|offer))\b/i.exec(
+      sentence,
+    );
+  if (!aside) return null;
+  const what = aside[2].replace(/^this\b/i, 'that').replace(/^your\b/i, 'my');
+  // What the figure was about, without the figure and the words that only join ("who quoted £38,000").
+  const about = sentence
+    .slice(0, aside.index)
+    .replace(/[\d£$€.,%]+|\b(?:who|which|that|whom|whose)\b/gi, ' ');
+  return { text: `I'd rather not ${aside[1].toLowerCase()} ${what}.`, cue: about };
 }
 
 /** An aside that keeps a figure back: "don't reveal the exact quote", "never say this number". */
@@ -224,7 +244,10 @@ function unitsOf(paragraph: string): Unit[] {
         // The persona's own questions (a script's steps) are not facts.
         if (/\?\s*$/.test(unit)) return [];
         const kept = withoutInstructingAsides(unit);
-        if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) return [kept];
+        if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) {
+          const refusal = refusalOf(unit);
+          return refusal ? [kept, refusal] : [kept];
+        }
         const inner = instructs(unit) ? reportedSpeech(unit) : null;
         return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
       });
@@ -366,7 +389,7 @@ function readScenario(sources: KnowledgeSources): Fact[] {
  * bring up repairs": the condition tells when the facts it names answer, wherever they are written.
  */
 const HELD_BACK =
-  /\b(?:(?:don'?t|do not|never|only)\s+)?(?:reveal|mention|say|bring up|volunteer|talk about|share|disclose)\s+(.+?)\s+(?:only\s+)?(?:unless|until|if|when)\s+(.+?)[.!]?$/i;
+  /^(?:(?:don'?t|do not|never|only)\s+)?(?:reveal|mention|say|bring up|volunteer|talk about|share|disclose)\s+(.+?)\s+(?:only\s+)?(?:unless|until|if|when)\s+(.+?)[.!]?$/i;
 
 function withConditionsCued(facts: Fact[], prompt: string): Fact[] {
   for (const sentence of splitSentences(

@@ -61,6 +61,18 @@ describe('a scenario written about the persona', () => {
     assert.ok(known.includes("I'm annoyed because the app charged me twice."));
     // After a sentence about the contract, a subjectless one is about the contract.
     assert.ok(known.includes('Renews on the 1st.'), known.join('|'));
+    // A sentence that has its subject keeps it; verbs agree with "I".
+    const other = facts(
+      'Mo is a member.\n- Has two kids, studies law\n- Parking is a nightmare\n- Main concern is cost\n- May is the busiest month\n- Existing contract runs to June',
+      'Mo',
+    );
+    assert.deepEqual(other.slice(1), [
+      'I have two kids, I study law.',
+      'Parking is a nightmare.',
+      'Main concern is cost.',
+      'May is the busiest month.',
+      'Existing contract runs to June.',
+    ]);
   });
 
   it('knows when a fact held back elsewhere answers: "don\'t mention X unless…" cues X', () => {
@@ -131,6 +143,8 @@ describe('a scenario written about the persona', () => {
     assert.deepEqual(known, [
       "I'm Linda, a CFO.",
       "I'm also talking to a competitor, Spendwise.",
+      // Asked for the figure, it declines in its own words.
+      "I'd rather not reveal the exact quote.",
       "It's still being approved by the board.",
       'My procurement lead, Nina Shah, will follow up.',
       'The session will be 10 minutes long.',
@@ -206,6 +220,25 @@ describe('a question', () => {
     assert.match(ask('How many returns do you get?', 'Is that per day?'), /40 a week/);
     // "Ola wants next day" names nothing of its own: it is about the delivery window.
     assert.match(ask('What delivery window would you like?', 'And what is it today?'), /3 days/);
+    // "What's the problem?" names something: not a part of the last reply picked blind.
+    assert.match(ask('What delivery window would you like?', "What's the problem?"), /refund|weekdays/);
+    // "not yet" and "but also" say nothing against what was said.
+    assert.equal(
+      answerFromFacts(
+        collectFacts({
+          personaName: 'Ola',
+          prompt: 'The contract is not yet signed by legal.',
+          background: null,
+          noteContext: null,
+          memories: [],
+        }),
+        "What's the catch?",
+        new Said([]),
+        3,
+        { question: 'Where is the contract?', reply: 'The contract is not yet signed by legal.' },
+      ).text.includes('Right: signed by legal'),
+      false,
+    );
   });
 
   it('reads ways of wanting as "want", and the words around a fact count less than its own', () => {
@@ -219,6 +252,15 @@ describe('a question', () => {
     });
     assert.match(rankFacts(known, 'What are you hoping for?')[0].fact.text, /next-day/);
     assert.match(rankFacts(known, 'What are you after?')[0].fact.text, /next-day/);
+    // Liking is not wanting.
+    const likes = collectFacts({
+      personaName: 'Ola',
+      prompt: '- I like that the current system is fast\n- I want a cheaper plan',
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    assert.match(rankFacts(likes, 'What do you like about it?')[0].fact.text, /fast/);
     // The heading cues every fact under it: the fleet is found by its own words, not by "delivery".
     assert.match(rankFacts(known, 'How many vans do you run for delivery?')[0].fact.text, /12 vans/);
     assert.ok(askedTypes('What are the shift hours?').has('date'));
