@@ -1,6 +1,9 @@
 // What the room's voice tests in Chromium share (voice-browser.test.ts, voice-noise-browser.test.ts):
 // the offline engines started before the meeting, and an interview meeting with the persona Elena.
 import assert from 'node:assert/strict';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { createPocketSphinxRecognizer } from '../../src/platform/speech/stt/pocketsphinx.ts';
 import { createFliteSynthesizer } from '../../src/platform/speech/tts/flite.ts';
@@ -64,4 +67,36 @@ export async function createInterviewMeeting(
   });
   assert.equal(meeting.status, 201, JSON.stringify(meeting.body));
   return meeting.body.data as RoomMeeting;
+}
+
+const MICROPHONE_LOCK = join(tmpdir(), 'understudy-voice-room.lock');
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The Chromium voice tests take the machine in turn: run together (the test runner starts three
+ * files at once), each one's recogniser and noise suppression starve the other's, and neither hears
+ * its speech (seen on this kind of machine with both files at once, never with one). Resolves with a
+ * release; a lock left by a process that died is taken over.
+ */
+export async function takeTheVoiceRoom(): Promise<() => void> {
+  for (;;) {
+    try {
+      const fd = openSync(MICROPHONE_LOCK, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(MICROPHONE_LOCK, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(readFileSync(MICROPHONE_LOCK, 'utf8'), 10);
+      if (!Number.isInteger(holder) || !alive(holder)) rmSync(MICROPHONE_LOCK, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }

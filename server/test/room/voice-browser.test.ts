@@ -26,7 +26,7 @@ import { encodeWav } from '../../src/platform/speech/wav.ts';
 import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { silencePcm, spokenPcm } from '../speech/audio-fixtures.ts';
-import { createInterviewMeeting, startedOfflineEngines } from './offline-voice.ts';
+import { createInterviewMeeting, startedOfflineEngines, takeTheVoiceRoom } from './offline-voice.ts';
 import { webmDurationMs } from './webm.ts';
 
 const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '', 'voice-');
@@ -64,8 +64,10 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     return { status: response.statusCode, body: response.json() };
   };
 
+  let release: (() => void) | undefined;
   before(async () => {
     if (!sphinx.available) return;
+    release = await takeTheVoiceRoom();
     speech = await startedOfflineEngines(sphinx.modelDir);
     // The participant's line, spoken by the service's own Flite ('rms' is recognised best).
     const wav = join(dir, 'participant.wav');
@@ -90,6 +92,7 @@ describe('the voice loop in Chromium with a fake microphone', { skip }, () => {
     await speech?.recognizer?.close();
     await speech?.synthesizer?.close();
     rmSync(dir, { recursive: true, force: true });
+    release?.();
   });
 
   const createMeeting = () =>

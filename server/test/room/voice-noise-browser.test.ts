@@ -24,7 +24,7 @@ import { chromiumMissing, launchChromium, screenshotter } from '../chromium.ts';
 import { bearer, type ListeningPlatform, startListeningPlatform } from '../harness.ts';
 import { spokenPcm } from '../speech/audio-fixtures.ts';
 import { type NoiseKind, soxMissing, soxNoisePcm, speechOverNoise } from '../speech/noise-fixtures.ts';
-import { createInterviewMeeting, startedOfflineEngines } from './offline-voice.ts';
+import { createInterviewMeeting, startedOfflineEngines, takeTheVoiceRoom } from './offline-voice.ts';
 
 const shot = screenshotter(process.env.ROOM_SCREENSHOTS ?? '', 'noise-');
 const NOISE_SEQUENCE: NoiseKind[] = ['tone', 'fan', 'music', 'keyboard'];
@@ -64,8 +64,10 @@ describe('noise on the microphone in Chromium', { skip }, () => {
     return { status: response.statusCode, body: response.json() };
   };
 
+  let release: (() => void) | undefined;
   before(async () => {
     if (skip) return;
+    release = await takeTheVoiceRoom();
     speech = await startedOfflineEngines(sphinx.available ? sphinx.modelDir : '');
     const parts: Buffer[] = [];
     for (const kind of NOISE_SEQUENCE) parts.push(await soxNoisePcm(kind, NOISE_PART_MS));
@@ -86,6 +88,7 @@ describe('noise on the microphone in Chromium', { skip }, () => {
     await speech?.recognizer?.close();
     await speech?.synthesizer?.close();
     rmSync(dir, { recursive: true, force: true });
+    release?.();
   });
 
   const createMeeting = () =>
