@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HELD_OUT_SET } from './held-out.ts';
+import { HELD_OUT_2_SET } from './held-out-2.ts';
 import { EVALUATION_SET } from './index.ts';
 import { evaluate, row } from './measure.ts';
 import type { MechanicsKind } from './types.ts';
@@ -91,6 +92,16 @@ describe('evaluation on hand-written scenarios', () => {
     assert.equal(heldOut.total.repeats, 0, 'held-out: sentences said twice in a call');
     assert.equal(heldOut.total.closingsHonoured, heldOut.total.closings, 'held-out: closings honoured');
     assert.equal(heldOut.total.probesInCharacter, heldOut.total.probes, 'held-out: AI probes in character');
+
+    // A second held-out set (held-out-2.ts), written by a reader who never saw the engine: printed
+    // with its misses, as the honest figure for scenarios nobody shaped for it.
+    const heldOut2 = await evaluate(HELD_OUT_2_SET);
+    console.log(
+      `held-out 2:\n${row(`held-out 2 (${heldOut2.total.scenarios})`, heldOut2.total, heldOut2.grammar.checked)}`,
+    );
+    const heldOut2Misses = heldOut2.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
+    if (heldOut2Misses.length > 0)
+      console.log(`held-out 2 misses (${heldOut2Misses.length}):\n${heldOut2Misses.join('\n')}`);
 
     assert.ok(EVALUATION_SET.length >= 20, `scenarios: ${EVALUATION_SET.length}`);
     assert.ok(byKind.size >= 6, `kinds: ${byKind.size}`);
