@@ -27,6 +27,27 @@ test('leave-taking in ordinary phrasings is a goodbye; thanks or "that\'s it" in
   }
 });
 
+test('a turn that wraps up (thanks and a next step, "that\'s all our questions", "let\'s stop there") closes without a goodbye', () => {
+  for (const text of [
+    "That's all our questions. Thanks so much for your time, Grace, we'll be in touch by the end of the week.",
+    "Brilliant, loads to work with there. Thanks Owen, I'll write this up and send it round.",
+    "Okay, leave it with me and I'll talk to finance this week. Thanks for raising it, Leo.",
+    "Let's stop there for today. Good work, Amara - same time in two weeks?",
+    'Thank you, we will get back to you with a proposal next week.',
+  ]) {
+    assert.equal(classifyUtterance(text).kind, 'goodbye', text);
+  }
+  for (const text of [
+    // A next step inside an answer, or thanks before a question, keeps the call going.
+    "I'll send the revised quote by Friday, and it includes onboarding.",
+    "Thanks, I'll look into that. What else is slowing the team down?",
+    "Let's stop there for a second: what do you mean by a pilot?",
+    "Thanks for that. We'll talk to your finance team about the contract terms, is that right?",
+  ]) {
+    assert.notEqual(classifyUtterance(text).kind, 'goodbye', text);
+  }
+});
+
 test('instructions to the persona are told from facts by their grammar, not a word list', () => {
   for (const text of [
     'Concede on payment terms before price.',

@@ -108,6 +108,29 @@ const GOODBYE = [
   /\b(?:end|stop|hang up|leave) (?:the|this) (?:call|session|meeting|interview)\b/i,
   /^(?:that'?s all for (?:today|now)|i'?m done(?: here)?|i quit)[.!]*$/i,
 ];
+/** Wrapping up in so many words: "that's all our questions", "let's stop there for today", "leave it with me". */
+const WRAPS_UP =
+  /\b(?:that'?s (?:all|everything|it) (?:(?:of |from )?(?:my|our|the) (?:questions|side)|from (?:me|us|my side|our side))|let'?s (?:stop|leave it|pause|call it a day|wrap (?:it |this |things )?up)(?: there| here)?(?: for (?:today|now))?|leave it with me|same time (?:next \w+|in \w+ \w+|tomorrow)|until next time)\b/i;
+/** A next contact promised: "I'll be in touch", "I'll write this up and send it round", "we'll come back to you". */
+const NEXT_CONTACT =
+  /\b(?:i'?ll|i will|we'?ll|we will|i'?m going to)\b[^.?!]{0,40}\b(?:be in touch|get back to you|come back to you|call you back|ring you back|let you know|send|write (?:this|that|it|these) up|talk to|speak to|put (?:that|this|it) to|take (?:that|this|it) (?:back|to)|follow up)\b/i;
+const THANKS =
+  /\b(?:thanks|thank you|cheers|many thanks|much appreciated|appreciate (?:it|your time|that))\b/i;
+
+/**
+ * A turn that closes the call without a goodbye formula: "That's all our questions. Thanks so much
+ * for your time, we'll be in touch" or "Thanks Owen, I'll write this up and send it round". Read in
+ * its last two sentences, and never when the turn ends on a question that is not itself the wrap-up.
+ */
+function wrapsUp(parts: readonly string[]): boolean {
+  const end = parts.slice(-2);
+  const last = end[end.length - 1] ?? '';
+  // "…same time in two weeks?" asks nothing the persona must answer.
+  if (last.trim().endsWith('?') && !/\bsame time\b|\bnext time\b/i.test(last)) return false;
+  if (end.some((s) => WRAPS_UP.test(s))) return true;
+  return end.some((s) => NEXT_CONTACT.test(s)) && end.some((s) => THANKS.test(s));
+}
+
 const REPEAT =
   /\b(?:(?:can|could|would) you (?:please )?(?:repeat|say (?:that|it) again|rephrase)|repeat (?:that|the question|please)|say (?:that|it) again|come again|pardon(?: me)?|i didn'?t (?:catch|hear|get|understand) (?:that|it|the question|you)|what was the question|one more time)\b|^(?:sorry|what|huh|excuse me|pardon)\??$/i;
 const SKIP =
@@ -131,7 +154,10 @@ export function classifyUtterance(utterance: string | null): Utterance {
     return { kind: 'silence' };
   }
   const parts = sentences(text);
-  if (parts.some((s) => GOODBYE.some((pattern) => pattern.test(s.replace(/^[\s,]+/, ''))))) {
+  if (
+    parts.some((s) => GOODBYE.some((pattern) => pattern.test(s.replace(/^[\s,]+/, '')))) ||
+    wrapsUp(parts)
+  ) {
     return { kind: 'goodbye' };
   }
   const wordCount = countWords(text);

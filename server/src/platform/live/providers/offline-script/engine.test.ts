@@ -198,6 +198,25 @@ describe('offline script engine', () => {
     assert.equal(new Set(texts).size, texts.length, 'no reply is said twice');
   });
 
+  it('a persona cast as the candidate answers the panel, asked or told to tell, and asks nothing of its own', async () => {
+    const engine = createOfflineScriptEngine(
+      context({
+        prompt: `You are Grace Mensah, a candidate interviewing for the Ward Manager post. The participant is on the interview panel.
+- Proudest achievement: you cut pressure ulcers on your ward from 9 a year to 2
+- Notice period is 8 weeks`,
+        welcomeMessage: 'Hello, nice to meet you all.',
+      }),
+    );
+    const { replies } = await converse(engine, [
+      'Tell us about your proudest achievement.',
+      "I'm curious about your notice period.",
+    ]);
+    const [proud, notice] = replies.map(textOf);
+    assert.match(proud, /pressure ulcers/);
+    assert.match(notice, /8 weeks/);
+    assert.doesNotMatch(`${proud} ${notice}`, /background|interests you/i, 'no interviewer questions');
+  });
+
   it('opens with the welcome message when nothing has been said', async () => {
     const engine = createOfflineScriptEngine(context({ welcomeMessage: null }));
     const text = textOf(await collect(engine, [{ role: 'system', content: 'You are Jane Doe.' }]));

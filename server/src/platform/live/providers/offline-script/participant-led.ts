@@ -64,9 +64,9 @@ function asidesFirst(turn: Turn, utterance: string): string | null {
   return text.length > 0 ? text : null;
 }
 
-/** A question asked without a question mark, as speech-to-text writes it. */
+/** A question asked without a question mark, as speech-to-text writes it, or a request to tell ("Tell us about…", "I'm curious how…"). */
 const UNMARKED_QUESTION =
-  /^(?:what|how|why|who|when|where|which|is|are|do|does|did|can|could|would|will|tell me|walk me through|i'd like to know|i want to know)\b/i;
+  /^(?:(?:so|and|okay|ok|right|now|well|first(?:ly)?),?\s+)*(?:what|how|why|who|when|where|which|is|are|do|does|did|can|could|would|will|tell (?:me|us)|talk (?:me|us) through|walk (?:me|us) through|take (?:me|us) through|describe|explain|give (?:me|us)|i'?d (?:love|like) to (?:know|hear|understand)|i (?:want|wanted|need) to (?:know|understand|hear)|i'?m (?:curious|interested|wondering)|i wonder(?:ed)?|help me understand)\b/i;
 
 /** A statement: acknowledged, with a fact it touches on, then the script's next question back if any. */
 function respondToStatement(turn: Turn, statement: string): string {

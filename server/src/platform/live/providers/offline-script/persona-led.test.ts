@@ -202,5 +202,29 @@ describe('reading a persona-led turn', () => {
       'participant',
     );
     assert.equal(whoLeads('upskill', null), 'persona');
+    // Cast by role: a persona who is the candidate or the coachee answers; the participant asks.
+    assert.equal(
+      whoLeads(
+        'interview',
+        'You are Grace Mensah, a candidate interviewing for the Ward Manager post. The participant is on the interview panel.',
+      ),
+      'participant',
+    );
+    assert.equal(
+      whoLeads('coaching', 'Amara is a new team lead. For the roleplay: the participant is her coach.'),
+      'participant',
+    );
+    assert.equal(
+      whoLeads('coaching', "Let the coach ask the questions; don't jump to solutions."),
+      'participant',
+    );
+    assert.equal(
+      whoLeads('interview', 'You are Dana, a hiring manager interviewing the candidate for a data role.'),
+      'persona',
+    );
+    assert.equal(
+      whoLeads('roleplay', 'The participant is a candidate for the night manager job. Dana asks.'),
+      'persona',
+    );
   });
 });

@@ -1,6 +1,7 @@
 // Reads a scenario's Markdown script and extracts the ordered steps the persona will ask.
 import nlp from 'compromise';
 import { DEFAULT_QUESTIONS, scenarioKind } from './defaults.ts';
+import { whoLeads } from './lead.ts';
 import { countWords, normalize, sentences, stripInlineMarkdown, thirdToSecondPerson } from './text.ts';
 
 export type ScriptStepOrigin = 'question' | 'instruction' | 'topic' | 'default';
@@ -336,7 +337,12 @@ export function parseScript(prompt: string | null, scenarioType: string): Script
     }
   }
   if (steps.length > 0) return steps;
-  return DEFAULT_QUESTIONS[scenarioKind(scenarioType)].map((question) => ({
+  const kind = scenarioKind(scenarioType);
+  // An interview's or a coaching session's default questions are the asking side's: a persona cast
+  // as the candidate or the coachee has none of its own to ask.
+  if ((kind === 'interview' || kind === 'upskill') && whoLeads(scenarioType, prompt) === 'participant')
+    return [];
+  return DEFAULT_QUESTIONS[kind].map((question) => ({
     question,
     source: question,
     origin: 'default',
