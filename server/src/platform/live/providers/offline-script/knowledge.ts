@@ -3,6 +3,7 @@
 // each turned into a sentence the persona can say in the first person.
 import nlp from 'compromise';
 import { indexTerms } from './concepts.ts';
+import { hasEmbeddings, rankOf } from './embeddings.ts';
 import {
   backgroundToFirstPerson,
   claimGroups,
@@ -11,6 +12,7 @@ import {
   withPersonaSubject,
 } from './first-person.ts';
 import { isImperative } from './imperative.ts';
+import { splitRunOn } from './run-on.ts';
 import { splitSentences } from './sentences.ts';
 import { escapeRegExp, stripInlineMarkdown } from './text.ts';
 import { personaPronoun, type ThirdPerson, thirdToFirstPerson } from './third-person.ts';
@@ -40,7 +42,7 @@ export interface KnowledgeSources {
 
 /** Sections that tell the persona how to behave or what to ask, not what it knows. */
 const NOT_FACTS =
-  /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?)\b/i;
+  /\b(?:rules?|guardrails?|guidelines?|avoid|don'?ts|evaluation|scoring|rubric|criteria|tone|style|voice|instructions?|behaviou?r|questions?|flow|agenda|steps?|outline|checklist|script|goals?|objectives?|play(?:ing)?|personality|demeanou?r|manner|attitude|how to)\b/i;
 /** A sentence that instructs the persona rather than stating a fact. */
 // Words that often open a noun phrase ("Push notifications get 3%", "Start date: 1 March", "Open
 // rate is 11%", "End users…", "Build times…") are left to the grammar (isImperative).
@@ -112,8 +114,31 @@ const SETUP =
 /** Unless the setup line also tells a figure of the persona's own ("…the SaaS you've used for 4 years"). */
 const OWN_CLAUSE = /\b(?:you(?:'ve|'re|'d|'ll)?|your|she|her|he|his)\b/i;
 
+/** "Tone: direct, dry humour", "Behav: practical, bit impatient": a label that says how to come across. */
+const MANNER_LABEL =
+  /^(?:tone|style|behaviou?r|behav|manner|demeanou?r|personality|attitude|mood|approach)\s*:/i;
+/** "She calms down if someone actually listens", "She will ask for the pen test if they claim to be secure": how the persona reacts to whoever it talks to. */
+const REACTS_TO_SOMEONE =
+  /^(?:(?:she|he|you|they)(?:'s|'re| is| are| will|'ll)?|[\p{Lu}][\p{L}'-]+(?: will|'ll)?) (?:\w+ly )?(?:gets?|becomes?|calms?|warms?|opens?|softens?|relax(?:es)?|loosens?|stays?|turns?|goes|go|grows?|asks?|push(?:es)?|challenges?|probes?|press(?:es)?|demands?)\b[^.]*\b(?:if|when|once|unless|until|as soon as)\s+(?:someone|anyone|somebody|people|they|the other|the (?:rep|agent|caller|buyer|seller|interviewer|coach|manager))\b/iu;
+/** "She shouldn't mention the £225 figure…": what the persona must not do. */
+const MUST_NOT =
+  /^(?:she|he|you|they|[\p{Lu}][\p{L}'-]+) (?:shouldn'?t|should not|must not|mustn'?t|must never|should never|is not to|isn'?t to)\b/iu;
+
+/**
+ * An order in so many words, as a clause after a comma carries one ("…, mention this early"); not a
+ * condition ("…, if they ask: the team is 7 engineers") nor the fact's own verb ("…but only delivers
+ * on weekdays", "…must integrate with Dentrix, and meet HIPAA requirements"): after a comma a
+ * base-form verb is as often the fact's, so the verbs that tell a persona how to play are named.
+ */
+const orders = (s: string) => MUST_NOT.test(s) || ORDER.test(s);
+const ORDER =
+  /^(?:don'?t|do not)\s+\w+|^(?:(?:only|always|never|just)\s+)?(?:mention|bring (?:it|this|that|them|up)|say|tell (?:them|him|her|the)|reveal|volunteer|share|admit|disclose|act|be|sound|keep|stay|avoid|push back|concede|play|pretend|answer|respond|reply|let (?:them|him|her|the))\b/i;
+
 const instructs = (s: string) =>
   INSTRUCTION.test(s) ||
+  MANNER_LABEL.test(s) ||
+  REACTS_TO_SOMEONE.test(s) ||
+  MUST_NOT.test(s) ||
   REACTS_TO_PARTICIPANT.test(s) ||
   (SETUP.test(s) && !(OWN_CLAUSE.test(s.replace(SETUP, '')) && /\d/.test(s))) ||
   MANNER.test(s) ||
@@ -122,17 +147,34 @@ const instructs = (s: string) =>
 
 /** "She's practical, a bit tired…", "Firm, numbers-driven, no small talk": how the persona comes across. */
 function isManner(sentence: string): boolean {
-  const doc = nlp(sentence.replace(/^(?:(?:she|he|you)(?:'s|'re| is| are)|i'm|i am)\s+/i, ''));
+  // "Amara is open and reflective…": a person's name as the subject describes them as "she is" does.
+  const named = NAMED_SUBJECT.exec(sentence);
+  const subject = named && isPersonsName(named[1]) ? named[0] : DESCRIBED.exec(sentence)?.[0];
+  const doc = nlp(subject ? sentence.slice(subject.length) : sentence);
   const first = doc.terms().json()[0]?.terms?.[0] as { tags: string[] } | undefined;
   const opensWithQuality = Boolean(first?.tags.includes('Adjective'));
-  const described = /^(?:(?:she|he|you)(?:'s|'re| is| are)|i'm|i am)\s/i.test(sentence);
+  const described = subject !== undefined;
   // A number or a label makes it a fact: "Early beta: 1,800 students", "…that takes 9 months".
   const verb = doc.match('#Verb').not('(#Participle|#Hyphenated)').found;
   return opensWithQuality && !/\d|:/.test(sentence) && (described || !verb);
 }
+const DESCRIBED = /^(?:(?:she|he|you)(?:'s|'re| is| are)|i'm|i am)\s+/i;
+const NAMED_SUBJECT = /^(\p{Lu}[\p{L}'-]+) (?:is|'s)\s+/u;
+/** Beyond this frequency rank a capitalised word opening a sentence is most likely a name ("Amara"), not "Budget". */
+const RARE_RANK = 15_000;
+/** "Amara", "Grace": a word compromise knows as a person's name, or a rare one. */
+function isPersonsName(word: string): boolean {
+  const tags = (nlp(word).terms().json()[0]?.terms?.[0]?.tags ?? []) as string[];
+  if (tags.includes('Person') || tags.includes('FirstName')) return true;
+  return hasEmbeddings() && (rankOf(word) ?? Number.POSITIVE_INFINITY) > RARE_RANK;
+}
 /** "…nervous about their jobs — won't say this unless asked": an aside that instructs goes, the fact stays. */
 const ASIDE_INSTRUCTS =
   /\b(?:unless|only if|if asked|when asked|won'?t (?:say|mention|admit)|don'?t (?:say|mention))\b/i;
+
+/** Where an aside may start: a dash, a comma, or a "but" that opens an order. */
+const ASIDE_BREAK =
+  /(\s[—–-]\s|,\s+|\s+(?=but\s+(?:don'?t|do not|never|only|always|be|act|mention|bring|keep|stay|say|tell|avoid)\b))/i;
 
 /** A unit of the scenario the persona may say, and the words that tell when it answers. */
 interface Unit {
@@ -152,13 +194,25 @@ function withoutInstructingAsides(said: string): Unit | null {
       return '';
     })
     .trim();
-  const parts = [...sentence.split(/\s[—–]\s/), ...bracketed];
-  if (parts.length < 2) return { text: sentence };
-  const asides = parts
-    .slice(1)
-    .filter((part) => ASIDE_INSTRUCTS.test(part) || WITHHOLDS_FIGURE.test(part) || instructs(part));
-  const kept = [parts[0], ...parts.slice(1).filter((part) => !asides.includes(part))].join(' — ');
-  if (asides.length === 0) return { text: kept };
+  // Asides after a dash; and after a comma or a "but", an order ("…, mention this as a hard no-go
+  // early", "…but don't say a number unless pushed"), where a condition alone ("…, but only if they
+  // apologise") belongs to the fact.
+  const pieces = sentence.split(ASIDE_BREAK);
+  const parts = [pieces[0]];
+  const asides: string[] = [...bracketed];
+  for (let i = 1; i < pieces.length; i += 2) {
+    const [separator, part] = [pieces[i], pieces[i + 1] ?? ''];
+    // A dash (— or –) sets off an aside; a hyphen between spaces is as often the sentence's own
+    // punctuation ("…4,000 records - she's cautious since then"), so only an order or a condition goes.
+    const dashed = /[—–]/.test(separator);
+    const order = part.replace(/^(?:but|and|so)\s+/i, '');
+    const aside =
+      ASIDE_INSTRUCTS.test(part) || WITHHOLDS_FIGURE.test(part) || (dashed ? instructs(part) : orders(order));
+    if (dashed || /-/.test(separator) ? aside : orders(order)) asides.push(order);
+    else parts.push(separator, part);
+  }
+  if (asides.length === 0) return { text: sentence };
+  const kept = parts.join('');
   // "…Spendwise, who quoted £38,000 — don't reveal the exact quote": the figure is held back, the rest is said.
   const withheld = asides.some((a) => WITHHOLDS_FIGURE.test(a))
     ? kept
@@ -176,7 +230,7 @@ function withoutInstructingAsides(said: string): Unit | null {
  */
 function refusalOf(sentence: string): Unit | null {
   const aside =
-    /(?:\s[—–]\s|\()\s*(?:but\s+)?(?:don'?t|do not|never|won'?t)\s+(reveal|say|mention|give|share|disclose)\s+((?:the|this|that|your|my|its|their)\s+[^,;()—–]*?(?:quote|number|figure|price|amount|rate|cost|offer))\b/i.exec(
+    /(?:\s[—–-]\s|\(|,?\s+but\s+)\s*(?:but\s+)?(?:don'?t|do not|never|won'?t)\s+(reveal|say|mention|give|share|disclose)\s+((?:the|this|that|your|my|its|their)\s+[^,;()—–]*?(?:quote|number|figure|price|amount|rate|cost|offer))\b/i.exec(
       sentence,
     );
   if (!aside) return null;
@@ -239,18 +293,26 @@ function unitsOf(paragraph: string): Unit[] {
     .flatMap((sentence) => {
       const reported = instructs(sentence.trim().replace(BULLET, '')) ? reportedSpeech(sentence) : null;
       if (reported) return [reported];
-      return clausesOf(sentence).flatMap((clause) => {
-        const unit = clause.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '');
-        // The persona's own questions (a script's steps) are not facts.
-        if (/\?\s*$/.test(unit)) return [];
-        const kept = withoutInstructingAsides(unit);
-        if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) {
-          const refusal = refusalOf(unit);
-          return refusal ? [kept, refusal] : [kept];
-        }
-        const inner = instructs(unit) ? reportedSpeech(unit) : null;
-        return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
-      });
+      return clausesOf(sentence)
+        .flatMap((clause) =>
+          // A piece of a run-on sentence is cued by the piece before it ("…calls in sick, and the
+          // plan has to be redone by hand" answers what happens when a driver calls in sick).
+          splitRunOn(clause).map((piece, i, pieces) => ({ piece, before: i > 0 ? pieces[i - 1] : null })),
+        )
+        .flatMap(({ piece, before }) => {
+          const unit = piece.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '');
+          // The persona's own questions (a script's steps) are not facts.
+          if (/\?\s*$/.test(unit)) return [];
+          const found = withoutInstructingAsides(unit);
+          const kept =
+            found && before ? { ...found, cue: [found.cue, before].filter(Boolean).join(' ') } : found;
+          if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) {
+            const refusal = refusalOf(unit);
+            return refusal ? [kept, refusal] : [kept];
+          }
+          const inner = instructs(unit) ? reportedSpeech(unit) : null;
+          return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
+        });
     });
 }
 

@@ -27,7 +27,9 @@ function answer(turn: Turn, question: string): string {
   if (OFF_TOPIC.test(question) && !rankFacts(turn.facts, question)[0]?.wordMatch)
     return say(turn, lines.offTopic, 'off-topic', say(turn, lines.unknown, 'unknown', ''));
   // "How can I help?": the persona says what it came for (its need, its problem, its reason).
-  const asked = OPENER.test(question) ? 'What do you want or need, and why, what is the problem?' : question;
+  // Only before anything was asked: later, "what's the problem?" leans on what was just said.
+  const opens = OPENER.test(question) && !turn.recent.question;
+  const asked = opens ? 'What do you want or need, and why, what is the problem?' : question;
   const reply = answerFromFacts(turn.facts, asked, turn.said, turn.state.seed, turn.recent);
   if (reply.covered) return reply.text;
   // Nothing it knows answers it: said in its own manner, never an unrelated fact.
@@ -36,7 +38,7 @@ function answer(turn: Turn, question: string): string {
 
 /** The opener of a service call: it asks what the caller came for, naming nothing. */
 const OPENER =
-  /^(?:(?:hi|hello|hey|morning|good (?:morning|afternoon|evening))\b[^?]*?[,.!]\s*)?(?:how (?:can|may|could) (?:i|we) help(?: you)?(?: today)?|what can (?:i|we) do for you(?: today)?|what brings you (?:in|here|to us)(?: today)?|what seems to be the (?:problem|trouble|issue)|how can i be of help)\s*\??$/i;
+  /^(?:(?:hi|hello|hey|morning|good (?:morning|afternoon|evening))\b[^?]*?[,.!]\s*)?(?:(?:so|okay|ok|right|well|now),?\s+)?(?:how (?:can|may|could) (?:i|we) help(?: you)?(?: today)?|what can (?:i|we) do for you(?: today)?|what brings you (?:in|here|to us)(?: today)?|what seems to be the (?:problem|trouble|issue)|how can i be of help|what(?:'s| is) (?:this|it) (?:about|regarding)|what (?:did|do) you want(?:ed)? to (?:talk|chat|speak) (?:to me )?about(?: today)?|what (?:can|could) (?:i|we) help (?:you )?with(?: today)?|what(?:'s| is) (?:going on|up|the matter|the problem)(?: today)?)\s*\??$/i;
 
 /** A question about a pastime, the news or private life rather than the matter at hand. */
 const OFF_TOPIC =
@@ -73,7 +75,11 @@ function respondToStatement(turn: Turn, statement: string): string {
   const parts = [say(turn, [...turn.phrasing.plain, ...ACKNOWLEDGE], 'ack', '')];
   const related = rankFacts(turn.facts, statement).find((r) => r.wordMatch && !turn.said.has(r.fact.text));
   if (related && related.score >= 8) {
-    parts.push(`Worth knowing: ${related.fact.text[0].toLowerCase()}${related.fact.text.slice(1)}`);
+    // "Worth knowing: I'm…" keeps its capital I.
+    const text = /^I\b/.test(related.fact.text)
+      ? related.fact.text
+      : `${related.fact.text[0].toLowerCase()}${related.fact.text.slice(1)}`;
+    parts.push(`Worth knowing: ${text}`);
     turn.said.add(parts[parts.length - 1]);
   }
   // The participant leads, so the script's cursor does not move: its next question is one not asked yet.

@@ -102,9 +102,19 @@ function convert(sentence: string, who: ThirdPerson): string {
       text = firstPersonVerb(t);
       conjugateNext = false;
       clauseIsMine = true;
-    } else if (conjugateNext && !is(t, 'Adverb') && !is(t, 'Negative') && t.text !== '') {
+    } else if (
+      conjugateNext &&
+      !is(t, 'Adverb') &&
+      !is(t, 'Negative') &&
+      !TIME_ADVERB.test(word) &&
+      t.text !== ''
+    ) {
       conjugateNext = false;
-    } else if (clauseIsMine && /^(?:and|or|but)$/.test(word) && is(nextWord, 'PresentTense')) {
+    } else if (
+      clauseIsMine &&
+      /^(?:and|or|but)$/.test(word) &&
+      (is(nextWord, 'PresentTense') || THIRD_PERSON_AUXILIARY.test(nextWord ? lower(nextWord) : ''))
+    ) {
       conjugateNext = true;
     } else if (/[.;:!?]/.test(t.post) || (is(t, 'Pronoun') && !/^(?:it|them)$/.test(word))) {
       clauseIsMine = false;
@@ -118,7 +128,7 @@ function convert(sentence: string, who: ThirdPerson): string {
     if ((p && bare === SUBJECT[p]) || (isName && !word.endsWith("'s")) || (isName && contraction)) {
       const subject = isSubject(terms, i);
       if (contraction && CONTRACTED[contraction]) {
-        text = CONTRACTED[contraction];
+        text = CONTRACTED[contraction === 'has' ? hasOrIs(terms, i + 2) : contraction];
         terms[i + 1] = { ...terms[i + 1], text: '', implicit: undefined };
         clauseIsMine = true;
       } else if (subject || (p && bare === SUBJECT[p])) {
@@ -136,7 +146,9 @@ function convert(sentence: string, who: ThirdPerson): string {
       }
     } else if (p && word === POSSESSIVE[p] && word === OBJECT[p]) {
       // "her" is possessive before what it owns ("her insurance"), an object otherwise ("has her upset").
-      text = ownsNext(nextWord, terms[i + 2]) ? 'my' : 'me';
+      // "offered her £150 back": after a verb, a figure is what she is given, not hers.
+      const given = isActionVerb(terms[i - 1]) && is(nextWord, 'Value');
+      text = ownsNext(nextWord, terms[i + 2]) && !given ? 'my' : 'me';
     } else if ((p && word === POSSESSIVE[p]) || (isName && word.endsWith("'s"))) {
       text = 'my';
     } else if (p && word === OBJECT[p]) {
@@ -152,6 +164,27 @@ function convert(sentence: string, who: ThirdPerson): string {
     .join('')
     .replace(/\bI am not\b/g, "I'm not")
     .replace(/\bI am\b/g, "I'm");
+}
+
+/** Words compromise may not tag as adverbs that sit between a subject and its verb ("she now leads"). */
+const TIME_ADVERB = /^(?:now|also|still|just|already|only|really|usually|often|never|always|currently|even)$/;
+/** "…but doesn't know", "…and has two kids": a verb of the persona's after "and" or "but". */
+const THIRD_PERSON_AUXILIARY = /^(?:does|doesn't|has|hasn't|is|isn't)$/;
+
+/**
+ * compromise reads every "she's" before a participle as "she has". "She's offered him £150",
+ * "she's called twice" are; "she's annoyed that…", "she's upset." describe her: "is".
+ */
+function hasOrIs(terms: Term[], from: number): 'has' | 'is' {
+  let i = from;
+  while (terms[i] && (is(terms[i], 'Adverb') || TIME_ADVERB.test(lower(terms[i])))) i++;
+  const verb = terms[i];
+  if (!verb || !is(verb, 'Verb')) return 'is';
+  if (/^(?:been|got|had|gotten)$/.test(lower(verb))) return 'has';
+  if (is(verb, 'Gerund')) return 'is';
+  const after = terms[i + 1];
+  const ends = !after || /[.;:!?]/.test(verb.post);
+  return ends || is(after, 'Preposition') || is(after, 'Conjunction') ? 'is' : 'has';
 }
 
 function isSubject(terms: Term[], i: number): boolean {

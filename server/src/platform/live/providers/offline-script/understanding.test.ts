@@ -92,6 +92,62 @@ describe('a scenario written about the persona', () => {
     assert.ok(!known.some((f) => f.includes('29.5')), known.join('|'));
   });
 
+  it('reads a run-on sentence as the facts it holds, and leaves out how the persona behaves', () => {
+    const known = facts(
+      "Sandra is a mum phoning the school office because she wants a refund for the trip, she paid £285 in three instalments back in March, and then Daniel broke his wrist on 28 May so the doctor said he couldn't go, but the school has only offered her £150 back. She's angry at first and talks over people a bit, but she calms down if someone actually listens, and she shouldn't mention the £225 figure unless the school offers something first.",
+      'Sandra',
+    );
+    assert.ok(known.includes('I paid £285 in three instalments back in March.'), known.join(' | '));
+    assert.ok(known.includes('Daniel broke his wrist on 28 May.'), known.join(' | '));
+    assert.ok(known.includes('The school has only offered me £150 back.'), known.join(' | '));
+    assert.ok(!known.some((f) => /angry|calm|225/.test(f)), known.join(' | '));
+    // A short sentence keeps its clauses together; a list is not a run-on.
+    assert.deepEqual(facts('She uses Python, dbt and Snowflake and her renewal is due on 30 June.'), [
+      'I use Python, dbt and Snowflake and my renewal is due on 30 June.',
+    ]);
+  });
+
+  it('keeps an order said beside a fact out of it, and the condition a fact comes with in it', () => {
+    const known = facts(
+      `Hannah Lindqvist - CTO at Parcelwise
+- Budget is around $120k a year but don't say a number unless pushed
+- Data must stay in the EU (customers are mostly German), mention this as a hard no-go early
+- Already had a demo from Datadog, found it too expensive; act mildly sceptical of anyone who bad-mouths competitors
+- She would sign for 3 years, but only if the price is fixed
+## How to play her
+- Enthusiastic, says "yes, and" a lot
+Tone: direct, technical, dry humour
+Hannah is open and reflective but a bit defensive at first.`,
+      'Hannah Lindqvist',
+    );
+    const all = known.join(' | ');
+    assert.ok(!/mention this|act mildly|unless pushed|yes, and|dry humour|defensive/.test(all), all);
+    assert.ok(all.includes('Data must stay in the EU (customers are mostly German).'), all);
+    assert.ok(
+      all.includes("I'd sign for 3 years, but only if the price is fixed.") ||
+        all.includes('I would sign for 3 years, but only if the price is fixed.'),
+      all,
+    );
+  });
+
+  it('reads "she\'s" as "she is" or "she has" by what follows', () => {
+    const who = { names: ['Sandra'], pronoun: 'she' as const };
+    assert.equal(
+      thirdToFirstPerson("She's also annoyed that it took 11 days.", who),
+      "I'm also annoyed that it took 11 days.",
+    );
+    assert.equal(thirdToFirstPerson("She's offered him £150 back.", who), "I've offered him £150 back.");
+    assert.equal(thirdToFirstPerson('She now leads 5 engineers.', who), 'I now lead 5 engineers.');
+    assert.equal(
+      thirdToFirstPerson("She wants to get better but doesn't know how.", who),
+      "I want to get better but don't know how.",
+    );
+    assert.equal(
+      thirdToFirstPerson('The school offered her £150 back.', who),
+      'The school offered me £150 back.',
+    );
+  });
+
   it('finds the pronoun the scenario uses for the persona', () => {
     assert.equal(personaPronoun('Raj is a union rep. He wants 4%. His members voted.'), 'he');
     assert.equal(personaPronoun('No pronouns here.'), null);
