@@ -11,10 +11,10 @@ const LEADING_PHRASES =
   /^(?:(?:(?:at|in|by|for|during|before|after|towards?|throughout|on|from) [^,]{1,40},\s*)|(?:(?:if|when|once|whenever|unless|until|as soon as|if and when) [^,]{1,80},\s*)|(?:(?:only|always|never|just|please|then|also|first|finally|gently|politely|right now|today|currently|for now|at the moment),?\s+))+/i;
 
 export function isImperative(sentence: string): boolean {
-  const [first, second] = nlp(sentence.replace(LEADING_PHRASES, ''))
+  const [first, second, third] = nlp(sentence.replace(LEADING_PHRASES, ''))
     .terms()
     .json()
-    .slice(0, 2)
+    .slice(0, 3)
     .map((t: { terms: { tags: string[]; post: string; text: string }[] }) => t.terms[0]) as (
     | { tags: string[]; post: string; text: string }
     | undefined
@@ -24,6 +24,8 @@ export function isImperative(sentence: string): boolean {
     return false;
   // "Budget: under 25k" is a label, not an order.
   if (first.post.includes(':')) return false;
+  // "…stack, run by 2 SREs": a participle with its agent, not an order ("Close by saying…" is one).
+  if (second && /^by$/i.test(second.text) && !third?.tags.includes('Gerund')) return false;
   // "Spendwise quoted £38,000": a word the language's vocabulary lacks is a name, not a verb.
   if (hasEmbeddings() && rankOf(first.text.toLowerCase()) === null) return false;
   // "Lease ends in August": a finite verb right after it makes the first word the subject.

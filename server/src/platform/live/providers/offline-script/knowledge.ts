@@ -197,7 +197,8 @@ function withoutInstructingAsides(said: string): Unit | null {
   // Asides after a dash; and after a comma or a "but", an order ("…, mention this as a hard no-go
   // early", "…but don't say a number unless pushed"), where a condition alone ("…, but only if they
   // apologise") belongs to the fact.
-  const pieces = sentence.split(ASIDE_BREAK);
+  // A sentence that is itself an order ("At the end, tell them Nina will follow up") is read whole.
+  const pieces = isImperative(sentence) ? [sentence] : sentence.split(ASIDE_BREAK);
   const parts = [pieces[0]];
   const asides: string[] = [...bracketed];
   for (let i = 1; i < pieces.length; i += 2) {
@@ -230,7 +231,7 @@ function withoutInstructingAsides(said: string): Unit | null {
  */
 function refusalOf(sentence: string): Unit | null {
   const aside =
-    /(?:\s[—–-]\s|\(|,?\s+but\s+)\s*(?:but\s+)?(?:don'?t|do not|never|won'?t)\s+(reveal|say|mention|give|share|disclose)\s+((?:the|this|that|your|my|its|their)\s+[^,;()—–]*?(?:quote|number|figure|price|amount|rate|cost|offer))\b/i.exec(
+    /(?:\s[—–-]\s|\(|,?\s+but\s+)\s*(?:but\s+)?(?:don'?t|do not|never|won'?t)\s+(reveal|say|mention|give|share|disclose)\s+((?:the|this|that|your|my|its|their|a|an|any)\s+[^,;()—–]*?(?:quote|number|figure|price|amount|rate|cost|offer))\b/i.exec(
       sentence,
     );
   if (!aside) return null;
@@ -293,26 +294,37 @@ function unitsOf(paragraph: string): Unit[] {
     .flatMap((sentence) => {
       const reported = instructs(sentence.trim().replace(BULLET, '')) ? reportedSpeech(sentence) : null;
       if (reported) return [reported];
-      return clausesOf(sentence)
-        .flatMap((clause) =>
-          // A piece of a run-on sentence is cued by the piece before it ("…calls in sick, and the
-          // plan has to be redone by hand" answers what happens when a driver calls in sick).
-          splitRunOn(clause).map((piece, i, pieces) => ({ piece, before: i > 0 ? pieces[i - 1] : null })),
-        )
-        .flatMap(({ piece, before }) => {
-          const unit = piece.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '');
-          // The persona's own questions (a script's steps) are not facts.
-          if (/\?\s*$/.test(unit)) return [];
-          const found = withoutInstructingAsides(unit);
-          const kept =
-            found && before ? { ...found, cue: [found.cue, before].filter(Boolean).join(' ') } : found;
-          if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text)) {
+      return (
+        clausesOf(sentence)
+          // "…an outage on 3 March; this is the real reason I'm looking": a clause that points back
+          // says something of the one before, and is said with it.
+          .reduce<string[]>((out, clause) => {
+            if (out.length > 0 && /^(?:this|that|which)\b/i.test(clause))
+              out[out.length - 1] += `; ${clause}`;
+            else out.push(clause);
+            return out;
+          }, [])
+          .flatMap((clause) =>
+            // A piece of a run-on sentence is cued by the piece before it ("…calls in sick, and the
+            // plan has to be redone by hand" answers what happens when a driver calls in sick).
+            splitRunOn(clause).map((piece, i, pieces) => ({ piece, before: i > 0 ? pieces[i - 1] : null })),
+          )
+          .flatMap(({ piece, before }) => {
+            const unit = piece.trim().replace(BULLET, '').replace(INSTRUCTION_LEAD, '');
+            // The persona's own questions (a script's steps) are not facts.
+            if (/\?\s*$/.test(unit)) return [];
+            const found = withoutInstructingAsides(unit);
+            const kept =
+              found && before ? { ...found, cue: [found.cue, before].filter(Boolean).join(' ') } : found;
+            // A figure held back is declined in the persona's words, also when nothing else of the fact is left.
             const refusal = refusalOf(unit);
-            return refusal ? [kept, refusal] : [kept];
-          }
-          const inner = instructs(unit) ? reportedSpeech(unit) : null;
-          return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
-        });
+            if (kept && kept.text.split(/\s+/).length >= 3 && !instructs(kept.text))
+              return refusal ? [kept, refusal] : [kept];
+            if (refusal) return [refusal];
+            const inner = instructs(unit) ? reportedSpeech(unit) : null;
+            return inner ? [{ ...inner, cue: `${sentence} ${inner.cue}` }] : [];
+          })
+      );
     });
 }
 

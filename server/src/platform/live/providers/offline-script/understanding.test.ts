@@ -114,6 +114,8 @@ describe('a scenario written about the persona', () => {
 - Data must stay in the EU (customers are mostly German), mention this as a hard no-go early
 - Already had a demo from Datadog, found it too expensive; act mildly sceptical of anyone who bad-mouths competitors
 - She would sign for 3 years, but only if the price is fixed
+- Currently on a self-hosted Prometheus stack, run by 2 SREs - be honest about this if asked
+- Had a 4-hour outage on 3 March; this is the real reason she's looking, but only bring it up once the rep asks
 ## How to play her
 - Enthusiastic, says "yes, and" a lot
 Tone: direct, technical, dry humour
@@ -121,7 +123,14 @@ Hannah is open and reflective but a bit defensive at first.`,
       'Hannah Lindqvist',
     );
     const all = known.join(' | ');
-    assert.ok(!/mention this|act mildly|unless pushed|yes, and|dry humour|defensive/.test(all), all);
+    assert.ok(
+      !/mention this|act mildly|unless pushed|yes, and|dry humour|defensive|be honest|bring it up/.test(all),
+      all,
+    );
+    // A figure held back with nothing else to say is declined in the persona's words.
+    assert.ok(known.includes("I'd rather not say a number."), all);
+    assert.ok(all.includes('Currently on a self-hosted Prometheus stack, run by 2 SREs.'), all);
+    assert.ok(all.includes("Had a 4-hour outage on 3 March; this is the real reason I'm looking."), all);
     assert.ok(all.includes('Data must stay in the EU (customers are mostly German).'), all);
     assert.ok(
       all.includes("I'd sign for 3 years, but only if the price is fixed.") ||
