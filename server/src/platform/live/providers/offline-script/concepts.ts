@@ -105,7 +105,11 @@ export function indexTerms(term: string): string[] | null {
 
 const irregular = new Map<string, string>();
 
-/** "bought" → "buy", "paid" → "pay", "spoke" → "speak": past forms a stemmer cannot undo (compromise's lexicon). */
+/**
+ * "bought" → "buy", "paid" → "pay", "spoke" → "speak": past forms a stemmer cannot undo; and
+ * "proudest" → "proud", "biggest" → "big" (compromise's lexicon; not comparatives: "longer than you" does
+ * not answer "how long…?").
+ */
 function baseOfIrregular(word: string): string {
   if (!/^\p{L}{3,}$/u.test(word) || /ed$/.test(word)) return word;
   let base = irregular.get(word);
@@ -113,7 +117,8 @@ function baseOfIrregular(word: string): string {
     const doc = nlp(word);
     doc.compute('root');
     const t = doc.terms().json()[0]?.terms?.[0] as { tags: string[]; root?: string } | undefined;
-    base = t?.root && (t.tags.includes('PastTense') || t.tags.includes('Participle')) ? t.root : word;
+    const inflected = ['PastTense', 'Participle', 'Superlative'].some((tag) => t?.tags.includes(tag));
+    base = t?.root && inflected ? t.root : word;
     if (irregular.size > 50_000) irregular.clear();
     irregular.set(word, base);
   }

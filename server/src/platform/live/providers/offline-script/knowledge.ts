@@ -56,6 +56,25 @@ const MANNER = /^[Yy]ou(?:'re| are) (?!a |an |the |\w+ing\b|\d)[a-z][^A-Z\d]*$/;
 /** Sentence ends the platform's segmenter misses in unpunctuated typing ("…euros. they offered…"). */
 const BULLET = /^[-*+•]\s+|^\d+[.)]\s+/;
 const LOWERCASE_SENTENCE = /(?<=[.!?])\s+(?=[\p{Ll}\d])/u;
+/** Those ends, outside a parenthesis ("Customers ~300 (indep. grocers, 2 hospital kitchens)" is one). */
+function splitAtLowercaseSentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && /\s/.test(text[i])) {
+      const end = LOWERCASE_SENTENCE.exec(text.slice(i - 1, i + 2));
+      if (end && /[.!?]/.test(text[i - 1] ?? '')) {
+        out.push(text.slice(start, i));
+        start = i + 1;
+      }
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((piece) => piece.trim()).filter((piece) => piece.length > 0);
+}
 /** "Be a bit skeptical, you got burned…": the instruction goes, the fact after it stays. */
 const INSTRUCTION_LEAD = /^(?:be|stay|act|keep|sound)\b[^,]*,\s+(?=you\b)/i;
 const LABEL = /^([A-Z][\w -]{1,30}):\s+(.+)$/;
@@ -290,7 +309,7 @@ function clausesOf(sentence: string): string[] {
 
 function unitsOf(paragraph: string): Unit[] {
   return splitSentences(stripInlineMarkdown(paragraph).replace(ABOUT_PARTICIPANT, ''))
-    .flatMap((s) => s.split(LOWERCASE_SENTENCE))
+    .flatMap(splitAtLowercaseSentences)
     .flatMap((sentence) => {
       const reported = instructs(sentence.trim().replace(BULLET, '')) ? reportedSpeech(sentence) : null;
       if (reported) return [reported];
@@ -335,6 +354,7 @@ function factParagraphs(prompt: string): { text: string; heading: string | null 
   let title: string | null = null;
   let paragraph: string[] = [];
   let inBullet = false;
+  let afterLabel = false;
   const flush = () => {
     if (paragraph.length > 0 && !skipping) out.push({ text: paragraph.join(' '), heading: title });
     paragraph = [];
@@ -353,6 +373,11 @@ function factParagraphs(prompt: string): { text: string; heading: string | null 
       continue;
     }
     const bullet = /^[-*+•]\s|^\d+[.)]\s/.test(line);
+    // "Fleet: 38 vans…" on its own line under "Persona: Bev Hollis…": a labelled line is a statement
+    // of its own, and so is a line after it ("Customers ~300…").
+    const labelled = /^\p{Lu}[\p{L}\d &/'-]{0,30}:\s/u.test(line);
+    if (labelled || (afterLabel && /^\p{Lu}/u.test(line))) flush();
+    afterLabel = labelled || (afterLabel && line !== '');
     // A line after a bullet starts a new paragraph unless it is indented under it.
     if (line === '' || bullet || (inBullet && !/^\s/.test(raw))) flush();
     if (line !== '') paragraph.push(line);

@@ -79,7 +79,13 @@ interface Indexed {
   id: number;
   text: string;
   cue: string;
+  label: string;
 }
+
+/** "Proudest achievement: I cut…", "Notice period: 8 weeks": the words before the colon name what the fact answers. */
+const LABELLED = /^([\p{L}][\p{L}'’ -]{1,40}):\s/u;
+/** A fact's label counts this much on top of its place in the text. */
+const LABEL_WEIGHT = 1;
 
 function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score: number; word: boolean }> {
   const out = new Map<number, { score: number; word: boolean }>();
@@ -96,7 +102,7 @@ function lexical(index: MiniSearch<Indexed>, query: string): Map<number, { score
   const results = index.search(words.join(' '), {
     combineWith: 'OR',
     bm25: BM25,
-    boost: { cue: CUE_WEIGHT },
+    boost: { cue: CUE_WEIGHT, label: LABEL_WEIGHT },
     // A concept tag rides along its word: it helps when the words differ, and must not double a word match.
     boostTerm: (term) =>
       term.startsWith('~') ? CONCEPT_WEIGHT : GENERAL_STEMS.has(term) ? GENERAL_WEIGHT : 1,
@@ -138,7 +144,7 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
   let index = indexes.get(facts);
   if (!index) {
     index = new MiniSearch<Indexed>({
-      fields: ['text', 'cue'],
+      fields: ['text', 'cue', 'label'],
       storeFields: [],
       // "front-desk" and "front desk" are the same words.
       // "front-desk" is "front desk"; "Wi-Fi" is also "wifi", "e-mail" "email".
@@ -151,15 +157,29 @@ function indexOf(facts: readonly Fact[]): MiniSearch<Indexed> {
       processTerm: (term) => indexTerms(term) ?? null,
     });
     // "I'd like next-day delivery" is wanting as much as "I want…".
-    index.addAll(facts.map((f) => ({ id: f.id, text: plainWants(f.matchText ?? f.text), cue: f.cue ?? '' })));
+    index.addAll(
+      facts.map((f) => ({
+        id: f.id,
+        text: plainWants(f.matchText ?? f.text),
+        cue: f.cue ?? '',
+        label: LABELLED.exec(f.text)?.[1] ?? '',
+      })),
+    );
     indexes.set(facts, index);
   }
   return index;
 }
 
+/**
+ * The words that only frame a request ("Could you start by telling us a bit about…", "I'd love to
+ * hear about…", "…so far?"): they name nothing the fact could hold, and "start" would match "started".
+ */
+const REQUEST_FRAME =
+  /^(?:(?:so|okay|ok|and|now|right|first(?:ly)?|to (?:start|begin)(?: with)?),?\s+)*(?:(?:could|can|would|will) you (?:please )?(?:(?:start|begin) by |just )?|i'?d (?:love|like) (?:you )?to |i (?:want|wanted) (?:you )?to |please |why don'?t you (?:start by )?)(?:tell(?:ing)?|talk(?:ing)?|walk(?:ing)?|tak(?:e|ing)|hear(?:ing)?)(?: (?:us|me))?(?: through)?(?: a (?:bit|little)(?: more)?)?(?: more)?(?: about)?\s+|\s+so far(?=\W*$)/gi;
+
 export function rankFacts(facts: readonly Fact[], said: string, topic?: Topic | null): RankedFact[] {
   if (facts.length === 0) return [];
-  const question = plainWants(said);
+  const question = plainWants(said.replace(REQUEST_FRAME, ' ').trim() || said);
   const index = indexOf(facts);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const words = lexical(index, question);

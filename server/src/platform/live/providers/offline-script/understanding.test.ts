@@ -332,6 +332,30 @@ describe('a question', () => {
     assert.ok(askedTypes('What was the figure you gave?').has('quantity'));
   });
 
+  it('is read without its request frame, and a label or a superlative names what a fact answers', () => {
+    const known = collectFacts({
+      personaName: 'Grace Mensah',
+      prompt: `You are Grace Mensah, a candidate for the Ward Manager post.
+- You qualified as a nurse in 2011
+- Weakness: you find it hard to delegate, and you've started using HealthRoster
+- Proudest achievement: you cut pressure ulcers from 9 a year to 2
+Fleet: 38 vans + 4 rigids
+Customers ~300 (indep. grocers, 2 hospital kitchens)`,
+      background: null,
+      noteContext: null,
+      memories: [],
+    });
+    const first = (question: string) => rankFacts(known, question)[0]?.fact.text ?? '';
+    assert.match(first('Could you start by telling us a bit about your nursing career so far?'), /2011/);
+    assert.match(first("Tell us about something you're proud of."), /pressure ulcers/);
+    // A labelled line is a statement of its own; an abbreviation inside a parenthesis ends nothing.
+    assert.ok(
+      known.some((f) => f.text === 'Fleet: 38 vans + 4 rigids.'),
+      known.map((f) => f.text).join(' | '),
+    );
+    assert.ok(known.some((f) => /~300 \(indep\. grocers, 2 hospital kitchens\)/.test(f.text)));
+  });
+
   it('in two parts gets both answered', () => {
     const known = collectFacts({
       personaName: 'Kenji',
