@@ -41,7 +41,11 @@ const ASKS: [RegExp, AnswerType[]][] = [
     /\bwhich (?!(?:one|ones|way|of)\b)[a-z-]+\b|\bwhat (?:[a-z-]+ )?(?:tool|system|software|platform|product|brand|model|machine|app|service|company|firm|vendor|supplier|provider|insurer|insurance|bank|school|practice|hospital|clinic|unit|address|street|hotel|team|department)\b|\bcalled\b|\bname of\b|\bwhat(?:'s| is) (?:it|the \w+) called\b/i,
     ['name'],
   ],
-  [/\bwhy\b|\bhow come\b|\bwhat for\b|\bwhat (?:caused|made)\b|\breason\b/i, ['reason']],
+  // "What would that money pay for?", "What is it for?": a purpose is a reason.
+  [
+    /\bwhy\b|\bhow come\b|\bwhat for\b|\bwhat (?:caused|made)\b|\breason\b|\bwhat (?:would|will|does|did|is|was|are|were) (?:[\w']+ ){0,3}for\s*\??$/i,
+    ['reason'],
+  ],
 ];
 
 export function askedTypes(question: string): Set<AnswerType> {
@@ -54,7 +58,9 @@ export function askedTypes(question: string): Set<AnswerType> {
 
 const NAMED = /(?<![.!?]\s)\b(?!I\b|I'|The\b|A\b|An\b)\p{Lu}[\p{L}\d&'-]*/u;
 
-const REASON = /\b(?:because|since|so that|due to|as a result|which is why|that's why|after)\b/i;
+/** Causes and purposes: "…because…", "…enough to fund a second night nurse", "…£600 to cover rising costs". */
+const REASON =
+  /\b(?:because|since|so that|due to|as a result|which is why|that's why|after|enough to|in order to|so as to|to (?:cover|fund|pay for|afford|keep|avoid|make sure|stop))\b/i;
 
 /** "Current rent is 2,100 a month": a number said of a price, a rent or a salary is money without a currency. */
 const PRICED =
