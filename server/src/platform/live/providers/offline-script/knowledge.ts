@@ -129,7 +129,7 @@ const ABOUT_PARTICIPANT = /\s*\([^()]*\b(?:participant|candidate|learner)\b[^()]
 
 /** "The participant is the HR director…", "Brainstorming with the participant…", "You're interviewing the participant…": the setting, not a fact to tell. */
 const SETUP =
-  /^(?:the (?:participant|candidate|learner)\b|\w+ing with the (?:participant|candidate|learner)\b|(?:you(?:'re| are)|she(?:'s| is)|he(?:'s| is)) \w+ing the (?:participant|candidate|learner)\b)/i;
+  /^(?:(?:the )?(?:participant|candidate|learner)\b|\w+ing with the (?:participant|candidate|learner)\b|(?:you(?:'re| are)|she(?:'s| is)|he(?:'s| is)) \w+ing the (?:participant|candidate|learner)\b)/i;
 /** Unless the setup line also tells a figure of the persona's own ("…the SaaS you've used for 4 years"). */
 const OWN_CLAUSE = /\b(?:you(?:'ve|'re|'d|'ll)?|your|she|her|he|his)\b/i;
 
@@ -139,6 +139,9 @@ const MANNER_LABEL =
 /** "She calms down if someone actually listens", "She will ask for the pen test if they claim to be secure": how the persona reacts to whoever it talks to. */
 const REACTS_TO_SOMEONE =
   /^(?:(?:she|he|you|they)(?:'s|'re| is| are| will|'ll)?|[\p{Lu}][\p{L}'-]+(?: will|'ll)?) (?:\w+ly )?(?:gets?|becomes?|calms?|warms?|opens?|softens?|relax(?:es)?|loosens?|stays?|turns?|goes|go|grows?|asks?|push(?:es)?|challenges?|probes?|press(?:es)?|demands?)\b[^.]*\b(?:if|when|once|unless|until|as soon as)\s+(?:someone|anyone|somebody|people|they|the other|the (?:rep|agent|caller|buyer|seller|interviewer|coach|manager))\b/iu;
+/** "He only admits point 8 if the manager asks…", "calms down if given a date": what the persona does on a condition. */
+const ON_CONDITION =
+  /^(?:she|he|you|[\p{Lu}][\p{L}'-]+) only (?:admits?|mentions?|reveals?|says?|tells?|shares?|brings? (?:it|this|that) up|concedes?|agrees?)\b.*\b(?:if|when|once|unless)\b|^(?:calms?|softens?|warms?|opens?) (?:down |up )?(?:if|when|once) (?:given|offered|shown|told|asked)\b/iu;
 /** "She shouldn't mention the £225 figure…": what the persona must not do. */
 const MUST_NOT =
   /^(?:she|he|you|they|[\p{Lu}][\p{L}'-]+) (?:shouldn'?t|should not|must not|mustn'?t|must never|should never|is not to|isn'?t to)\b/iu;
@@ -157,6 +160,7 @@ const instructs = (s: string) =>
   INSTRUCTION.test(s) ||
   MANNER_LABEL.test(s) ||
   REACTS_TO_SOMEONE.test(s) ||
+  ON_CONDITION.test(s) ||
   MUST_NOT.test(s) ||
   REACTS_TO_PARTICIPANT.test(s) ||
   (SETUP.test(s) && !(OWN_CLAUSE.test(s.replace(SETUP, '')) && /\d/.test(s))) ||

@@ -21,7 +21,7 @@ const ANSWERER = `(?:candidate|applicant|interviewee|coachee|mentee)`;
  * participant asks. "The participant is a candidate for…": the persona asks.
  */
 const PARTICIPANT_IS_ASKER = new RegExp(
-  String.raw`\b(?:participant|user|learner|trainee)\b (?:is|plays|will be|acts as)\b[^.]{0,40}?\b${ASKER}s?\b|\blet the ${ASKER} ask\b`,
+  String.raw`\b(?:participant|user|learner|trainee)\b (?:is|plays|will be|acts as)\b[^.]{0,40}?\b${ASKER}s?\b|\blet the ${ASKER} ask\b|\b(?:if|when|once) the ${ASKER} asks\b|\b(?:participant|user|learner|trainee)\b[^.]{0,60}\b(?:coach|mentor|interview)(?:es|s|ing)? (?:her|him|them|you)\b`,
   'i',
 );
 const PERSONA_IS_ANSWERER = new RegExp(

@@ -219,6 +219,13 @@ describe('reading a persona-led turn', () => {
       'participant',
     );
     assert.equal(
+      whoLeads(
+        'coaching',
+        'Owen has asked the participant, a senior designer who offered to coach her, to help.',
+      ),
+      'participant',
+    );
+    assert.equal(
       whoLeads('interview', 'You are Dana, a hiring manager interviewing the candidate for a data role.'),
       'persona',
     );

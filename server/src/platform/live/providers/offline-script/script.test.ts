@@ -116,6 +116,8 @@ describe('parseScript', () => {
 describe('instructionToQuestion', () => {
   it('converts inquiry instructions and leaves other sentences alone', () => {
     assert.equal(instructionToQuestion('Ask about X'), 'Can you tell me about X?');
+    // Who leads is not a question to ask.
+    assert.equal(instructionToQuestion('Let them lead; add ideas and react honestly to theirs.'), null);
     assert.equal(
       instructionToQuestion('Probe their experience with Y.'),
       'Can you tell me about your experience with Y?',

@@ -182,7 +182,11 @@ export function instructionToQuestion(sentence: string): string | null {
   if (m) return tellMeAbout(m[1]);
   m = /^(?:confirm|verify|double-check) (.+)$/i.exec(text);
   if (m) return finishQuestion(`Can you confirm ${m[1]}`);
-  m = /^(?:have|let) you (.+)$/i.exec(text);
+  // "Let them lead", "Let them steer the session": who leads, not a question to ask.
+  m =
+    /^(?:have|let) you (?!(?:lead|steer|drive|run|take the lead|do (?:the|most of the) talking)\b)(.+)$/i.exec(
+      text,
+    );
   if (m) return finishQuestion(`Could you ${m[1].replace(/^walk through\b/i, 'walk me through')}`);
   m = /^(?:get|invite|encourage|prompt|challenge|push|nudge) you to (.+)$/i.exec(text);
   if (m) return finishQuestion(`Could you ${m[1].replace(/^walk through\b/i, 'walk me through')}`);

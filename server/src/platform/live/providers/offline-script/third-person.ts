@@ -60,7 +60,7 @@ export function thirdToFirstPerson(sentence: string, who: ThirdPerson): string {
   const named = who.names.flatMap((n) => [n, n.split(/\s+/)[0]]).filter((n) => n.length > 1);
   for (const name of named) {
     const intro = new RegExp(
-      `^(?:I'm\\s+)?(${escapeRegExp(name)}(?:\\s+\\p{Lu}[\\p{L}'-]+)?)(?=\\s*[,–—:(])`,
+      `^(?:I'm\\s+)?(${escapeRegExp(name)}(?:\\s+\\p{Lu}[\\p{L}'-]+)?)(?=\\s*[,–—:(]|\\s+-\\s)`,
       'u',
     ).exec(sentence);
     if (!intro) continue;

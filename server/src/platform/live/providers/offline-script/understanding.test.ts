@@ -123,6 +123,15 @@ Hannah is open and reflective but a bit defensive at first.`,
       'Hannah Lindqvist',
     );
     const all = known.join(' | ');
+    // A name set off by a spaced hyphen introduces the persona; conditions of its own behaviour are orders.
+    assert.ok(known[0].startsWith("I'm Hannah Lindqvist - CTO at Parcelwise"), all);
+    const more = facts(
+      `Keisha Brown, tenant at Flat 3. Angry but reasonable; calms down if given a date.
+Participant = AE at a leasing company, doing discovery.
+He only admits the pricing mistake if the manager asks what he'd do differently.`,
+      'Keisha Brown',
+    ).join(' | ');
+    assert.ok(!/calms|Participant|admits/.test(more), more);
     assert.ok(
       !/mention this|act mildly|unless pushed|yes, and|dry humour|defensive|be honest|bring it up/.test(all),
       all,
