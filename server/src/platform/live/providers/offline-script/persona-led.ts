@@ -200,10 +200,12 @@ function close(turn: Turn, lead = ''): ComposedReply {
 /** After the wrap-up: answers the participant's questions until they are done. */
 function afterScript(turn: Turn, heard: Utterance): ComposedReply {
   const utterance = turn.state.utterance ?? '';
-  if (heard.kind === 'goodbye')
-    return { text: say(turn, turn.phrasing.goodbye, 'goodbye'), endReason: 'participant_ended' };
+  // "No, that's all from me, thanks." answers "anything else?": the persona closes the script; a
+  // leave-taking of the participant's own ends it as theirs.
   const nothingMore = NOTHING_MORE.test(utterance.replace(/[’‘]/g, "'").trim());
   if (heard.kind === 'silence' || heard.kind === 'skip' || nothingMore) return close(turn);
+  if (heard.kind === 'goodbye')
+    return { text: say(turn, turn.phrasing.goodbye, 'goodbye'), endReason: 'participant_ended' };
   // "Sorry, what was that?": the wrap-up again, and the invitation in other words.
   if (heard.kind === 'repeat')
     return { text: join(nextSteps(turn) ?? '', say(turn, turn.phrasing.more, 'more', '')), endReason: null };

@@ -82,8 +82,12 @@ interface Indexed {
   label: string;
 }
 
-/** "Proudest achievement: I cut…", "Notice period: 8 weeks": the words before the colon name what the fact answers. */
-const LABELLED = /^([\p{L}][\p{L}'’ -]{1,40}):\s/u;
+/**
+ * "Proudest achievement: I cut…", "Why this job: …": the words before the colon name what the fact
+ * answers. Up to four words, and not one of the engine's own lead-ins for a scenario's labels ("What
+ * the first version must do:", "The constraints are these:", knowledge.ts).
+ */
+const LABELLED = /^(?!(?:what|the|we'?d|that'?s|who|i'?m)\b)((?:[\p{L}'’-]+ ){0,3}[\p{L}'’-]+):\s/iu;
 /** A fact's label counts this much on top of its place in the text. */
 const LABEL_WEIGHT = 1;
 
