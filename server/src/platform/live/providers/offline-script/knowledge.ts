@@ -228,11 +228,14 @@ function withoutInstructingAsides(said: string): Unit | null {
     const [separator, part] = [pieces[i], pieces[i + 1] ?? ''];
     // A dash (— or –) sets off an aside; a hyphen between spaces is as often the sentence's own
     // punctuation ("…4,000 records - she's cautious since then"), so only an order or a condition goes.
-    const dashed = /[—–]/.test(separator);
     const order = part.replace(/^(?:but|and|so)\s+/i, '');
-    const aside =
-      ASIDE_INSTRUCTS.test(part) || WITHHOLDS_FIGURE.test(part) || (dashed ? instructs(part) : orders(order));
-    if (dashed || /-/.test(separator) ? aside : orders(order)) asides.push(order);
+    const setOff = /[—–-]/.test(separator);
+    const dashed = /[—–]/.test(separator);
+    const conditionOrOrder = ASIDE_INSTRUCTS.test(part) || WITHHOLDS_FIGURE.test(part);
+    const aside = dashed
+      ? conditionOrOrder || instructs(part)
+      : (setOff && conditionOrOrder) || orders(order);
+    if (aside) asides.push(order);
     else parts.push(separator, part);
   }
   if (asides.length === 0) return { text: sentence };

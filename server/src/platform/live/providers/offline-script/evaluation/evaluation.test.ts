@@ -7,8 +7,8 @@ import { HELD_OUT_SET } from './held-out.ts';
 import { HELD_OUT_2_SET } from './held-out-2.ts';
 import { HELD_OUT_3_SET } from './held-out-3.ts';
 import { EVALUATION_SET } from './index.ts';
-import { evaluate, row } from './measure.ts';
-import type { MechanicsKind } from './types.ts';
+import { type Evaluation, evaluate, row } from './measure.ts';
+import type { EvaluationScenario, MechanicsKind } from './types.ts';
 
 /** The quality goals of issue 27 (docs/offline-engine.md). */
 export const GOALS = {
@@ -34,6 +34,25 @@ const FLOORS = {
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : (100 * part) / whole);
 
 const MECHANICS: MechanicsKind[] = ['small_talk', 'off_topic', 'rude', 'ai_probe', 'closing'];
+
+/** Plays a held-out set and prints its figures and every miss. */
+async function playHeldOut(label: string, set: readonly EvaluationScenario[]): Promise<Evaluation> {
+  const played = await evaluate(set);
+  console.log(
+    `${label}:\n${row(`${label} (${played.total.scenarios})`, played.total, played.grammar.checked)}`,
+  );
+  const misses = played.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
+  if (misses.length > 0) console.log(`${label} misses (${misses.length}):\n${misses.join('\n')}`);
+  return played;
+}
+
+/** The goals that do not depend on ranking: no instruction line, no repeat, every closing and probe. */
+function holdsMechanics(label: string, { total }: Evaluation): void {
+  assert.equal(total.instructionLinesSpoken, 0, `${label}: instruction lines spoken`);
+  assert.equal(total.repeats, 0, `${label}: sentences said twice in a call`);
+  assert.equal(total.closingsHonoured, total.closings, `${label}: closings honoured`);
+  assert.equal(total.probesInCharacter, total.probes, `${label}: AI probes in character`);
+}
 
 describe('evaluation on hand-written scenarios', () => {
   it('plays the set, prints the figures and misses, and keeps its size', async () => {
@@ -82,47 +101,16 @@ describe('evaluation on hand-written scenarios', () => {
 
     // The held-out scenarios (held-out.ts): written later, never tuned against; printed, and held to
     // the goals that do not depend on ranking.
-    const heldOut = await evaluate(HELD_OUT_SET);
-    console.log(
-      `held-out:\n${row(`held-out (${heldOut.total.scenarios})`, heldOut.total, heldOut.grammar.checked)}`,
-    );
-    const heldOutMisses = heldOut.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
-    if (heldOutMisses.length > 0)
-      console.log(`held-out misses (${heldOutMisses.length}):\n${heldOutMisses.join('\n')}`);
-    assert.equal(heldOut.total.instructionLinesSpoken, 0, 'held-out: instruction lines spoken');
-    assert.equal(heldOut.total.repeats, 0, 'held-out: sentences said twice in a call');
-    assert.equal(heldOut.total.closingsHonoured, heldOut.total.closings, 'held-out: closings honoured');
-    assert.equal(heldOut.total.probesInCharacter, heldOut.total.probes, 'held-out: AI probes in character');
-
+    holdsMechanics('held-out', await playHeldOut('held-out', HELD_OUT_SET));
     // A second held-out set (held-out-2.ts), written by a reader who never saw the engine: printed
     // with its misses, as the honest figure for scenarios nobody shaped for it, and held to the goals
     // that do not depend on ranking.
-    const heldOut2 = await evaluate(HELD_OUT_2_SET);
-    console.log(
-      `held-out 2:\n${row(`held-out 2 (${heldOut2.total.scenarios})`, heldOut2.total, heldOut2.grammar.checked)}`,
-    );
-    const heldOut2Misses = heldOut2.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
-    if (heldOut2Misses.length > 0)
-      console.log(`held-out 2 misses (${heldOut2Misses.length}):\n${heldOut2Misses.join('\n')}`);
-    assert.equal(heldOut2.total.instructionLinesSpoken, 0, 'held-out 2: instruction lines spoken');
-    assert.equal(heldOut2.total.repeats, 0, 'held-out 2: sentences said twice in a call');
-    assert.equal(heldOut2.total.closingsHonoured, heldOut2.total.closings, 'held-out 2: closings honoured');
-    assert.equal(
-      heldOut2.total.probesInCharacter,
-      heldOut2.total.probes,
-      'held-out 2: AI probes in character',
-    );
+    const heldOut2 = await playHeldOut('held-out 2', HELD_OUT_2_SET);
+    holdsMechanics('held-out 2', heldOut2);
     if (heldOut2.grammar.checked) assert.equal(heldOut2.total.grammarErrors, 0, 'held-out 2: grammar errors');
-
     // A third held-out set (held-out-3.ts), written like the second and never read by the engine's
     // developer before it was first measured: printed with its misses, never asserted on.
-    const heldOut3 = await evaluate(HELD_OUT_3_SET);
-    console.log(
-      `held-out 3:\n${row(`held-out 3 (${heldOut3.total.scenarios})`, heldOut3.total, heldOut3.grammar.checked)}`,
-    );
-    const heldOut3Misses = heldOut3.results.flatMap((r) => r.misses.map((m) => `${r.name}: ${m}`));
-    if (heldOut3Misses.length > 0)
-      console.log(`held-out 3 misses (${heldOut3Misses.length}):\n${heldOut3Misses.join('\n')}`);
+    await playHeldOut('held-out 3', HELD_OUT_3_SET);
 
     assert.ok(EVALUATION_SET.length >= 20, `scenarios: ${EVALUATION_SET.length}`);
     assert.ok(byKind.size >= 6, `kinds: ${byKind.size}`);

@@ -2,7 +2,7 @@
 // engine, its tests or the other evaluation sets, only types.ts and the first held-out set for the
 // format. Prompts are typed the way different customers type them; questions are asked the way
 // participants ask them. Never tuned against: the engine is not changed to pass them.
-import { type EvaluationScenario, followUp, m, q, reask } from './types.ts';
+import { type EvaluationScenario, followUp, heldOutContext, m, q, reask } from './types.ts';
 
 // A long rambling paragraph in the third person.
 const SANDRA = `Sandra Okafor is a mum whose son Daniel is in Year 8 at Holloway Park Academy and she's phoning the school office (the participant is the school business manager) because she wants a refund for the Year 8 residential trip to the Brecon Beacons that was meant to run from 12 to 14 June, she paid £285 in three instalments through ParentPay back in January, February and March, and then Daniel broke his wrist playing football on 28 May so the doctor said he couldn't do the climbing and kayaking, and she told the trip leader Mr Hughes by email on 30 May, but the school says the deposit of £60 is non-refundable and has only offered her £150 back, which she thinks is unfair because the letter home never said anything about a cancellation policy, and she's also annoyed that it took 11 days for anyone to reply to her email. She's a single parent working shifts as a care assistant so money is tight and she'd like the full £285 back, but honestly she would accept £225 if the school apologised for the slow reply. She's angry at first and talks over people a bit, but she calms down if someone actually listens, and she shouldn't mention the £225 figure unless the school offers something first. She's got the letter in front of her and she's thinking of going to the governors if this isn't sorted by the end of the month.`;
@@ -91,23 +91,7 @@ Tried Paragon in 2019 - dropped after 6 mo, too complex for planners.
 Behav: practical, bit impatient, hates sales jargon.
 Don't volunteer budget.`;
 
-const context = (
-  personaName: string,
-  jobTitle: string,
-  demeanor: string,
-  scenarioType: string,
-  prompt: string,
-) => ({
-  personaName,
-  jobTitle,
-  demeanor,
-  background: null,
-  scenarioName: `${personaName} (held out 2)`,
-  scenarioType,
-  prompt,
-  welcomeMessage: null,
-  participantName: 'Alex',
-});
+const context = heldOutContext('held out 2');
 
 export const HELD_OUT_2_SET: EvaluationScenario[] = [
   {

@@ -2,7 +2,7 @@
 // its tests or the other evaluation sets, and kept unseen by the engine's developers until measured.
 // Prompts are typed the way different customers type them and questions asked the way participants
 // talk. The engine is not changed to pass them; their figure shows how far it carries to new text.
-import { type EvaluationScenario, followUp, m, q, reask } from './types.ts';
+import { type EvaluationScenario, followUp, heldOutContext, m, q, reask } from './types.ts';
 
 const MARTA = `Marta Kowalczyk runs the Harbour View, a 14-room family hotel in Whitby that she bought with her husband Tomasz in 2016. Right now she manages availability by hand across Booking.com, Expedia and her own website, and twice last summer she double-booked a room, once on a bank holiday weekend, which meant paying for the guest to stay at a competitor down the road. Booking.com takes 17% commission and she'd love to push more guests to book direct. She runs the front of house on an old desktop system called Frontdesk Lite that the previous owners installed, and she isn't sure it can connect to anything. The participant is a salesperson for a channel manager. Marta's budget is around £60 a month; she'd stretch to £90 if it also handles direct bookings on her website, but she won't say so unless the salesperson asks what would make it worth more. She's warm and chatty but wary of contracts longer than 12 months after being locked into a card machine deal for three years. Tomasz does the accounts and has to agree to anything over £50 a month. High season starts at Easter and she wants anything new running by then.`;
 
@@ -77,23 +77,7 @@ Enthusiastic, practical, a bit worn out by budget cuts. Push back gently on idea
 
 const LENA = `Lena Fischer is 24 and joined Northlight Studio, a 30-person branding agency in Bristol, eighteen months ago, straight out of a graphic design degree at Falmouth. She grew up in Hamburg and came to the UK for university, and although her English is excellent she still worries about sounding awkward in front of a room. Her design work is strong: she led the visual identity for Oakridge Cider, which the client loved, and which was quietly shortlisted for a regional design award last autumn. Presenting is another story. Two weeks ago she presented packaging concepts to the client Greenhouse Teas and froze when their marketing director asked why she had chosen a serif typeface. Her creative director, Owen, had to step in and finish the presentation for her. She has been dreading the next one ever since: a rebrand pitch to Harlow Cycles on the 21st, where she will have 15 minutes for her section. Owen has asked the participant, a senior designer who offered to coach her, to help. Lena prepares by writing out a full script and reading from her notes, which makes her sound flat, and she rehearses alone at home, never in front of anyone. Her real worry is that clients will think she's too junior to be taken seriously. In the session she's polite and eager but gives short answers at first; she opens up if the coach asks how she felt during the Greenhouse Teas meeting. She shouldn't bring up the award herself, only if asked what she's proud of. If the coach suggests rehearsing with colleagues, she's reluctant at first but agrees to try it once with Owen.`;
 
-const context = (
-  personaName: string,
-  jobTitle: string,
-  demeanor: string,
-  scenarioType: string,
-  prompt: string,
-) => ({
-  personaName,
-  jobTitle,
-  demeanor,
-  background: null,
-  scenarioName: `${personaName} (held out 3)`,
-  scenarioType,
-  prompt,
-  welcomeMessage: null,
-  participantName: 'Alex',
-});
+const context = heldOutContext('held out 3');
 
 export const HELD_OUT_3_SET: EvaluationScenario[] = [
   {

@@ -1,7 +1,7 @@
 // A held-out check (issue 27): five scenarios written after the third session's engine changes and
 // never tuned against. The engine is not changed to pass them; their figure shows how far what was
 // learnt on the main set carries to text nobody shaped for it.
-import { type EvaluationScenario, followUp, m, q, reask } from './types.ts';
+import { type EvaluationScenario, followUp, heldOutContext, m, q, reask } from './types.ts';
 
 const GARETH = `Gareth Powell is the practice manager at Elmfield Dental, a two-surgery dental practice in Cardiff with 11 staff. He's ringing the IT support line (the participant) because since Monday the reception PC can't print appointment cards and the card machine keeps dropping its connection. He already restarted the router twice. The practice uses Dentally for bookings, and the printer is a Brother HL-L2350 that's about 3 years old. Patients start arriving at 8:30 so he needs it fixed before tomorrow morning. He's polite but stressed, and not technical at all - if the agent uses jargon he gets confused. He's on a support contract that renews in January.`;
 
@@ -45,23 +45,7 @@ The participant is a designer running a brainstorm on how to get more people coo
 - Your boss wants something measurable by the end of Q2
 - You think a weekly meal plan could work but worry it feels like homework`;
 
-const context = (
-  personaName: string,
-  jobTitle: string,
-  demeanor: string,
-  scenarioType: string,
-  prompt: string,
-) => ({
-  personaName,
-  jobTitle,
-  demeanor,
-  background: null,
-  scenarioName: `${personaName} (held out)`,
-  scenarioType,
-  prompt,
-  welcomeMessage: null,
-  participantName: 'Alex',
-});
+const context = heldOutContext('held out');
 
 export const HELD_OUT_SET: EvaluationScenario[] = [
   {

@@ -81,3 +81,18 @@ export const offScript = (say: string, next: string): AnswerTurn => ({
   say,
   next,
 });
+
+/** A held-out scenario's context: the participant (Alex) asks, no welcome or background is set. */
+export const heldOutContext =
+  (set: string) =>
+  (personaName: string, jobTitle: string, demeanor: string, scenarioType: string, prompt: string) => ({
+    personaName,
+    jobTitle,
+    demeanor,
+    background: null,
+    scenarioName: `${personaName} (${set})`,
+    scenarioType,
+    prompt,
+    welcomeMessage: null,
+    participantName: 'Alex',
+  });
